@@ -1,0 +1,117 @@
+/* rules.h - board geometry, the three rule sets, win detection, fours.
+ *
+ * A "window" is k consecutive cells on a row, column or diagonal; its
+ * "ends" are the on-board cells just before and just after it on the same
+ * line (zero, one or two cells). Every line test is a mask test:
+ *   a run of >= k of symbol S exists   <=>  some window w has (S & w) == w
+ *   a run of exactly k exists           <=>  ... and (S & ends(w)) == 0
+ * The tables are computed once by rules_init() from n and k and checked by
+ * tests against a naive implementation; none is typed in by hand.
+ *
+ * Rule sets:
+ *   original  - Order has won once a run of >= k like symbols stands.
+ *   exact     - Order has won once a run of exactly k stands (after any move).
+ *   exact-end - runs of exactly k count, judged only on the full board.
+ * Chaos wins on a full board with no win. Under original and exact a newly
+ * won line always contains the cell just played (adding a piece cannot
+ * make a run elsewhere become exactly k), so the incremental check below is
+ * exact for positions whose parent was not already won.
+ */
+#ifndef OCS_RULES_H
+#define OCS_RULES_H
+
+#include "board.h"
+
+typedef enum { RULES_ORIGINAL = 0, RULES_EXACT = 1, RULES_EXACT_END = 2 } RuleSet;
+
+typedef enum { STATUS_ONGOING = 0, STATUS_ORDER_WINS = 1, STATUS_CHAOS_WINS = 2 } Status;
+
+/* n = 8, k = 3: 48 + 48 + 36 + 36 windows. */
+enum { RULES_MAX_WINDOWS = 168, RULES_MAX_CELL_WINDOWS = 32 };
+
+typedef struct {
+    int n, k;
+    RuleSet rules;
+    uint64_t cells; /* the n x n board */
+    int nwin;
+    uint64_t win[RULES_MAX_WINDOWS];
+    uint64_t ends[RULES_MAX_WINDOWS];
+    /* Windows through each cell, as masks, so the hot-path check after a
+     * move reads one contiguous row of this table. */
+    uint8_t cell_nwin[64];
+    uint64_t cell_win[64][RULES_MAX_CELL_WINDOWS];
+    uint64_t cell_ends[64][RULES_MAX_CELL_WINDOWS];
+} Rules;
+
+/* Returns 0, or -1 with a message in err when n or k is out of range. */
+int rules_init(Rules *r, int n, int k, RuleSet rs, char *err, int errlen);
+
+/* "original", "exact", "exact-end"; rules_parse returns -1 on an unknown name. */
+const char *rules_name(RuleSet rs);
+int rules_parse(const char *name, RuleSet *out);
+
+/* Does symbol bitboard s hold a winning run under r's line definition
+ * (>= k for original, exactly k otherwise), anywhere on the board? */
+static inline bool rules_line_in(const Rules *r, uint64_t s)
+{
+    if (r->rules == RULES_ORIGINAL) {
+        for (int i = 0; i < r->nwin; i++)
+            if ((s & r->win[i]) == r->win[i]) return true;
+    } else {
+        for (int i = 0; i < r->nwin; i++)
+            if ((s & r->win[i]) == r->win[i] && (s & r->ends[i]) == 0) return true;
+    }
+    return false;
+}
+
+static inline bool rules_has_line(const Rules *r, Board b)
+{
+    return rules_line_in(r, b.s[SYM_X]) || rules_line_in(r, b.s[SYM_O]);
+}
+
+/* Does symbol bitboard s hold a winning run through cell? */
+static inline bool rules_line_through(const Rules *r, uint64_t s, int cell)
+{
+    const uint64_t *w = r->cell_win[cell];
+    int nw = r->cell_nwin[cell];
+    if (r->rules == RULES_ORIGINAL) {
+        for (int i = 0; i < nw; i++)
+            if ((s & w[i]) == w[i]) return true;
+    } else {
+        const uint64_t *e = r->cell_ends[cell];
+        for (int i = 0; i < nw; i++)
+            if ((s & w[i]) == w[i] && (s & e[i]) == 0) return true;
+    }
+    return false;
+}
+
+/* Status of a position given whole (a parsed string, say). */
+static inline Status rules_status(const Rules *r, Board b)
+{
+    bool full = board_occupied(b) == r->cells;
+    if (r->rules == RULES_EXACT_END && !full) return STATUS_ONGOING;
+    if (rules_has_line(r, b)) return STATUS_ORDER_WINS;
+    return full ? STATUS_CHAOS_WINS : STATUS_ONGOING;
+}
+
+/* Status after move m was played (already placed in b) from an ongoing
+ * position: only lines through the played cell need looking at. */
+static inline Status rules_status_after(const Rules *r, Board b, Move m)
+{
+    bool full = board_occupied(b) == r->cells;
+    if (r->rules == RULES_EXACT_END) {
+        if (!full) return STATUS_ONGOING;
+        return rules_has_line(r, b) ? STATUS_ORDER_WINS : STATUS_CHAOS_WINS;
+    }
+    if (rules_line_through(r, b.s[move_sym(m)], move_cell(m))) return STATUS_ORDER_WINS;
+    return full ? STATUS_CHAOS_WINS : STATUS_ONGOING;
+}
+
+/* The four analysis: out[S] = the empty cells where placing S ends the
+ * game at once in a win for Order, whoever moves. Under original and exact
+ * these are the completion cells of windows holding k-1 of S and one empty
+ * cell (and, for exact, no S on the ends); under exact-end only the last
+ * empty cell can win. Call on an ongoing position. */
+void rules_winning_cells(const Rules *r, Board b, uint64_t out[2]);
+
+#endif

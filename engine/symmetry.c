@@ -1,0 +1,35 @@
+/* symmetry.c - cell and move maps for the symmetries of symmetry.h. These
+ * work on coordinates, not on bit tricks, so tests can hold the bitboard
+ * versions against them. */
+#include "symmetry.h"
+
+int sym_cell(int cell, int sym, int n)
+{
+    int r = cell_row(cell), c = cell_col(cell);
+    if (sym & 1) c = n - 1 - c;
+    if (sym & 2) r = n - 1 - r;
+    if (sym & 4) {
+        int t = r;
+        r = c;
+        c = t;
+    }
+    return board_cell(r, c);
+}
+
+Move sym_move(Move m, int sym, int n)
+{
+    return move_make(move_sym(m) ^ ((sym >> 3) & 1), sym_cell(move_cell(m), sym, n));
+}
+
+int sym_inverse(int sym)
+{
+    /* Found by trying: the geometric part that sends every cell of an 8x8
+     * board back where it started; X/O swap is its own inverse. */
+    int g = sym & 7;
+    for (int h = 0; h < SYM_GEOMETRIC; h++) {
+        bool ok = true;
+        for (int cell = 0; cell < 64 && ok; cell++) ok = sym_cell(sym_cell(cell, g, 8), h, 8) == cell;
+        if (ok) return h | (sym & 8);
+    }
+    return -1; /* unreachable: the 8 maps form a group */
+}

@@ -1,0 +1,9 @@
+/* commands.h - the subcommands of ocsolve; each returns the exit code and
+ * fails through cli_fail (exit 2) on bad input. */
+#ifndef OCS_COMMANDS_H
+#define OCS_COMMANDS_H
+
+int cmd_show(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+
+#endif

@@ -1,0 +1,35 @@
+/* main.c - the ocsolve command: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static const char main_help[] =
+    "usage: ocsolve COMMAND [options] [args]\n"
+    "Order and Chaos research engine.\n"
+    "commands:\n"
+    "  show POSITION [MOVE ...]         print a position, its status and canonical form\n"
+    "  perft DEPTH [POSITION [MOVE ...]] count move sequences (the move generator's check)\n"
+    "  help                             this text\n"
+    "'ocsolve COMMAND --help' describes a command's options.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(main_help, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        fputs(main_help, stdout);
+        return 0;
+    }
+    static const struct {
+        const char *name;
+        int (*run)(int, char **);
+    } cmds[] = {{"show", cmd_show}, {"perft", cmd_perft}};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
+    cli_fail("unknown command '%s' (try 'ocsolve help')", cmd);
+}

@@ -1,0 +1,126 @@
+/* tt.c - see tt.h. */
+#include "tt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+enum { TT_FLAG_USED = 1 };
+#define TT_HUGE_PAGE ((size_t)2 << 20)
+
+int tt_init(TT *t, size_t bytes, bool shared)
+{
+    memset(t, 0, sizeof *t);
+    t->nbuckets = bytes / sizeof(TTBucket);
+    if (t->nbuckets == 0) t->nbuckets = 1;
+    size_t len = t->nbuckets * sizeof(TTBucket);
+    /* Over-map by one huge page so the table can start on a 2 MiB boundary. */
+    t->map_len = len + TT_HUGE_PAGE;
+    t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (t->map == MAP_FAILED) {
+        t->map = NULL;
+        return -1;
+    }
+    uintptr_t start = ((uintptr_t)t->map + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
+    t->buckets = (TTBucket *)start;
+#ifdef MADV_HUGEPAGE
+    madvise(t->buckets, len, MADV_HUGEPAGE); /* a hint: failure only costs speed */
+#endif
+    t->shared = shared;
+    if (shared) {
+        t->locks = aligned_alloc(_Alignof(TTLock), TT_LOCKS * sizeof(TTLock));
+        if (!t->locks) {
+            tt_free(t);
+            return -1;
+        }
+        for (int i = 0; i < TT_LOCKS; i++) atomic_flag_clear(&t->locks[i].f);
+    }
+    return 0;
+}
+
+void tt_free(TT *t)
+{
+    if (t->map) munmap(t->map, t->map_len);
+    free(t->locks);
+    memset(t, 0, sizeof *t);
+}
+
+void tt_clear(TT *t) { memset(t->buckets, 0, t->nbuckets * sizeof(TTBucket)); }
+
+uint64_t tt_hash(Board key) { return XXH3_64bits(key.s, sizeof key.s); }
+
+static inline size_t tt_index(const TT *t, Board key)
+{
+    /* Multiply-shift maps the hash onto any bucket count, not only powers of two. */
+    return (size_t)(((unsigned __int128)tt_hash(key) * t->nbuckets) >> 64);
+}
+
+static inline void tt_lock(TT *t, size_t i)
+{
+    if (!t->shared) return;
+    atomic_flag *f = &t->locks[i % TT_LOCKS].f;
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {
+    }
+}
+
+static inline void tt_unlock(TT *t, size_t i)
+{
+    if (t->shared) atomic_flag_clear_explicit(&t->locks[i % TT_LOCKS].f, memory_order_release);
+}
+
+static inline bool tt_match(const TTEntry *e, Board key)
+{
+    return (e->flags & TT_FLAG_USED) && e->key[0] == key.s[0] && e->key[1] == key.s[1];
+}
+
+bool tt_probe(TT *t, Board key, TTData *out)
+{
+    size_t i = tt_index(t, key);
+    TTBucket *b = &t->buckets[i];
+    bool hit = false;
+    tt_lock(t, i);
+    for (int j = 0; j < TT_BUCKET_ENTRIES; j++) {
+        const TTEntry *e = &b->e[j];
+        if (tt_match(e, key)) {
+            *out = (TTData){e->pn, e->dn, e->work, e->move, e->aux};
+            hit = true;
+            break;
+        }
+    }
+    tt_unlock(t, i);
+    return hit;
+}
+
+void tt_store(TT *t, Board key, const TTData *d)
+{
+    size_t i = tt_index(t, key);
+    TTBucket *b = &t->buckets[i];
+    tt_lock(t, i);
+    TTEntry *victim = NULL;
+    for (int j = 0; j < TT_BUCKET_ENTRIES && !victim; j++)
+        if (tt_match(&b->e[j], key)) victim = &b->e[j];
+    for (int j = 0; j < TT_BUCKET_ENTRIES && !victim; j++)
+        if (!(b->e[j].flags & TT_FLAG_USED)) victim = &b->e[j];
+    if (!victim) {
+        victim = &b->e[0];
+        for (int j = 1; j < TT_BUCKET_ENTRIES; j++)
+            if (b->e[j].work < victim->work) victim = &b->e[j];
+    }
+    *victim = (TTEntry){{key.s[0], key.s[1]}, d->pn, d->dn, d->work, d->move, TT_FLAG_USED, d->aux};
+    tt_unlock(t, i);
+}
+
+size_t tt_capacity(const TT *t) { return t->nbuckets * TT_BUCKET_ENTRIES; }
+
+int tt_permille(TT *t)
+{
+    size_t n = t->nbuckets < 250 ? t->nbuckets : 250, used = 0;
+    for (size_t i = 0; i < n; i++) {
+        tt_lock(t, i);
+        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += t->buckets[i].e[j].flags & TT_FLAG_USED;
+        tt_unlock(t, i);
+    }
+    return (int)(used * 1000 / (n * TT_BUCKET_ENTRIES));
+}

@@ -1,0 +1,91 @@
+/* tt.h - the transposition table: fixed size, exact keys, thread-safe.
+ *
+ * Entry, 32 bytes, four to a 128-byte bucket (two cache lines):
+ *
+ *   byte 0          8          16   20   24     28     29      30    32
+ *       | key X bits | key O bits | pn | dn | work | move | flags | aux |
+ *
+ *   key    the whole position (the caller passes its canonical form when it
+ *          reduces by symmetry): a hit needs both words equal, so a hash
+ *          collision can never return another position's data. The hash
+ *          (XXH3 of the key) only picks the bucket.
+ *   pn, dn proof and disproof numbers; work: search effort (replacement);
+ *   move   best move found (MOVE_NONE if none); aux: free for the solver;
+ *   flags  bit 0: slot in use (the empty board is a real key, so a zero key
+ *          cannot mean "free").
+ *
+ * Replacement: a store overwrites the entry with the same key; otherwise a
+ * free slot; otherwise the entry with the least work in the bucket. Losing
+ * an entry loses work, never correctness.
+ *
+ * Concurrency (for the parallel search of later issues): striped spinlocks.
+ * Bucket i is guarded by lock i mod TT_LOCKS, each lock on its own cache
+ * line; probe and store copy a whole entry under the lock, so a reader never
+ * sees a half-written entry and ThreadSanitizer sees ordinary locked access.
+ * A lockless XOR-checked scheme was rejected: a torn read could pass its
+ * check with tiny but non-zero probability, and an exact answer is the point.
+ * With shared = false (one thread) the locks are skipped.
+ *
+ * Memory: the table is exactly the requested size rounded down to whole
+ * buckets (at least one), mapped lazily and advised to use huge pages.
+ */
+#ifndef OCS_TT_H
+#define OCS_TT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/board.h"
+
+enum { TT_BUCKET_ENTRIES = 4, TT_LOCKS = 1024 };
+
+typedef struct {
+    uint64_t key[2];
+    uint32_t pn, dn;
+    uint32_t work;
+    uint8_t move;
+    uint8_t flags;
+    uint16_t aux;
+} TTEntry;
+
+typedef struct {
+    _Alignas(128) TTEntry e[TT_BUCKET_ENTRIES];
+} TTBucket;
+
+typedef struct {
+    _Alignas(64) atomic_flag f;
+} TTLock;
+
+typedef struct {
+    uint32_t pn, dn, work;
+    Move move;
+    uint16_t aux;
+} TTData;
+
+typedef struct {
+    TTBucket *buckets;
+    size_t nbuckets;
+    void *map;       /* what was mapped, for munmap */
+    size_t map_len;
+    bool shared;
+    TTLock *locks;
+} TT;
+
+/* bytes: the table's size (rounded down to whole buckets, at least one).
+ * Returns 0, or -1 when the memory cannot be had. */
+int tt_init(TT *t, size_t bytes, bool shared);
+void tt_free(TT *t);
+void tt_clear(TT *t);
+
+uint64_t tt_hash(Board key);
+/* Copies the entry for exactly this key into *out; false when absent. */
+bool tt_probe(TT *t, Board key, TTData *out);
+void tt_store(TT *t, Board key, const TTData *d);
+
+size_t tt_capacity(const TT *t); /* entries */
+/* Used entries per thousand, sampled over the first buckets. */
+int tt_permille(TT *t);
+
+#endif

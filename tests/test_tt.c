@@ -1,0 +1,189 @@
+/* test_tt.c - the transposition table returns only exact matches, replaces
+ * by work, and keeps its size; a tiny table forces every key into one
+ * bucket, which is the worst case of hash collisions. */
+#include <criterion/criterion.h>
+#include <pthread.h>
+
+#include "../tables/tt.h"
+#include "testlib.h"
+
+static Board random_board(uint64_t *rng)
+{
+    uint64_t cells = board_mask(6), x = tl_rand(rng) & cells, o = tl_rand(rng) & cells & ~x;
+    return (Board){{x, o}};
+}
+
+/* Data that only this key would carry. */
+static TTData data_for(Board b, uint32_t work)
+{
+    uint64_t h = b.s[0] * 0x9E3779B97F4A7C15ULL ^ b.s[1] * 0xC2B2AE3D27D4EB4FULL;
+    return (TTData){(uint32_t)h, (uint32_t)(h >> 32), work, (Move)(h & 63), (uint16_t)(h >> 17)};
+}
+
+static void expect_data(TTData got, TTData want)
+{
+    cr_assert_eq(got.pn, want.pn);
+    cr_assert_eq(got.dn, want.dn);
+    cr_assert_eq(got.work, want.work);
+    cr_assert_eq(got.move, want.move);
+    cr_assert_eq(got.aux, want.aux);
+}
+
+Test(tt, one_bucket_never_returns_another_position)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, 1, false), 0);
+    cr_assert_eq(tt_capacity(&t), TT_BUCKET_ENTRIES);
+    uint64_t rng = 3;
+    enum { N = 400 };
+    Board keys[N];
+    for (int i = 0; i < N; i++) {
+        keys[i] = random_board(&rng);
+        TTData d = data_for(keys[i], (uint32_t)tl_below(&rng, 1000));
+        tt_store(&t, keys[i], &d);
+        int hits = 0;
+        for (int j = 0; j <= i; j++) {
+            TTData got;
+            if (!tt_probe(&t, keys[j], &got)) continue;
+            hits++;
+            TTData want = data_for(keys[j], got.work);
+            expect_data(got, want);
+        }
+        cr_assert_leq(hits, TT_BUCKET_ENTRIES);
+        TTData got;
+        cr_assert(tt_probe(&t, keys[i], &got), "the entry just stored is gone");
+        cr_assert_eq(got.work, d.work);
+    }
+    /* Keys never stored never hit, empty board included (all-zero key). */
+    for (int i = 0; i < 1000; i++) {
+        Board b = i == 0 ? board_empty() : random_board(&rng);
+        int stored = 0;
+        for (int j = 0; j < N; j++) stored |= board_equal(b, keys[j]);
+        TTData got;
+        if (!stored) cr_assert(!tt_probe(&t, b, &got));
+    }
+    tt_free(&t);
+}
+
+Test(tt, colour_swapped_key_is_another_key)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, 1, false), 0);
+    Board a = {{0x5, 0x30}}, b = {{0x30, 0x5}};
+    TTData d = data_for(a, 7);
+    tt_store(&t, a, &d);
+    TTData got;
+    cr_expect(!tt_probe(&t, b, &got));
+    cr_expect(tt_probe(&t, a, &got));
+    tt_free(&t);
+}
+
+Test(tt, replacement_evicts_least_work_and_same_key_overwrites)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, sizeof(TTBucket), false), 0);
+    Board k[6];
+    for (int i = 0; i < 6; i++) k[i] = (Board){{1ULL << i, 0}};
+    uint32_t work[4] = {40, 10, 30, 20};
+    for (int i = 0; i < 4; i++) {
+        TTData d = data_for(k[i], work[i]);
+        tt_store(&t, k[i], &d);
+    }
+    /* Same key again: overwritten in place, nobody evicted. */
+    TTData d0 = data_for(k[0], 50);
+    tt_store(&t, k[0], &d0);
+    TTData got;
+    for (int i = 0; i < 4; i++) cr_assert(tt_probe(&t, k[i], &got), "%d lost", i);
+    cr_expect_eq((tt_probe(&t, k[0], &got), got.work), 50);
+    /* A new key evicts the least work (k[1], 10). */
+    TTData d4 = data_for(k[4], 25);
+    tt_store(&t, k[4], &d4);
+    cr_expect(!tt_probe(&t, k[1], &got));
+    cr_expect(tt_probe(&t, k[0], &got) && tt_probe(&t, k[2], &got) && tt_probe(&t, k[3], &got));
+    cr_expect(tt_probe(&t, k[4], &got));
+    tt_free(&t);
+}
+
+Test(tt, size_is_bounded_by_the_request)
+{
+    size_t sizes[] = {1, 127, 128, 1000, (size_t)1 << 20, ((size_t)3 << 20) + 5};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        TT t;
+        cr_assert_eq(tt_init(&t, sizes[i], false), 0);
+        size_t bytes = t.nbuckets * sizeof(TTBucket);
+        if (sizes[i] >= sizeof(TTBucket)) {
+            cr_expect_leq(bytes, sizes[i]);
+            cr_expect_gt(bytes + sizeof(TTBucket), sizes[i]);
+        } else {
+            cr_expect_eq(t.nbuckets, 1);
+        }
+        cr_expect_eq(tt_permille(&t), 0);
+        tt_free(&t);
+    }
+    cr_expect_eq(sizeof(TTEntry), 32);
+    cr_expect_eq(sizeof(TTBucket), 128);
+}
+
+Test(tt, many_keys_in_a_small_table)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, 64 << 10, false), 0);
+    uint64_t rng = 4;
+    enum { N = 20000 };
+    static Board keys[N];
+    for (int i = 0; i < N; i++) {
+        keys[i] = random_board(&rng);
+        TTData d = data_for(keys[i], (uint32_t)i);
+        tt_store(&t, keys[i], &d);
+    }
+    int hits = 0;
+    for (int i = 0; i < N; i++) {
+        TTData got;
+        if (!tt_probe(&t, keys[i], &got)) continue;
+        hits++;
+        expect_data(got, data_for(keys[i], got.work));
+    }
+    cr_expect_leq((size_t)hits, tt_capacity(&t));
+    cr_expect_gt(hits, (int)tt_capacity(&t) / 2);
+    cr_expect_gt(tt_permille(&t), 900);
+    tt_clear(&t);
+    cr_expect_eq(tt_permille(&t), 0);
+    tt_free(&t);
+}
+
+/* Two threads store and probe their own keys in a shared table whose
+ * buckets they share; every hit must be that key's data. The TSan build of
+ * later issues runs a program like this outside Criterion. */
+typedef struct {
+    TT *t;
+    uint64_t seed;
+    int bad;
+} Worker;
+
+static void *worker(void *arg)
+{
+    Worker *w = arg;
+    uint64_t rng = w->seed;
+    for (int i = 0; i < 200000; i++) {
+        Board b = random_board(&rng);
+        TTData d = data_for(b, (uint32_t)i), got;
+        tt_store(w->t, b, &d);
+        if (tt_probe(w->t, b, &got)) {
+            TTData want = data_for(b, got.work);
+            w->bad += got.pn != want.pn || got.dn != want.dn || got.move != want.move || got.aux != want.aux;
+        }
+    }
+    return NULL;
+}
+
+Test(tt, shared_table_under_two_threads)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, 16 << 10, true), 0);
+    Worker w[2] = {{&t, 1, 0}, {&t, 2, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, worker, &w[i]);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    cr_expect_eq(w[0].bad + w[1].bad, 0);
+    tt_free(&t);
+}

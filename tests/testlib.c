@@ -1,0 +1,70 @@
+/* testlib.c - see testlib.h. */
+#include "testlib.h"
+
+#include <criterion/criterion.h>
+
+#include "../engine/notation.h"
+
+uint64_t tl_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+int tl_below(uint64_t *state, int bound) { return (int)(tl_rand(state) % (uint64_t)bound); }
+
+int tl_random_ongoing(RefPos *p, int n, int k, int rules, int pieces, uint64_t *rng)
+{
+    char empty[65];
+    for (int i = 0; i < n * n; i++) empty[i] = '.';
+    empty[n * n] = '\0';
+    ref_parse(p, n, k, rules, empty);
+    for (int placed = 0; placed < pieces; placed++) {
+        int ok = 0;
+        for (int tries = 0; tries < 200 && !ok; tries++) {
+            int c = tl_below(rng, n * n);
+            if (p->cell[c] != '.') continue;
+            p->cell[c] = tl_below(rng, 2) ? 'X' : 'O';
+            if (ref_status(p) == REF_ONGOING)
+                ok = 1;
+            else
+                p->cell[c] = '.';
+        }
+        if (!ok) return -1;
+    }
+    return 0;
+}
+
+void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uint64_t *rng)
+{
+    char s[65];
+    for (int i = 0; i < n * n; i++) {
+        int v = tl_below(rng, 100);
+        s[i] = v < pct_x ? 'X' : v < pct_x + pct_o ? 'O' : '.';
+    }
+    s[n * n] = '\0';
+    ref_parse(p, n, k, rules, s);
+}
+
+Board tl_board(const RefPos *p)
+{
+    char s[65], err[NOTATION_ERR_LEN];
+    ref_format(p, s);
+    Board b;
+    int n;
+    cr_assert_eq(notation_parse_position(s, p->n, &b, &n, err, sizeof err), 0, "%s", err);
+    return b;
+}
+
+RuleSet tl_rules(int ref_rules)
+{
+    return ref_rules == REF_ORIGINAL ? RULES_ORIGINAL : ref_rules == REF_EXACT ? RULES_EXACT : RULES_EXACT_END;
+}
+
+void tl_init_rules(Rules *r, const RefPos *p)
+{
+    char err[NOTATION_ERR_LEN];
+    cr_assert_eq(rules_init(r, p->n, p->k, tl_rules(p->rules), err, sizeof err), 0, "%s", err);
+}

@@ -1,0 +1,26 @@
+/* testlib.h - shared by the tests: a seeded RNG, random positions built
+ * with the independent reference (ref.h), and the bridge from a reference
+ * position to the engine's Board through the notation. */
+#ifndef OCS_TESTLIB_H
+#define OCS_TESTLIB_H
+
+#include <stdint.h>
+
+#include "../engine/board.h"
+#include "../engine/rules.h"
+#include "ref.h"
+
+uint64_t tl_rand(uint64_t *state);          /* splitmix64 */
+int tl_below(uint64_t *state, int bound);   /* uniform in [0, bound) */
+
+/* Plays random moves from the empty board, never one that ends the game,
+ * until the position has `pieces` pieces; returns -1 if it got stuck. */
+int tl_random_ongoing(RefPos *p, int n, int k, int rules, int pieces, uint64_t *rng);
+/* Any arrangement: each cell X, O or empty with the given percentages. */
+void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uint64_t *rng);
+
+Board tl_board(const RefPos *p);
+RuleSet tl_rules(int ref_rules);
+void tl_init_rules(Rules *r, const RefPos *p);
+
+#endif
