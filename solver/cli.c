@@ -13,12 +13,15 @@
 
 void cli_fail(const char *fmt, ...)
 {
+    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    fputs("ocsolve: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* The message quotes user input: keep it on one line whatever was typed. */
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 32 || *p == 127) *p = '?';
+    fprintf(stderr, "ocsolve: %s\n", msg);
     exit(CLI_EXIT_USAGE);
 }
 
@@ -50,6 +53,12 @@ void cli_bad_option(char **argv, int opt)
 {
     const char *word = argv[optind - 1];
     if (opt == ':') cli_fail("option '%s' needs a value", word);
+    if (strncmp(word, "--", 2) == 0) {
+        /* getopt_long sets optopt for a known long option given a value it does not take. */
+        int len = (int)strcspn(word, "=");
+        if (optopt) cli_fail("option '%.*s' takes no value", len, word);
+        cli_fail("unknown option '%.*s'", len, word);
+    }
     if (optopt) cli_fail("unknown option '-%c'", optopt);
     cli_fail("unknown option '%s'", word);
 }
