@@ -49,11 +49,11 @@ $(B)/libocsolve.a: $(LIB_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
 
 $(B)/ocsolve: $(B)/solver/main.o $(B)/libocsolve.a
-	$(CC) $(CFLAGS) $^ -o $@
+	$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"'
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
-	$(CC) $(CFLAGS) $^ -lcriterion -pthread -o $@
+	$(CC) $(CFLAGS) $^ -lcriterion -pthread -lm -o $@
 
 test: $(B)/ocsolve $(B)/run-tests
 	$(B)/run-tests --jobs 2
@@ -67,17 +67,17 @@ $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
 	ar rcs $@ $^
 
 $(S)/ocsolve: $(S)/solver/main.o $(S)/libocsolve.a
-	$(CC) $(SANFLAGS) $^ -o $@
+	$(CC) $(SANFLAGS) $^ -lm -o $@
 
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"'
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
-	$(CC) $(SANFLAGS) $^ -lcriterion -pthread -o $@
+	$(CC) $(SANFLAGS) $^ -lcriterion -pthread -lm -o $@
 
 # ThreadSanitizer on standalone threaded programs (Criterion cannot run under TSan).
 TSAN_SRC := $(wildcard tests/tsan/*.c)
 $(S)/tsan/%: tests/tsan/%.c $(LIB_SRC) $(HEADERS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread -o $@
+	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread -lm -o $@
 
 sanitize: $(S)/ocsolve $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	$(S)/run-tests --jobs 2

@@ -11,6 +11,8 @@ static const char main_help[] =
     "commands:\n"
     "  show POSITION [MOVE ...]         print a position, its status and canonical form\n"
     "  perft DEPTH [POSITION [MOVE ...]] count move sequences (the move generator's check)\n"
+    "  solve [POSITION [MOVE ...]]      decide a position exactly (df-pn), with --dtw and --proof\n"
+    "  verify FILE                      check a proof certificate (independent verifier)\n"
     "  help                             this text\n"
     "'ocsolve COMMAND --help' describes a command's options.\n";
 
@@ -28,7 +30,7 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int, char **);
-    } cmds[] = {{"show", cmd_show}, {"perft", cmd_perft}};
+    } cmds[] = {{"show", cmd_show}, {"perft", cmd_perft}, {"verify", cmd_verify}, {"solve", cmd_solve}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
     cli_fail("unknown command '%s' (try 'ocsolve help')", cmd);

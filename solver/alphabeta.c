@@ -1,0 +1,108 @@
+/* alphabeta.c - see alphabeta.h. */
+#include "alphabeta.h"
+
+#include <time.h>
+
+void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
+{
+    *a = (AlphaBeta){.r = r, .kn = *kn, .tt = tt};
+}
+
+static void check_limits(AlphaBeta *a)
+{
+    if (a->node_limit && a->nodes >= a->node_limit) a->stopped = true;
+    if (a->deadline > 0 && (a->nodes & 1023) == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec >= a->deadline) a->stopped = true;
+    }
+}
+
+/* Can Order force a win within depth plies from the ongoing position b?
+ * When stopped, the answer is meaningless and nothing is stored. */
+static bool within(AlphaBeta *a, Board b, int depth)
+{
+    if (depth <= 0 || a->stopped) return false;
+    a->nodes++;
+    check_limits(a);
+    KnNode kn;
+    kn_node(a->r, &a->kn, b, &kn);
+    if (kn.value == KN_ORDER) return kn.dtw <= depth;
+    if (kn.value == KN_CHAOS) return false;
+    Board key = kn_key(a->r, &a->kn, b, kn.dead);
+    TTData e = {DFPN_INF, 0, 0, MOVE_NONE, 0};
+    bool hit = tt_probe(a->tt, key, &e);
+    if (hit && e.pn <= (uint32_t)depth) return true;
+    if (hit && e.dn >= (uint32_t)depth) return false;
+
+    bool order = board_order_to_move(b);
+    bool result = !order; /* Order: some move must win; Chaos: every move must lose */
+    uint64_t start = a->nodes;
+    for (int s = 0; s < 3 && result != order; s++) {
+        uint64_t cells = s < 2 ? kn.moves[s] : (kn.pass ? kn.dead & -kn.dead : 0);
+        int sym = s < 2 ? s : SYM_X;
+        for (uint64_t c = cells; c && result != order;) {
+            Move m = move_make(sym, bb_pop(&c));
+            Board cb = b;
+            board_place(&cb, m);
+            Status st = rules_status_after(a->r, cb, m);
+            bool wins = st == STATUS_ORDER_WINS || (st == STATUS_ONGOING && within(a, cb, depth - 1));
+            if (order ? wins : !wins) result = order;
+        }
+    }
+    if (a->stopped) return false;
+    if (result && (uint32_t)depth < e.pn) e.pn = (uint32_t)depth;
+    if (!result && (uint32_t)depth > e.dn) e.dn = (uint32_t)depth;
+    uint64_t work = a->nodes - start;
+    e.work = work > UINT32_MAX ? UINT32_MAX : (uint32_t)work;
+    tt_store(a->tt, key, &e);
+    return result;
+}
+
+static int empties(const AlphaBeta *a, Board b) { return __builtin_popcountll(a->r->cells & ~board_occupied(b)); }
+
+int ab_dtw(AlphaBeta *a, Board b)
+{
+    Status st = rules_status(a->r, b);
+    if (st != STATUS_ONGOING) return st == STATUS_ORDER_WINS ? 0 : -1;
+    a->stopped = false;
+    int e = empties(a, b);
+    for (int d = 1; d <= e; d++) {
+        if (within(a, b, d)) return d;
+        if (a->stopped) return -2;
+    }
+    return -1;
+}
+
+SolveValue ab_solve(AlphaBeta *a, Board b)
+{
+    Status st = rules_status(a->r, b);
+    if (st != STATUS_ONGOING) return st == STATUS_ORDER_WINS ? SOLVE_ORDER : SOLVE_CHAOS;
+    a->stopped = false;
+    bool w = within(a, b, empties(a, b));
+    return a->stopped ? SOLVE_UNKNOWN : w ? SOLVE_ORDER : SOLVE_CHAOS;
+}
+
+Move ab_best_move(AlphaBeta *a, Board b)
+{
+    int e = empties(a, b);
+    bool order = board_order_to_move(b);
+    Move best = MOVE_NONE;
+    int best_d = order ? e + 1 : -1;
+    for (uint64_t cells = a->r->cells & ~board_occupied(b); cells;) {
+        int c = bb_pop(&cells);
+        for (int s = 0; s < 2; s++) {
+            Move m = move_make(s, c);
+            Board cb = b;
+            board_place(&cb, m);
+            int d = ab_dtw(a, cb);
+            if (d == -2) return MOVE_NONE;
+            if (d == -1) d = e + 1; /* a Chaos win lasts longest */
+            if (order ? d < best_d : d > best_d) {
+                best_d = d;
+                best = m;
+            }
+        }
+    }
+    return best;
+}

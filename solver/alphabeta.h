@@ -1,0 +1,53 @@
+/* alphabeta.h - iterative-deepening alpha-beta for the distance to win,
+ * and a second, independent way to decide small positions.
+ *
+ * The value is binary, so the search asks a yes/no question: can Order
+ * force a win within d plies? (Order needs one child that can, Chaos needs
+ * one that cannot: that is alpha-beta with a null window.) The distance to
+ * win is the least d with a yes, found by deepening d = 1, 2, ...; a
+ * full-depth question (d = empty cells) decides the value.
+ *
+ * Table records (own table, not df-pn's): pn = least depth known to win,
+ * dn = greatest depth known not to win. Both bounds are exact facts about
+ * the key, which is the df-pn key (knowledge.h), and keys of equal value
+ * have equal distance to win (dead cells are pure tempo, symmetry keeps
+ * every line).
+ *
+ * Distance to win: plies until a winning line appears, Order shortening,
+ * Chaos lengthening; a Chaos move that completes a line ends the game at
+ * that ply. A safe Chaos move (knowledge.h) always lasts longer than an
+ * unsafe one (at least 3 plies against at most 2), so Chaos's unsafe moves
+ * are never searched when a safe one exists.
+ */
+#ifndef OCS_ALPHABETA_H
+#define OCS_ALPHABETA_H
+
+#include "../tables/tt.h"
+#include "dfpn.h"
+#include "knowledge.h"
+
+typedef struct {
+    const Rules *r;
+    Knowledge kn;
+    TT *tt;
+    uint64_t node_limit; /* 0: none */
+    double deadline;     /* monotonic seconds; 0: none */
+    uint64_t nodes;
+    bool stopped;
+} AlphaBeta;
+
+void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt);
+
+/* Distance to win of b: >= 0 for an Order win (0: already won), -1 for a
+ * Chaos win, -2 when a limit stopped the search. */
+int ab_dtw(AlphaBeta *a, Board b);
+
+/* The value of b by one full-depth search. */
+SolveValue ab_solve(AlphaBeta *a, Board b);
+
+/* With the loser to move: a move that resists longest (greatest distance
+ * to win); with Order to move and winning: a move that wins fastest.
+ * Needs a decided Order win. */
+Move ab_best_move(AlphaBeta *a, Board b);
+
+#endif

@@ -1,0 +1,219 @@
+/* cmd_solve.c - `ocsolve solve`: decide a position exactly with df-pn (or
+ * alpha-beta), optionally with its distance to win and a certificate. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/notation.h"
+#include "alphabeta.h"
+#include "cli.h"
+#include "commands.h"
+#include "dfpn.h"
+#include "proof.h"
+
+static const char solve_help[] =
+    "usage: ocsolve solve [options] [POSITION [MOVE ...]]\n"
+    "Decide POSITION (default: the empty board): who wins with perfect play.\n" CLI_GAME_HELP
+    "  --tt-mb M          transposition table size in MiB (default 256)\n"
+    "  --time-limit S     stop after S seconds (result unknown)\n"
+    "  --node-limit N     stop after N nodes (result unknown)\n"
+    "  --dtw              also the exact distance to win (plies; alpha-beta)\n"
+    "  --proof FILE       write a proof certificate (check it with ocsolve verify)\n"
+    "  --json             one JSON object on stdout\n"
+    "  --search S         dfpn (default) or ab (full-depth alpha-beta)\n"
+    "tuning (for comparing heuristics; the defaults are the measured best):\n"
+    "  --epsilon E        1+epsilon threshold trick (default 0.25; 0 = plain df-pn)\n"
+    "  --pn-init I        moves (default: a Chaos node starts at its number of safe\n"
+    "                     moves) or one\n"
+    "  --no-threats       no four/zugzwang knowledge\n"
+    "  --no-dead-cells    no dead-cell reduction\n"
+    "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
+    "  --help             this text\n"
+    "Exit 0 when the search ran (whatever the result), 2 on bad input.\n"
+    "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
+
+typedef struct {
+    const char *search;
+    long tt_mb;
+    double time_limit;
+    long long node_limit;
+    bool dtw, json;
+    const char *proof;
+} SolveOpts;
+
+static double parse_seconds(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || !(v > 0) || v > 1e9) cli_fail("bad --time-limit '%s': seconds > 0", s);
+    return v;
+}
+
+static const char *value_name(SolveValue v) { return v == SOLVE_ORDER ? "order" : v == SOLVE_CHAOS ? "chaos" : "unknown"; }
+
+static void print_num(uint32_t v, bool json)
+{
+    if (v == DFPN_INF)
+        printf(json ? "null" : "inf");
+    else
+        printf("%u", v);
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM };
+    static const struct option longopts[] = {CLI_GAME_LONGOPTS,
+                                             {"tt-mb", required_argument, NULL, O_TT},
+                                             {"time-limit", required_argument, NULL, O_TIME},
+                                             {"node-limit", required_argument, NULL, O_NODES},
+                                             {"dtw", no_argument, NULL, O_DTW},
+                                             {"proof", required_argument, NULL, O_PROOF},
+                                             {"json", no_argument, NULL, O_JSON},
+                                             {"search", required_argument, NULL, O_SEARCH},
+                                             {"epsilon", required_argument, NULL, O_EPS},
+                                             {"pn-init", required_argument, NULL, O_PNINIT},
+                                             {"no-threats", no_argument, NULL, O_NOTHREAT},
+                                             {"no-dead-cells", no_argument, NULL, O_NODEAD},
+                                             {"sym-pieces", required_argument, NULL, O_SYM},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {0, 0, 0, 0}};
+    GameOpts g = {0, 0, RULES_ORIGINAL};
+    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL};
+    DfpnConfig cfg = dfpn_default_config();
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(solve_help, stdout); return 0;
+        case O_TT: o.tt_mb = cli_number(optarg, "--tt-mb", 1, 1L << 22); break;
+        case O_TIME: o.time_limit = parse_seconds(optarg); break;
+        case O_NODES: o.node_limit = cli_number(optarg, "--node-limit", 1, 0x7FFFFFFFFFFFFFFFL); break;
+        case O_DTW: o.dtw = true; break;
+        case O_PROOF: o.proof = optarg; break;
+        case O_JSON: o.json = true; break;
+        case O_SEARCH:
+            if (strcmp(optarg, "dfpn") != 0 && strcmp(optarg, "ab") != 0)
+                cli_fail("unknown --search '%s' (dfpn or ab)", optarg);
+            o.search = optarg;
+            break;
+        case O_EPS: {
+            char *end;
+            cfg.epsilon = strtod(optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || !(cfg.epsilon >= 0 && cfg.epsilon <= 10))
+                cli_fail("bad --epsilon '%s': a number from 0 to 10", optarg);
+            break;
+        }
+        case O_PNINIT:
+            if (strcmp(optarg, "moves") == 0) cfg.chaos_pn_moves = true;
+            else if (strcmp(optarg, "one") == 0) cfg.chaos_pn_moves = false;
+            else cli_fail("unknown --pn-init '%s' (moves or one)", optarg);
+            break;
+        case O_NOTHREAT: cfg.kn.threats = false; break;
+        case O_NODEAD: cfg.kn.dead_cells = false; break;
+        case O_SYM: cfg.kn.sym_pieces = (int)cli_number(optarg, "--sym-pieces", 0, 64); break;
+        default:
+            if (!cli_game_option(opt, optarg, &g)) cli_bad_option(argv, opt);
+        }
+    }
+    const char *pos = optind < argc ? argv[optind] : NULL;
+    int nmoves = optind + 1 < argc ? argc - optind - 1 : 0;
+    Rules r;
+    Board b;
+    cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
+    FILE *proof = NULL;
+    if (o.proof && !(proof = fopen(o.proof, "w"))) cli_fail("cannot write proof file '%s'", o.proof);
+
+    /* With --dtw a quarter of the memory goes to alpha-beta's own table. */
+    size_t bytes = (size_t)o.tt_mb << 20;
+    size_t ab_bytes = o.dtw || strcmp(o.search, "ab") == 0 ? bytes / 4 : 0;
+    TT tt, abtt;
+    if (tt_init(&tt, bytes - ab_bytes, false) != 0 || (ab_bytes && tt_init(&abtt, ab_bytes, false) != 0))
+        cli_fail("cannot allocate a %ld MiB table (use --tt-mb)", o.tt_mb);
+
+    double t0 = cli_seconds();
+    double deadline = o.time_limit > 0 ? t0 + o.time_limit : 0;
+    Dfpn d;
+    dfpn_init(&d, &r, &cfg, &tt);
+    d.node_limit = (uint64_t)o.node_limit;
+    d.deadline = deadline;
+    AlphaBeta ab;
+    if (ab_bytes) {
+        ab_init(&ab, &r, &cfg.kn, &abtt);
+        ab.node_limit = (uint64_t)o.node_limit;
+        ab.deadline = deadline;
+    }
+    uint32_t pn = 0, dn = 0;
+    SolveValue v;
+    if (strcmp(o.search, "ab") == 0) {
+        v = ab_solve(&ab, b);
+        pn = v == SOLVE_ORDER ? 0 : v == SOLVE_CHAOS ? DFPN_INF : 1;
+        dn = v == SOLVE_CHAOS ? 0 : v == SOLVE_ORDER ? DFPN_INF : 1;
+    } else {
+        v = dfpn_solve(&d, b, &pn, &dn);
+    }
+    int dtw = -1;
+    if (o.dtw && v == SOLVE_ORDER) dtw = ab_dtw(&ab, b);
+    bool order_moves = board_order_to_move(b);
+    Move best = MOVE_NONE;
+    if (v != SOLVE_UNKNOWN && rules_status(&r, b) == STATUS_ONGOING) {
+        if ((v == SOLVE_ORDER) == order_moves)
+            best = dfpn_winning_move(&d, b, v);
+        else if (v == SOLVE_ORDER && dtw >= 0)
+            best = ab_best_move(&ab, b); /* Chaos loses: the longest resistance */
+    }
+    double dt = cli_seconds() - t0;
+    uint64_t nodes = d.nodes + (ab_bytes ? ab.nodes : 0);
+
+    ProofStats ps = {0, 0};
+    const char *proof_error = NULL;
+    char perr[200];
+    if (proof) {
+        if (v == SOLVE_UNKNOWN)
+            proof_error = "no certificate: the result is unknown";
+        else if (proof_write(proof, &d, b, v, &ps, perr, sizeof perr) != 0)
+            proof_error = perr;
+        if (fclose(proof) != 0 && !proof_error) proof_error = "cannot finish writing the proof file";
+    }
+
+    char posbuf[NOTATION_POS_LEN], mv[4] = "";
+    notation_format_position(b, r.n, posbuf);
+    if (best != MOVE_NONE) notation_format_move(best, mv);
+    double nps = dt > 0 ? (double)nodes / dt : 0;
+    if (o.json) {
+        printf("{\"position\":\"%s\",\"rules\":\"%s\",\"board\":%d,\"k\":%d,\"to_move\":\"%s\",\"result\":\"%s\","
+               "\"best_move\":",
+               posbuf, rules_name(r.rules), r.n, r.k, order_moves ? "order" : "chaos", value_name(v));
+        printf(best != MOVE_NONE ? "\"%s\"" : "null", mv);
+        printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"root_pn\":", (unsigned long long)nodes, dt,
+               nps);
+        print_num(pn, true);
+        printf(",\"root_dn\":");
+        print_num(dn, true);
+        if (o.dtw) printf(dtw >= 0 ? ",\"dtw\":%d" : ",\"dtw\":null", dtw);
+        if (o.proof)
+            printf(",\"proof\":{\"file\":\"%s\",\"lines\":%llu,\"error\":%s%s%s}", o.proof, (unsigned long long)ps.lines,
+                   proof_error ? "\"" : "", proof_error ? proof_error : "null", proof_error ? "\"" : "");
+        printf("}\n");
+    } else {
+        printf("position: %s (%s rules, %dx%d, k=%d, %s to move)\n", posbuf, rules_name(r.rules), r.n, r.n, r.k,
+               order_moves ? "Order" : "Chaos");
+        printf("result: %s%s\n", value_name(v), v == SOLVE_UNKNOWN ? " (a limit stopped the search)" : " wins");
+        printf("best move: %s\n", best != MOVE_NONE ? mv : "none");
+        if (o.dtw) {
+            if (dtw >= 0) printf("dtw: %d\n", dtw);
+            else printf("dtw: none%s\n", dtw == -2 ? " (a limit stopped the search)" : "");
+        }
+        printf("nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\nroot pn/dn: ", (unsigned long long)nodes, dt, nps);
+        print_num(pn, false);
+        printf(" / ");
+        print_num(dn, false);
+        printf("\n");
+        if (o.proof && !proof_error)
+            printf("proof: %s (%llu lines, %llu positions)\n", o.proof, (unsigned long long)ps.lines,
+                   (unsigned long long)ps.positions);
+    }
+    if (proof_error) fprintf(stderr, "ocsolve: proof not written: %s\n", proof_error);
+    tt_free(&tt);
+    if (ab_bytes) tt_free(&abtt);
+    return proof_error ? 1 : 0;
+}

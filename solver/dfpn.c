@@ -1,0 +1,208 @@
+/* dfpn.c - see dfpn.h. */
+#include "dfpn.h"
+
+#include <math.h>
+#include <time.h>
+
+#include "../engine/moves.h"
+
+typedef struct {
+    Board key;
+    Move move;
+    bool exact; /* pn/dn decided without the table: never re-probed */
+    uint32_t pn, dn;
+} Child;
+
+DfpnConfig dfpn_default_config(void)
+{
+    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8}};
+}
+
+void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
+{
+    *d = (Dfpn){.r = r, .cfg = *cfg, .tt = tt};
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint32_t sat_add(uint32_t a, uint32_t b)
+{
+    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
+    uint64_t s = (uint64_t)a + b;
+    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
+}
+
+/* Numbers of a position seen from its parent, without expanding it. */
+static void evaluate(Dfpn *d, Board b, Move m, Child *c)
+{
+    c->move = m;
+    c->exact = true;
+    Status st = rules_status_after(d->r, b, m);
+    if (st != STATUS_ONGOING) {
+        c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
+        c->dn = st == STATUS_ORDER_WINS ? DFPN_INF : 0;
+        return;
+    }
+    KnNode kn;
+    kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value != KN_OPEN) {
+        c->pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
+        c->dn = kn.value == KN_ORDER ? DFPN_INF : 0;
+        return;
+    }
+    c->exact = false;
+    c->key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    TTData e;
+    if (tt_probe(d->tt, c->key, &e)) {
+        c->pn = e.pn;
+        c->dn = e.dn;
+    } else if (board_order_to_move(b)) {
+        c->pn = 1;
+        c->dn = d->cfg.order_dn_moves ? (uint32_t)kn.nmoves : 1;
+    } else {
+        c->pn = d->cfg.chaos_pn_moves ? (uint32_t)kn.nmoves : 1;
+        c->dn = 1;
+    }
+}
+
+/* The moves the search tries at b (kn_node already said: open). */
+static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
+{
+    int n = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t e = kn->moves[s]; e;) {
+            Move m = move_make(s, bb_pop(&e));
+            board_place(&b, m);
+            evaluate(d, b, m, &ch[n++]);
+            board_undo(&b, m);
+        }
+    if (kn->pass) {
+        Move m = move_make(SYM_X, __builtin_ctzll(kn->dead));
+        board_place(&b, m);
+        evaluate(d, b, m, &ch[n++]);
+        board_undo(&b, m);
+    }
+    return n;
+}
+
+static void check_limits(Dfpn *d)
+{
+    if (d->node_limit && d->nodes >= d->node_limit) d->stopped = true;
+    if (d->deadline > 0 && (d->nodes & 1023) == 0 && now() >= d->deadline) d->stopped = true;
+}
+
+/* Multiple-iterative deepening at an open position: search until its
+ * numbers reach a threshold; returns them through *pn, *dn. */
+static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint32_t dt, uint32_t *pn, uint32_t *dn)
+{
+    Child ch[MOVES_MAX + 1];
+    uint64_t start = d->nodes++;
+    check_limits(d);
+    int n = expand(d, b, kn, ch);
+    bool order = board_order_to_move(b);
+    Move best = MOVE_NONE;
+    for (;;) {
+        /* OR node: pn = min, dn = sum; AND node the other way round. Call
+         * the "min" number phi and the "sum" number delta. */
+        uint32_t phi1 = DFPN_INF, phi2 = DFPN_INF, delta = 0;
+        int bi = -1;
+        for (int i = 0; i < n; i++) {
+            Child *c = &ch[i];
+            if (!c->exact) {
+                TTData e;
+                if (tt_probe(d->tt, c->key, &e)) {
+                    c->pn = e.pn;
+                    c->dn = e.dn;
+                }
+            }
+            uint32_t phi = order ? c->pn : c->dn, dl = order ? c->dn : c->pn;
+            delta = sat_add(delta, dl);
+            if (phi < phi1) {
+                phi2 = phi1;
+                phi1 = phi;
+                bi = i;
+            } else if (phi < phi2) {
+                phi2 = phi;
+            }
+        }
+        if (n == 0) delta = DFPN_INF; /* unreachable for open nodes; keeps the numbers exact */
+        *pn = order ? phi1 : delta;
+        *dn = order ? delta : phi1;
+        best = bi >= 0 ? ch[bi].move : MOVE_NONE;
+        if (*pn >= pt || *dn >= dt || *pn == 0 || *dn == 0 || d->stopped) break;
+
+        Child *c = &ch[bi];
+        uint32_t phi_t = order ? pt : dt, delta_t = order ? dt : pt;
+        uint64_t grown = (uint64_t)ceil((double)phi2 * (1.0 + d->cfg.epsilon));
+        if (grown <= phi2) grown = (uint64_t)phi2 + 1;
+        uint32_t cphi_t = phi2 == DFPN_INF ? phi_t : (uint32_t)(grown < phi_t ? grown : phi_t);
+        uint32_t cdl = order ? c->dn : c->pn;
+        uint64_t cdelta_t = delta_t == DFPN_INF ? DFPN_INF : (uint64_t)delta_t - delta + cdl;
+        if (cdelta_t > DFPN_INF) cdelta_t = DFPN_INF;
+
+        Board cb = b;
+        board_place(&cb, c->move);
+        KnNode ckn;
+        kn_node(d->r, &d->cfg.kn, cb, &ckn);
+        uint32_t cpn, cdn;
+        if (order)
+            mid(d, cb, c->key, &ckn, cphi_t, (uint32_t)cdelta_t, &cpn, &cdn);
+        else
+            mid(d, cb, c->key, &ckn, (uint32_t)cdelta_t, cphi_t, &cpn, &cdn);
+        c->pn = cpn;
+        c->dn = cdn;
+    }
+    uint64_t work = d->nodes - start;
+    TTData e = {*pn, *dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best, 0};
+    tt_store(d->tt, key, &e);
+}
+
+SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
+{
+    Status st = rules_status(d->r, b);
+    if (st != STATUS_ONGOING) {
+        *pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
+        *dn = st == STATUS_ORDER_WINS ? DFPN_INF : 0;
+        return st == STATUS_ORDER_WINS ? SOLVE_ORDER : SOLVE_CHAOS;
+    }
+    KnNode kn;
+    kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value != KN_OPEN) {
+        *pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
+        *dn = kn.value == KN_ORDER ? DFPN_INF : 0;
+        return kn.value == KN_ORDER ? SOLVE_ORDER : SOLVE_CHAOS;
+    }
+    d->stopped = false;
+    Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn);
+    if (*pn == 0) return SOLVE_ORDER;
+    if (*dn == 0) return SOLVE_CHAOS;
+    return SOLVE_UNKNOWN;
+}
+
+Move dfpn_winning_move(Dfpn *d, Board b, SolveValue winner)
+{
+    MoveList ml;
+    moves_generate(b, d->r->cells, &ml);
+    /* First the moves the table already knows to win, then search. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ml.count; i++) {
+            Board cb = b;
+            board_place(&cb, ml.m[i]);
+            Child c;
+            evaluate(d, cb, ml.m[i], &c);
+            uint32_t want = winner == SOLVE_ORDER ? c.pn : c.dn;
+            if (want == 0) return ml.m[i];
+            if (pass == 0) continue;
+            uint32_t pn, dn;
+            SolveValue v = dfpn_solve(d, cb, &pn, &dn);
+            if (v == winner) return ml.m[i];
+            if (d->stopped) return MOVE_NONE;
+        }
+    return MOVE_NONE;
+}

@@ -1,0 +1,55 @@
+/* dfpn.h - depth-first proof-number search (Nagai), Order the OR player.
+ *
+ * Proof number pn: how many leaves must still be proven for an Order win;
+ * disproof number dn: likewise for a Chaos win. pn = 0 is a proof,
+ * dn = 0 a disproof; both are exact facts, everything else is a guess.
+ * Thresholds follow the 1+epsilon trick (Pawlewicz & Lew): the best child
+ * is searched until it is worse than (1+eps) times the second best, which
+ * stops the search from thrashing between two siblings.
+ *
+ * Soundness: the table returns a record only for an exactly equal key, and
+ * keys are equal only for positions of equal value (knowledge.h); a lost
+ * record costs work only. Proofs are never inferred from a hash alone.
+ */
+#ifndef OCS_DFPN_H
+#define OCS_DFPN_H
+
+#include "../tables/tt.h"
+#include "knowledge.h"
+
+#define DFPN_INF UINT32_MAX
+
+typedef enum { SOLVE_UNKNOWN = 0, SOLVE_ORDER, SOLVE_CHAOS } SolveValue;
+
+typedef struct {
+    double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
+    bool chaos_pn_moves; /* initial pn of a Chaos node = its number of safe moves */
+    bool order_dn_moves; /* initial dn of an Order node = its number of moves */
+    Knowledge kn;
+} DfpnConfig;
+
+DfpnConfig dfpn_default_config(void);
+
+typedef struct {
+    const Rules *r;
+    DfpnConfig cfg;
+    TT *tt;
+    uint64_t node_limit; /* 0: none */
+    double deadline;     /* cli_seconds() value; 0: none */
+    /* state */
+    uint64_t nodes;      /* expanded nodes */
+    bool stopped;        /* a limit was hit */
+} Dfpn;
+
+void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt);
+
+/* Decides b (any status). Returns SOLVE_UNKNOWN when a limit stopped it;
+ * *pn and *dn get the root's numbers. */
+SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
+
+/* For a decided, ongoing position with the winner to move: a winning move
+ * (searching again where the table has lost it). MOVE_NONE if the search
+ * was stopped by a limit. */
+Move dfpn_winning_move(Dfpn *d, Board b, SolveValue winner);
+
+#endif

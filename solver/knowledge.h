@@ -1,0 +1,79 @@
+/* knowledge.h - what the searches know about a position beyond the rules:
+ * live windows, cells that can still matter, fours, and the Chaos moves
+ * that do not lose at once. Each piece of knowledge is switchable (for
+ * measuring what it is worth) and each is argued sound below.
+ *
+ * Live window: a window w can still become a win for S when it holds no
+ * opposite symbol and, under exact and exact-end, no S on its ends (a run
+ * through w would then be longer than k). Both conditions only grow as
+ * pieces are added, so a dead window stays dead.
+ *
+ * Relevant cells: the cells of live windows, and under the exact rule sets
+ * their ends too (an S there kills the window for S). Every other empty
+ * cell is "dead": no move there can change whether any line is ever won, so
+ * the value (and the distance to win) depends only on the relevant cells'
+ * contents and on how many dead empty cells are left, which serve as spare
+ * moves (tempo). Hence:
+ *   - one representative move (X on the lowest dead empty cell) stands for
+ *     all 2d dead-cell moves;
+ *   - the key of a position fills every dead empty cell with X (which
+ *     keeps every dead window dead and every live window as it is) and
+ *     stores the number of dead empty cells in row 7 of the X word, which is
+ *     off the board for n <= 7 (no such key for n = 8).
+ *   - with no relevant empty cell nothing can change any more: Order has
+ *     won iff a line stands (exact-end: it will still stand when the board
+ *     is full), else Chaos has.
+ *
+ * Fours (original and exact): win[S] = cells where S completes a line now.
+ * Order to move with a four wins at once. Chaos to move may only play a
+ * move that neither completes a line nor leaves Order a four; such a move
+ * is "safe". With no four on the board, a move (c, S) leaves a four exactly
+ * when c lies in a live-for-S window holding k-2 of S (it then holds k-1
+ * and one empty cell), so the safe moves are a mask computation; with a
+ * four on the board each candidate is checked by playing it (under exact a
+ * four can be spoiled by overshooting it, so Chaos's defences are not only
+ * the completion cell). Chaos with no safe move loses: in two plies if it
+ * has a move that does not complete a line, else in one. Under exact-end
+ * nothing is won before the board is full, so only the last two empty cells
+ * are looked at this way.
+ */
+#ifndef OCS_KNOWLEDGE_H
+#define OCS_KNOWLEDGE_H
+
+#include "../engine/rules.h"
+
+typedef struct {
+    bool threats;    /* fours, safe Chaos moves, zugzwang */
+    bool dead_cells; /* one move for all dead cells; dead-cell keys */
+    int sym_pieces;  /* keys are canonical (16 symmetries) up to this many pieces */
+} Knowledge;
+
+/* One pass over the windows. */
+typedef struct {
+    uint64_t relevant;  /* cells that can still matter (empty or not) */
+    uint64_t win[2];    /* empty cells where S completes a line now */
+    uint64_t maker[2];  /* empty cells where S makes a new four (no four on board) */
+} KnScan;
+
+void kn_scan(const Rules *r, Board b, KnScan *out);
+
+/* Outcome of looking at a position without searching it. */
+typedef enum { KN_OPEN = 0, KN_ORDER, KN_CHAOS } KnValue;
+
+typedef struct {
+    KnValue value;
+    int dtw;          /* plies to Order's win when value == KN_ORDER and known here */
+    uint64_t moves[2]; /* cells where S may be played (safe moves for Chaos) */
+    int pass;         /* 1: the representative dead-cell move is among the moves */
+    int nmoves;
+    uint64_t dead;    /* dead empty cells */
+} KnNode;
+
+/* Classifies an ongoing position (its status already checked) and lists
+ * the moves the search must try. */
+void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out);
+
+/* The table key of b (see above). */
+Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead);
+
+#endif

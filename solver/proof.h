@@ -1,0 +1,27 @@
+/* proof.h - writing a proof certificate (format: README, "Proof
+ * certificates"). The certificate lists, for every position reachable in
+ * the proof with the winner to move, the winner's move; with the loser to
+ * move every legal move is followed, dead cells and symmetry included, so
+ * that a verifier sharing none of the solver's knowledge can replay it.
+ * Positions are written once each, in their canonical (least) form with the
+ * move mapped into that frame; Order's lines are left out where Order can
+ * complete a line at once.
+ */
+#ifndef OCS_PROOF_H
+#define OCS_PROOF_H
+
+#include <stdio.h>
+
+#include "dfpn.h"
+
+typedef struct {
+    uint64_t lines;     /* winner-to-move positions written */
+    uint64_t positions; /* distinct positions visited */
+} ProofStats;
+
+/* Writes the certificate of root, whose value winner the search d has
+ * established. Returns 0, or -1 with a message in err (a limit stopped a
+ * re-search, or the output failed). */
+int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, ProofStats *st, char *err, int errlen);
+
+#endif

@@ -1,0 +1,500 @@
+/* verify.c - see verify.h. Reading the certificate into a table keyed by
+ * canonical position, then a depth-first check of the proof tree from the
+ * root. The game itself is judged only by verify_rules.*. */
+#include "verify.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/notation.h"
+#include "verify_rules.h"
+
+_Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buffers");
+
+/* --- a growable open-addressing table keyed by the exact canonical key --- */
+
+typedef struct {
+    uint64_t x, o;  /* the key; x == o == EMPTY_WORD marks a free slot (X and O never overlap) */
+    uint32_t line;  /* certificate line number */
+    uint8_t move;   /* the move in the canonical frame: cell r*n+c, bit 6 set for O */
+    uint8_t used;   /* the proof has followed this line */
+} Entry;
+
+typedef struct {
+    Entry *e;
+    size_t cap, count; /* cap is a power of two */
+} Table;
+
+#define EMPTY_WORD UINT64_MAX
+static bool is_free(const Entry *e) { return e->x == EMPTY_WORD && e->o == EMPTY_WORD; }
+
+static size_t slot_of(uint64_t x, uint64_t o, size_t cap)
+{
+    uint64_t h = x * 0x9E3779B97F4A7C15ULL ^ (o + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h = (h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ULL;
+    return (size_t)(h ^ (h >> 29)) & (cap - 1);
+}
+
+/* The slot holding k, else the free slot where k would go (the table must not be full). */
+static Entry *table_slot(const Table *t, VrKey k)
+{
+    size_t i = slot_of(k.x, k.o, t->cap);
+    while (!is_free(&t->e[i]) && !(t->e[i].x == k.x && t->e[i].o == k.o)) i = (i + 1) & (t->cap - 1);
+    return &t->e[i];
+}
+
+static Entry *table_find(const Table *t, VrKey k)
+{
+    Entry *e = t->cap ? table_slot(t, k) : NULL;
+    return e && !is_free(e) ? e : NULL;
+}
+
+/* The entry for k, added (fields zeroed, *fresh = true) if missing; NULL when out of memory. */
+static Entry *table_add(Table *t, VrKey k, bool *fresh)
+{
+    if ((t->count + 1) * 10 > t->cap * 7) { /* grow to keep the load under 70% */
+        Table big = {malloc((t->cap ? 2 * t->cap : 1024) * sizeof(Entry)), t->cap ? 2 * t->cap : 1024, t->count};
+        if (!big.e) return NULL;
+        memset(big.e, 0xFF, big.cap * sizeof(Entry));
+        for (size_t i = 0; i < t->cap; i++)
+            if (!is_free(&t->e[i])) *table_slot(&big, (VrKey){t->e[i].x, t->e[i].o}) = t->e[i];
+        free(t->e);
+        *t = big;
+    }
+    Entry *e = table_slot(t, k);
+    if ((*fresh = is_free(e))) *e = (Entry){k.x, k.o, 0, 0, 0}, t->count++;
+    return e;
+}
+
+/* --- the state of one verification --- */
+
+typedef struct {
+    VerifyResult *res;
+    const char *name;         /* source name for malformed errors */
+    VrGame g;
+    int winner;               /* VERIFY_WINNER_* */
+    VrSym sym;
+    Table cert, memo;
+    uint8_t root[VR_MAX_CELLS];
+    uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
+    char text[NOTATION_POS_LEN];
+} Verifier;
+
+static int set_error(VerifyResult *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int set_error(VerifyResult *res, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->error, sizeof res->error, fmt, ap);
+    va_end(ap);
+    return res->status = status;
+}
+#define invalid(v, ...) set_error((v)->res, VERIFY_INVALID, __VA_ARGS__)
+
+/* Board <-> cell array, through the notation's Board layout. */
+static void board_to_cells(Board b, int n, uint8_t *cells)
+{
+    memset(cells, VR_EMPTY, VR_MAX_CELLS);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            char ch = board_at(b, board_cell(r, c));
+            cells[r * n + c] = ch == 'X' ? VR_X : ch == 'O' ? VR_O : VR_EMPTY;
+        }
+}
+
+static void format_pos(const uint8_t *cells, int n, char out[NOTATION_POS_LEN])
+{
+    Board b = board_empty();
+    for (int i = 0; i < n * n; i++)
+        if (cells[i] != VR_EMPTY) b.s[cells[i] == VR_X ? SYM_X : SYM_O] |= 1ULL << board_cell(i / n, i % n);
+    notation_format_position(b, n, out);
+}
+
+/* --- the proof check --- */
+
+/* The position being checked, as text (valid until the next call). */
+static const char *here(Verifier *v)
+{
+    format_pos(v->cells, v->g.n, v->text);
+    return v->text;
+}
+
+static const char *const WINNER_NAME[3] = {"?", "order", "chaos"};
+
+/* 0: the winner wins from v->cells, reached by a move at `last` (-1 at the
+ * root) and with `empty` empty cells; otherwise the result's status (error set). */
+static int prove(Verifier *v, int last, int empty)
+{
+    const int n = v->g.n, nn = n * n;
+    int st = last < 0 ? vr_status(&v->g, v->cells) : vr_status_after(&v->g, v->cells, last, empty == 0);
+    if (st != VR_ONGOING) {
+        v->res->positions_checked++;
+        if ((st == VR_ORDER_WINS) == (v->winner == VERIFY_WINNER_ORDER)) return 0;
+        if (st == VR_ORDER_WINS) return invalid(v, "position %s is a win for Order but the certificate claims chaos", here(v));
+        return invalid(v, "position %s is a win for Chaos (full board, no winning line) but the certificate claims order",
+                       here(v));
+    }
+    if (v->winner == VERIFY_WINNER_CHAOS && vr_dead(&v->g, v->cells)) {
+        v->res->positions_checked++;
+        return 0;
+    }
+    int sym;
+    VrKey key = vr_canonical(&v->sym, v->cells, &sym);
+    if (table_find(&v->memo, key)) return 0;
+    v->res->positions_checked++;
+
+    bool order_to_move = (nn - empty) % 2 == 0;
+    if (order_to_move == (v->winner == VERIFY_WINNER_ORDER)) {
+        Entry *e = table_find(&v->cert, key);
+        if (!e) {
+            if (v->winner == VERIFY_WINNER_ORDER) /* an immediate win needs no line */
+                for (int i = 0; i < nn; i++) {
+                    if (v->cells[i] != VR_EMPTY) continue;
+                    for (uint8_t s = VR_X; s <= VR_O; s++) {
+                        v->cells[i] = s;
+                        bool won = vr_status_after(&v->g, v->cells, i, empty == 1) == VR_ORDER_WINS;
+                        v->cells[i] = VR_EMPTY;
+                        if (won) return 0; /* a leaf: not worth remembering */
+                    }
+                }
+            return invalid(v, "no certificate line for position %s (%s to move)", here(v),
+                           order_to_move ? "Order" : "Chaos");
+        }
+        if (!e->used) e->used = 1, v->res->lines_used++;
+        /* The line's move is in the canonical frame, image(cells, sym): find its cell here. */
+        int cell = -1, canon_cell = e->move & 63;
+        for (int i = 0; i < nn; i++)
+            if (v->sym.perm[sym & 7][i] == canon_cell) cell = i;
+        uint8_t s = (e->move & 64) ? VR_O : VR_X;
+        if (sym & 8) s = vr_swap(s);
+        char mv[4];
+        notation_format_move(move_make(s == VR_X ? SYM_X : SYM_O, board_cell(cell / n, cell % n)), mv);
+        if (v->cells[cell] != VR_EMPTY)
+            return invalid(v, "certificate move %s (line %u) at %s is illegal (cell occupied)", mv, e->line,
+                           here(v));
+        v->cells[cell] = s;
+        int rc = prove(v, cell, empty - 1);
+        v->cells[cell] = VR_EMPTY;
+        if (rc) return rc;
+    } else {
+        for (int i = 0; i < nn; i++) {
+            if (v->cells[i] != VR_EMPTY) continue;
+            for (uint8_t s = VR_X; s <= VR_O; s++) {
+                v->cells[i] = s;
+                int rc = prove(v, i, empty - 1);
+                v->cells[i] = VR_EMPTY;
+                if (rc) return rc;
+            }
+        }
+    }
+    bool fresh;
+    if (!table_add(&v->memo, key, &fresh)) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    return 0;
+}
+
+/* --- reading the certificate --- */
+
+typedef struct {
+    FILE *f;          /* a file, or */
+    const char *text; /* a string */
+    char *buf;
+    size_t cap;
+    long line;
+    bool nul; /* the line held a NUL byte */
+} Source;
+
+/* The next line (without its newline) in src->buf: 1, 0 at the end, -1 on a read error. */
+static int next_line(Source *src)
+{
+    size_t len;
+    if (src->f) {
+        ssize_t got = getline(&src->buf, &src->cap, src->f);
+        if (got < 0) return ferror(src->f) ? -1 : 0;
+        len = (size_t)got;
+    } else {
+        if (*src->text == '\0') return 0;
+        const char *end = strchr(src->text, '\n');
+        len = end ? (size_t)(end - src->text) + 1 : strlen(src->text);
+        if (len + 1 > src->cap) {
+            char *nb = realloc(src->buf, len + 1);
+            if (!nb) return -1;
+            src->buf = nb, src->cap = len + 1;
+        }
+        memcpy(src->buf, src->text, len);
+        src->buf[len] = '\0';
+        src->text += len;
+    }
+    src->line++;
+    src->nul = strlen(src->buf) != len;
+    if (len > 0 && src->buf[len - 1] == '\n') src->buf[--len] = '\0';
+    return 1;
+}
+
+/* Splits at whitespace after cutting the comment; returns the word count (words past max are counted, not kept). */
+static int split_words(char *s, char **w, int max)
+{
+    char *hash = strchr(s, '#');
+    if (hash) *hash = '\0';
+    int count = 0;
+    for (char *tok = strtok(s, " \t\r\v\f"); tok; tok = strtok(NULL, " \t\r\v\f"))
+        if (count++ < max) w[count - 1] = tok;
+    return count;
+}
+
+static bool whole_number(const char *s, int *out)
+{
+    if (*s < '0' || *s > '9' || strlen(s) > 3) return false;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    *out = atoi(s);
+    return true;
+}
+
+#define MALFORMED(line, ...) malformed(v, line, __VA_ARGS__)
+static int malformed(Verifier *v, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int malformed(Verifier *v, long line, const char *fmt, ...)
+{
+    char msg[VERIFY_ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0) return set_error(v->res, VERIFY_MALFORMED, "%s:%ld: %s", v->name, line, msg);
+    return set_error(v->res, VERIFY_MALFORMED, "%s: %s", v->name, msg);
+}
+
+static int parse_position(Verifier *v, long line, const char *what, const char *word, uint8_t *cells)
+{
+    Board b;
+    int n;
+    char err[NOTATION_ERR_LEN];
+    if (notation_parse_position(word, v->g.n, &b, &n, err, sizeof err) != 0) return MALFORMED(line, "%s%s", what, err);
+    board_to_cells(b, v->g.n, cells);
+    return 0;
+}
+
+/* Do the canonical images of (image(cells, sym) + move a) and (... + move b) agree? */
+static bool same_outcome(const Verifier *v, const uint8_t *cells, int sym, uint8_t a, uint8_t b)
+{
+    uint8_t c[VR_MAX_CELLS] = {0};
+    vr_image(v->g.n, sym, cells, c);
+    if (c[a & 63] != VR_EMPTY || c[b & 63] != VR_EMPTY) return false;
+    c[a & 63] = (a & 64) ? VR_O : VR_X;
+    VrKey ka = vr_canonical(&v->sym, c, NULL);
+    c[a & 63] = VR_EMPTY;
+    c[b & 63] = (b & 64) ? VR_O : VR_X;
+    return vr_key_equal(ka, vr_canonical(&v->sym, c, NULL));
+}
+
+static int add_line(Verifier *v, long line, const char *pos_word, const char *move_word)
+{
+    uint8_t cells[VR_MAX_CELLS];
+    int rc = parse_position(v, line, "", pos_word, cells), n = v->g.n;
+    if (rc) return rc;
+    Move m;
+    char err[NOTATION_ERR_LEN];
+    if (notation_parse_move(move_word, n, &m, err, sizeof err) != 0) return MALFORMED(line, "%s", err);
+    int cell = cell_row(move_cell(m)) * n + cell_col(move_cell(m));
+    uint8_t s = move_sym(m) == SYM_X ? VR_X : VR_O;
+    int sym;
+    VrKey key = vr_canonical(&v->sym, cells, &sym);
+    if (sym & 8) s = vr_swap(s);
+    uint8_t cmove = (uint8_t)(v->sym.perm[sym & 7][cell] | (s == VR_O ? 64 : 0));
+    v->res->lines++;
+    bool fresh;
+    Entry *e = table_add(&v->cert, key, &fresh);
+    if (!e) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (fresh) {
+        e->move = cmove;
+        e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+    } else if (e->move != cmove && !same_outcome(v, cells, sym, e->move, cmove)) {
+        return MALFORMED(line, "conflicts with line %u: the same position (up to symmetry) with another move", e->line);
+    }
+    return 0;
+}
+
+enum { F_BOARD, F_RULES, F_WINNER, F_ROOT, F_COUNT };
+static const char *const FIELD[F_COUNT] = {"board", "rules", "winner", "root"};
+
+typedef struct {
+    bool magic, have[F_COUNT], done;
+    long root_line;
+    char *root_text;
+} Header;
+
+static int header_field(Verifier *v, Header *h, long line, int f, char **w, int nw)
+{
+    VerifyResult *res = v->res;
+    if (h->have[f]) return MALFORMED(line, "duplicate header field '%s'", FIELD[f]);
+    h->have[f] = true;
+    if (nw != (f == F_BOARD ? 3 : 2))
+        return MALFORMED(line, "'%s' needs %s", FIELD[f],
+                         f == F_BOARD ? "N and K, as in 'board 6 5'" : f == F_RULES ? "original, exact or exact-end"
+                                                                 : f == F_WINNER ? "order or chaos" : "one POSITION");
+    if (f == F_BOARD) {
+        int n, k;
+        if (!whole_number(w[1], &n) || n < BOARD_MIN_N || n > BOARD_MAX_N)
+            return MALFORMED(line, "bad board size '%s' (4 to 8)", w[1]);
+        if (!whole_number(w[2], &k) || k < 3) return MALFORMED(line, "bad k '%s' (3 to N)", w[2]);
+        if (k > n) return MALFORMED(line, "k=%d is larger than the %dx%d board", k, n, n);
+        res->n = v->g.n = n;
+        res->k = v->g.k = k;
+    } else if (f == F_RULES) {
+        if ((v->g.rules = vr_rules_parse(w[1])) < 0)
+            return MALFORMED(line, "unknown rules '%s' (original, exact or exact-end)", w[1]);
+        res->rules = v->g.rules;
+    } else if (f == F_WINNER) {
+        if (strcmp(w[1], "order") && strcmp(w[1], "chaos")) return MALFORMED(line, "bad winner '%s' (order or chaos)", w[1]);
+        res->winner = v->winner = strcmp(w[1], "order") == 0 ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS;
+    } else {
+        if (!(h->root_text = strdup(w[1]))) return set_error(res, VERIFY_MALFORMED, "out of memory");
+        h->root_line = line;
+    }
+    return 0;
+}
+
+/* All fields read (before the first position line, or at the end): check the root. */
+static int finish_header(Verifier *v, Header *h, long line)
+{
+    char missing[64] = "";
+    for (int f = 0; f < F_COUNT; f++)
+        if (!h->have[f]) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", FIELD[f]);
+    if (missing[0]) return MALFORMED(line, "missing header field(s):%s", missing);
+    h->done = true;
+    vr_sym_init(&v->sym, v->g.n);
+    int rc = parse_position(v, h->root_line, "bad root: ", h->root_text, v->root);
+    if (rc) return rc;
+    format_pos(v->root, v->g.n, v->res->root);
+    int st = vr_status(&v->g, v->root);
+    if (st != VR_ONGOING)
+        return MALFORMED(h->root_line, "the root position has already ended (%s has won)",
+                         st == VR_ORDER_WINS ? "Order" : "Chaos");
+    return 0;
+}
+
+static bool looks_like_position(const char *w)
+{
+    if (strcmp(w, "-") == 0 || strcmp(w, "empty") == 0) return true;
+    return strspn(w, "XO./") == strlen(w);
+}
+
+static int read_cert(Verifier *v, Source *src)
+{
+    Header h = {0};
+    char *w[4];
+    int rc = 0, got;
+    while (rc == 0 && (got = next_line(src)) > 0) {
+        long ln = src->line;
+        if (src->nul) {
+            rc = MALFORMED(ln, "NUL byte in the line: not a text file");
+            break;
+        }
+        int nw = split_words(src->buf, w, 4);
+        if (nw == 0) continue;
+        if (!h.magic) {
+            if (strcmp(w[0], "ocproof") != 0)
+                rc = MALFORMED(ln, "not an ocproof certificate (the first line must be 'ocproof 1')");
+            else if (nw != 2 || strcmp(w[1], "1") != 0)
+                rc = MALFORMED(ln, "unsupported certificate version (only 'ocproof 1')");
+            h.magic = true;
+            continue;
+        }
+        int f = 0;
+        while (f < F_COUNT && strcmp(w[0], FIELD[f]) != 0) f++;
+        if (f < F_COUNT) {
+            rc = h.done ? MALFORMED(ln, "header field '%s' after the position lines", w[0]) : header_field(v, &h, ln, f, w, nw);
+        } else if (!looks_like_position(w[0])) {
+            rc = MALFORMED(ln, "unknown keyword '%s' (board, rules, winner, root or a 'POSITION MOVE' line)", w[0]);
+        } else if (!h.done && (rc = finish_header(v, &h, ln)) != 0) {
+        } else if (nw != 2) {
+            rc = MALFORMED(ln, "a position line needs 'POSITION MOVE', not %d word%s", nw, nw == 1 ? "" : "s");
+        } else {
+            rc = add_line(v, ln, w[0], w[1]);
+        }
+    }
+    if (rc == 0 && got < 0) rc = MALFORMED(src->line + 1, "read error: %s", strerror(errno));
+    if (rc == 0 && !h.magic) rc = MALFORMED(0, "empty file, not an ocproof certificate");
+    if (rc == 0 && !h.done) rc = finish_header(v, &h, 0);
+    free(h.root_text);
+    return rc;
+}
+
+static int check_expect(Verifier *v, const VerifyExpect *x)
+{
+    const VerifyResult *r = v->res;
+    if (!x) return 0;
+    if ((x->n && x->n != r->n) || (x->k && x->k != r->k))
+        return invalid(v, "the certificate is for %dx%d k=%d, not %dx%d k=%d", r->n, r->n, r->k, x->n ? x->n : r->n,
+                       x->n ? x->n : r->n, x->k ? x->k : r->k);
+    if (x->rules >= 0 && x->rules != r->rules)
+        return invalid(v, "the certificate is for rules %s, not %s", vr_rules_name(r->rules), vr_rules_name(x->rules));
+    if (x->winner && x->winner != r->winner)
+        return invalid(v, "the certificate claims %s wins, not %s", WINNER_NAME[r->winner], WINNER_NAME[x->winner]);
+    if (x->root) {
+        uint8_t want[VR_MAX_CELLS];
+        Board b;
+        int n;
+        char err[NOTATION_ERR_LEN];
+        if (notation_parse_position(x->root, v->g.n, &b, &n, err, sizeof err) != 0)
+            return set_error(v->res, VERIFY_MALFORMED, "expected root: %s", err);
+        board_to_cells(b, n, want);
+        if (!vr_key_equal(vr_canonical(&v->sym, want, NULL), vr_canonical(&v->sym, v->root, NULL))) {
+            memcpy(v->cells, v->root, sizeof v->cells);
+            return invalid(v, "the certificate's root %s is not the expected %s (up to symmetry)", here(v), x->root);
+        }
+    }
+    return 0;
+}
+
+static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyResult *out)
+{
+    Verifier *v = calloc(1, sizeof *v);
+    if (!v) return set_error(out, VERIFY_MALFORMED, "out of memory");
+    v->res = out;
+    v->name = name;
+    int rc = read_cert(v, src);
+    if (rc == 0) rc = check_expect(v, exp);
+    if (rc == 0) {
+        memcpy(v->cells, v->root, sizeof v->cells);
+        int empty = 0;
+        for (int i = 0; i < v->g.n * v->g.n; i++) empty += v->cells[i] == VR_EMPTY;
+        rc = prove(v, -1, empty);
+    }
+    free(v->cert.e);
+    free(v->memo.e);
+    free(v);
+    free(src->buf);
+    out->status = rc;
+    if (rc == 0) out->error[0] = '\0';
+    return rc;
+}
+
+static void result_init(VerifyResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rules = -1;
+}
+
+int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
+{
+    result_init(out);
+    Source src = {.text = text};
+    return run(&src, "<text>", exp, out);
+}
+
+int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)
+{
+    result_init(out);
+    Source src = {.f = fopen(path, "r")};
+    if (!src.f) return set_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    int rc = run(&src, path, exp, out);
+    fclose(src.f);
+    return rc;
+}
+
+int verify_text(const char *text, VerifyResult *out) { return verify_text_ex(text, NULL, out); }
+int verify_file(const char *path, VerifyResult *out) { return verify_file_ex(path, NULL, out); }

@@ -1,0 +1,62 @@
+/* verify.h - the independent checker of ocproof certificates.
+ *
+ * Shares no search or rules code with the solver: the game is judged by
+ * verify_rules.* (its own naive rules and symmetries); only the notation
+ * (engine/notation.h) is borrowed to read and print positions and moves.
+ *
+ * Certificate format, text, one item a line; '#' starts a comment to the
+ * end of the line; blank lines and surrounding whitespace are ignored:
+ *
+ *     ocproof 1                        first line
+ *     board N K                        header fields, in any order, each once,
+ *     rules original|exact|exact-end   all before the first position line
+ *     winner order|chaos
+ *     root POSITION
+ *     POSITION MOVE                    the winner's move in a position
+ *
+ * A position line may be given in any of the position's 16 symmetric forms
+ * (8 symmetries of the square x swapping X and O), with the move in the
+ * same frame. A line may be left out where the winner is Order and Order
+ * completes a line at once. Lines that the proof never reaches are ignored.
+ *
+ * Checking: from the root, every move of the loser and the certificate's
+ * move of the winner are followed until every branch ends in a win for the
+ * winner (for Chaos also a position where no line can be won any more);
+ * positions are remembered by canonical form, so each is checked once.
+ */
+#ifndef OCS_VERIFY_H
+#define OCS_VERIFY_H
+
+#include <stdint.h>
+
+enum { VERIFY_VALID = 0, VERIFY_INVALID = 1, VERIFY_MALFORMED = 2 };
+enum { VERIFY_WINNER_ORDER = 1, VERIFY_WINNER_CHAOS = 2 };
+enum { VERIFY_ERR_LEN = 320, VERIFY_POS_LEN = 65 };
+
+/* What the caller wants proved; a certificate about something else is
+ * invalid. Zero / NULL / -1 fields accept anything. */
+typedef struct {
+    int n, k;         /* 0: any */
+    int rules;        /* VR_ORIGINAL..VR_EXACT_END, -1: any */
+    int winner;       /* VERIFY_WINNER_*, 0: any */
+    const char *root; /* a position; equal up to the 16 symmetries. NULL: any */
+} VerifyExpect;
+
+typedef struct {
+    int status;                 /* VERIFY_VALID, VERIFY_INVALID or VERIFY_MALFORMED */
+    int n, k, rules, winner;    /* from the header; 0 / -1 (rules) until read */
+    char root[VERIFY_POS_LEN];  /* the root position, "" until read */
+    uint64_t positions_checked; /* positions examined (leaves count each time they are reached) */
+    uint64_t lines;             /* position lines in the certificate */
+    uint64_t lines_used;        /* of those, lines the proof followed */
+    char error[VERIFY_ERR_LEN]; /* "" when valid; else one line, without a trailing newline */
+} VerifyResult;
+
+/* Return out->status. Malformed errors name the source ("FILE:LINE: ..."). */
+int verify_file(const char *path, VerifyResult *out);
+int verify_text(const char *text, VerifyResult *out);
+/* exp may be NULL. verify_text names its source "<text>". */
+int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out);
+int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out);
+
+#endif

@@ -1,0 +1,164 @@
+/* verify_rules.c - see verify_rules.h. Plain loops over a cell array; no
+ * code shared with the engine. */
+#include "verify_rules.h"
+
+#include <string.h>
+
+int vr_rules_parse(const char *s)
+{
+    if (strcmp(s, "original") == 0) return VR_ORIGINAL;
+    if (strcmp(s, "exact") == 0) return VR_EXACT;
+    if (strcmp(s, "exact-end") == 0) return VR_EXACT_END;
+    return -1;
+}
+
+const char *vr_rules_name(int rules)
+{
+    return rules == VR_ORIGINAL ? "original" : rules == VR_EXACT ? "exact" : rules == VR_EXACT_END ? "exact-end" : "?";
+}
+
+/* The four line directions: along a row, down a column, the diagonal and
+ * the anti-diagonal. */
+static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+
+static bool on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
+
+bool vr_has_line(const VrGame *g, const uint8_t *cells)
+{
+    int n = g->n;
+    for (int d = 0; d < 4; d++) {
+        int dr = DIRS[d][0], dc = DIRS[d][1];
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                uint8_t s = cells[r * n + c];
+                if (s == VR_EMPTY) continue;
+                /* Count each maximal run once, from its first cell. */
+                if (on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s) continue;
+                int len = 0;
+                for (int rr = r, cc = c; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+                if (g->rules == VR_ORIGINAL ? len >= g->k : len == g->k) return true;
+            }
+    }
+    return false;
+}
+
+bool vr_full(const VrGame *g, const uint8_t *cells)
+{
+    for (int i = 0; i < g->n * g->n; i++)
+        if (cells[i] == VR_EMPTY) return false;
+    return true;
+}
+
+int vr_status(const VrGame *g, const uint8_t *cells)
+{
+    bool full = vr_full(g, cells);
+    if (g->rules == VR_EXACT_END) {
+        if (!full) return VR_ONGOING;
+        return vr_has_line(g, cells) ? VR_ORDER_WINS : VR_CHAOS_WINS;
+    }
+    if (vr_has_line(g, cells)) return VR_ORDER_WINS;
+    return full ? VR_CHAOS_WINS : VR_ONGOING;
+}
+
+int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full)
+{
+    if (g->rules == VR_EXACT_END) return !full ? VR_ONGOING : vr_has_line(g, cells) ? VR_ORDER_WINS : VR_CHAOS_WINS;
+    int n = g->n, r = cell / n, c = cell % n;
+    uint8_t s = cells[cell];
+    for (int d = 0; d < 4; d++) {
+        int dr = DIRS[d][0], dc = DIRS[d][1], len = 1;
+        for (int rr = r + dr, cc = c + dc; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+        for (int rr = r - dr, cc = c - dc; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr -= dr, cc -= dc) len++;
+        if (g->rules == VR_ORIGINAL ? len >= g->k : len == g->k) return VR_ORDER_WINS;
+    }
+    return full ? VR_CHAOS_WINS : VR_ONGOING;
+}
+
+/* Can the window of k cells from (r, c) in direction d still become a
+ * winning run of symbol s? (The window lies on the board.) */
+static bool window_open(const VrGame *g, const uint8_t *cells, int r, int c, int d, uint8_t s)
+{
+    int n = g->n, k = g->k, dr = DIRS[d][0], dc = DIRS[d][1];
+    for (int i = 0; i < k; i++)
+        if (cells[(r + i * dr) * n + (c + i * dc)] == vr_swap(s)) return false;
+    if (g->rules == VR_ORIGINAL) return true;
+    /* Exact runs: an S just beyond either end would make any run here longer than k. */
+    int br = r - dr, bc = c - dc, ar = r + k * dr, ac = c + k * dc;
+    if (on_board(n, br, bc) && cells[br * n + bc] == s) return false;
+    if (on_board(n, ar, ac) && cells[ar * n + ac] == s) return false;
+    return true;
+}
+
+bool vr_dead(const VrGame *g, const uint8_t *cells)
+{
+    int n = g->n, k = g->k;
+    for (int d = 0; d < 4; d++) {
+        int dr = DIRS[d][0], dc = DIRS[d][1];
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                if (!on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
+                if (window_open(g, cells, r, c, d, VR_X) || window_open(g, cells, r, c, d, VR_O)) return false;
+            }
+    }
+    return true;
+}
+
+int vr_geom_cell(int n, int g, int cell)
+{
+    int r = cell / n, c = cell % n, m = n - 1, nr, nc;
+    switch (g) {
+    case 0: nr = r; nc = c; break;          /* identity */
+    case 1: nr = c; nc = m - r; break;      /* rotate 90 degrees clockwise */
+    case 2: nr = m - r; nc = m - c; break;  /* rotate 180 */
+    case 3: nr = m - c; nc = r; break;      /* rotate 270 */
+    case 4: nr = r; nc = m - c; break;      /* mirror left-right */
+    case 5: nr = m - r; nc = c; break;      /* mirror top-bottom */
+    case 6: nr = c; nc = r; break;          /* reflect in the main diagonal */
+    default: nr = m - c; nc = m - r; break; /* reflect in the anti-diagonal */
+    }
+    return nr * n + nc;
+}
+
+void vr_image(int n, int s, const uint8_t *in, uint8_t *out)
+{
+    for (int i = 0; i < n * n; i++) {
+        uint8_t v = in[i];
+        out[vr_geom_cell(n, s & 7, i)] = (s & 8) ? vr_swap(v) : v;
+    }
+}
+
+VrKey vr_key(int n, const uint8_t *cells)
+{
+    VrKey key = {0, 0};
+    for (int i = 0; i < n * n; i++) {
+        if (cells[i] == VR_X) key.x |= 1ULL << i;
+        if (cells[i] == VR_O) key.o |= 1ULL << i;
+    }
+    return key;
+}
+
+void vr_sym_init(VrSym *t, int n)
+{
+    memset(t, 0, sizeof *t);
+    t->n = n;
+    for (int g = 0; g < VR_GEOMETRIES; g++)
+        for (int i = 0; i < n * n; i++) t->perm[g][i] = (uint8_t)vr_geom_cell(n, g, i);
+}
+
+VrKey vr_canonical(const VrSym *t, const uint8_t *cells, int *sym_out)
+{
+    int n = t->n, best_sym = 0;
+    VrKey best = {0, 0};
+    for (int g = 0; g < VR_GEOMETRIES; g++) {
+        VrKey img = {0, 0};
+        for (int i = 0; i < n * n; i++) {
+            if (cells[i] == VR_X) img.x |= 1ULL << t->perm[g][i];
+            if (cells[i] == VR_O) img.o |= 1ULL << t->perm[g][i];
+        }
+        VrKey swapped = {img.o, img.x};
+        if (g == 0 || vr_key_less(img, best)) best = img, best_sym = g;
+        if (vr_key_less(swapped, best)) best = swapped, best_sym = g + 8;
+    }
+    if (sym_out) *sym_out = best_sym;
+    return best;
+}

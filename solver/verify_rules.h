@@ -1,0 +1,77 @@
+/* verify_rules.h - the proof verifier's own rules and symmetries.
+ *
+ * Independent of engine/rules.*, engine/symmetry.* and engine/moves.h on
+ * purpose: the verifier must not trust the code that produced the proof.
+ * Everything works on a plain cell array, cells[r * n + c] for row r (from
+ * the top) and column c (from the left), each VR_EMPTY, VR_X or VR_O, and
+ * is written to be obviously correct rather than fast.
+ */
+#ifndef OCS_VERIFY_RULES_H
+#define OCS_VERIFY_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { VR_EMPTY = 0, VR_X = 1, VR_O = 2 };
+enum { VR_ORIGINAL = 0, VR_EXACT = 1, VR_EXACT_END = 2 };
+enum { VR_ONGOING = 0, VR_ORDER_WINS = 1, VR_CHAOS_WINS = 2 };
+enum { VR_MAX_CELLS = 64, VR_GEOMETRIES = 8, VR_SYMMETRIES = 16 };
+
+typedef struct {
+    int n, k, rules; /* board n x n (4..8), k in a row (3..n), VR_ORIGINAL.. */
+} VrGame;
+
+/* "original", "exact", "exact-end" -> VR_*; -1 for anything else. */
+int vr_rules_parse(const char *s);
+const char *vr_rules_name(int rules);
+
+/* A winning line under the rule set's definition, whether or not the board
+ * is full: original a run of >= k like symbols, exact and exact-end a
+ * maximal run of exactly k. */
+bool vr_has_line(const VrGame *g, const uint8_t *cells);
+bool vr_full(const VrGame *g, const uint8_t *cells);
+/* VR_ONGOING, VR_ORDER_WINS or VR_CHAOS_WINS. */
+int vr_status(const VrGame *g, const uint8_t *cells);
+/* vr_status after a move: cells already holds the piece placed at `cell`,
+ * the position before it was ongoing, and full says whether the board is
+ * now full. Only runs through `cell` can be new (a run elsewhere is
+ * unchanged), so only those are looked at, except for exact-end on the
+ * full board, which is judged whole. The test suite checks it against
+ * vr_status. */
+int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full);
+/* True when no winning line can ever appear, whatever is played: a sure
+ * Chaos win. Conservative (it may say false for a dead position, never true
+ * for a live one). original: every window of k cells holds both symbols.
+ * exact, exact-end: no window can still become an exact-k run of S for
+ * either S; a window can unless it holds the other symbol or S stands on a
+ * cell just beyond either end of it. */
+bool vr_dead(const VrGame *g, const uint8_t *cells);
+
+/* The 8 symmetries of the square, g = 0..7, as a map of cell indices on an
+ * n x n board: identity, the three rotations, the two mirrors and the two
+ * diagonal reflections. Symmetry s = 0..15 is geometry s & 7 followed by
+ * swapping X and O when s & 8. */
+int vr_geom_cell(int n, int g, int cell);
+/* out[vr_geom_cell(n, s & 7, i)] = in[i], with X and O swapped if s & 8. */
+void vr_image(int n, int s, const uint8_t *in, uint8_t *out);
+static inline uint8_t vr_swap(uint8_t v) { return v == VR_X ? VR_O : v == VR_O ? VR_X : v; }
+
+/* The exact key of a position: bit r*n+c of x (o) set iff that cell holds X (O). */
+typedef struct {
+    uint64_t x, o;
+} VrKey;
+VrKey vr_key(int n, const uint8_t *cells);
+static inline bool vr_key_less(VrKey a, VrKey b) { return a.x < b.x || (a.x == b.x && a.o < b.o); }
+static inline bool vr_key_equal(VrKey a, VrKey b) { return a.x == b.x && a.o == b.o; }
+
+/* Canonical form: the least key (vr_key_less) of the 16 images. perm is a
+ * table of the geometries for one n, filled by vr_sym_init. */
+typedef struct {
+    int n;
+    uint8_t perm[VR_GEOMETRIES][VR_MAX_CELLS]; /* perm[g][i] = vr_geom_cell(n, g, i) */
+} VrSym;
+void vr_sym_init(VrSym *t, int n);
+/* *sym_out (may be NULL): a symmetry s with key(image(cells, s)) == result. */
+VrKey vr_canonical(const VrSym *t, const uint8_t *cells, int *sym_out);
+
+#endif

@@ -1,0 +1,599 @@
+/* test_verify.c - the independent certificate verifier (solver/verify.*):
+ * its rules and symmetries against ref.c, and certificates written by a
+ * small exhaustive solver here (on ref.c, canonical frames by ref_image),
+ * then spoiled one way at a time. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../solver/verify.h"
+#include "../solver/verify_rules.h"
+#include "testlib.h"
+
+/* --- a growable map from exact (x, o) masks to a small value --- */
+typedef struct { uint64_t x, o; int v; } MapE;
+typedef struct { MapE *e; size_t cap, count; } Map;
+
+static MapE *map_slot(Map *m, uint64_t x, uint64_t o)
+{
+    size_t i = (size_t)((x * 0x9E3779B97F4A7C15ULL ^ o * 0xC2B2AE3D27D4EB4FULL) >> 20) & (m->cap - 1);
+    while (m->e[i].v && !(m->e[i].x == x && m->e[i].o == o)) i = (i + 1) & (m->cap - 1);
+    return &m->e[i];
+}
+static int map_get(Map *m, uint64_t x, uint64_t o) { return m->cap ? map_slot(m, x, o)->v : 0; }
+static void map_put(Map *m, uint64_t x, uint64_t o, int v)
+{
+    if (2 * (m->count + 1) > m->cap) {
+        Map big = {calloc(m->cap ? 2 * m->cap : 4096, sizeof(MapE)), m->cap ? 2 * m->cap : 4096, m->count};
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->e[i].v) *map_slot(&big, m->e[i].x, m->e[i].o) = m->e[i];
+        free(m->e);
+        *m = big;
+    }
+    MapE *e = map_slot(m, x, o);
+    if (!e->v) m->count++;
+    *e = (MapE){x, o, v};
+}
+
+/* --- the test's own solver and certificate writer, on ref.c --- */
+static void masks(const RefPos *p, uint64_t *x, uint64_t *o)
+{
+    *x = *o = 0;
+    for (int i = 0; i < p->n * p->n; i++) {
+        if (p->cell[i] == 'X') *x |= 1ULL << i;
+        if (p->cell[i] == 'O') *o |= 1ULL << i;
+    }
+}
+static int pieces(const RefPos *p)
+{
+    int c = 0;
+    for (int i = 0; i < p->n * p->n; i++) c += p->cell[i] != '.';
+    return c;
+}
+/* The least of the 16 images (by the cell characters). */
+static void canon(const RefPos *p, RefPos *out)
+{
+    *out = *p;
+    for (int s = 1; s < 16; s++) {
+        RefPos q;
+        ref_image(p, s, &q);
+        if (memcmp(q.cell, out->cell, (size_t)(p->n * p->n)) < 0) *out = q;
+    }
+}
+
+static Map solved;
+static int solve(RefPos *p) /* REF_ORDER_WINS or REF_CHAOS_WINS */
+{
+    int st = ref_status(p);
+    if (st != REF_ONGOING) return st;
+    RefPos c;
+    uint64_t x, o;
+    canon(p, &c);
+    masks(&c, &x, &o);
+    int v = map_get(&solved, x, o);
+    if (v) return v;
+    int want = pieces(p) % 2 == 0 ? REF_ORDER_WINS : REF_CHAOS_WINS;
+    v = want == REF_ORDER_WINS ? REF_CHAOS_WINS : REF_ORDER_WINS;
+    for (int i = 0; i < p->n * p->n && v != want; i++) {
+        if (p->cell[i] != '.') continue;
+        for (int s = 0; s < 2 && v != want; s++) {
+            p->cell[i] = "XO"[s];
+            if (solve(p) == want) v = want;
+            p->cell[i] = '.';
+        }
+    }
+    map_put(&solved, x, o, v);
+    return v;
+}
+
+typedef struct {
+    int winner, omit; /* omit: leave out Order's lines where Order wins at once */
+    Map seen;
+    char **line;
+    int nlines;
+    char header[256];
+} Cert;
+
+static void emit(Cert *c, const RefPos *p0)
+{
+    if (ref_status(p0) != REF_ONGOING) return;
+    RefPos p;
+    uint64_t x, o;
+    canon(p0, &p);
+    masks(&p, &x, &o);
+    if (map_get(&c->seen, x, o)) return;
+    map_put(&c->seen, x, o, 1);
+    bool winner_moves = (pieces(&p) % 2 == 0) == (c->winner == REF_ORDER_WINS);
+    char syms[2];
+    int cells[2];
+    if (winner_moves && c->omit && c->winner == REF_ORDER_WINS && ref_winning_moves(&p, syms, cells, 2) > 0) return;
+    for (int i = 0; i < p.n * p.n; i++) {
+        if (p.cell[i] != '.') continue;
+        for (int s = 0; s < 2; s++) {
+            p.cell[i] = "XO"[s];
+            if (!winner_moves) {
+                emit(c, &p);
+            } else if (solve(&p) == c->winner) {
+                char pos[65], *l = malloc(80);
+                p.cell[i] = '.';
+                ref_format(&p, pos);
+                snprintf(l, 80, "%s %c%c%d", pos, "XO"[s], 'a' + i % p.n, 1 + i / p.n);
+                c->line = realloc(c->line, (size_t)(c->nlines + 1) * sizeof *c->line);
+                c->line[c->nlines++] = l;
+                p.cell[i] = "XO"[s];
+                emit(c, &p);
+                return;
+            }
+            p.cell[i] = '.';
+        }
+    }
+    cr_assert(!winner_moves, "the test solver found no winning move");
+}
+
+static const char *const RULES[3] = {"original", "exact", "exact-end"};
+
+/* Solves root (a position string) and writes the certificate for the true winner. */
+static int make_cert(Cert *c, int n, int k, int rules, const char *root, int omit)
+{
+    RefPos p;
+    cr_assert_eq(ref_parse(&p, n, k, rules, root), 0);
+    free(solved.e);
+    solved = (Map){0};
+    memset(c, 0, sizeof *c);
+    c->winner = solve(&p);
+    c->omit = omit;
+    snprintf(c->header, sizeof c->header, "ocproof 1\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", n, k, RULES[rules],
+             c->winner == REF_ORDER_WINS ? "order" : "chaos", root);
+    emit(c, &p);
+    free(c->seen.e);
+    return c->winner;
+}
+
+/* The certificate text; line `skip` left out, line `swap` given the move `move`. */
+static char *cert_text(const Cert *c, int skip, int swap, const char *move)
+{
+    size_t len = strlen(c->header) + 1;
+    for (int i = 0; i < c->nlines; i++) len += strlen(c->line[i]) + 8;
+    char *t = malloc(len), *e = t + sprintf(t, "%s", c->header);
+    for (int i = 0; i < c->nlines; i++) {
+        if (i == skip) continue;
+        if (i == swap) e += sprintf(e, "%.*s %s\n", (int)strcspn(c->line[i], " "), c->line[i], move);
+        else e += sprintf(e, "%s\n", c->line[i]);
+    }
+    return t;
+}
+static char *plain(const Cert *c) { return cert_text(c, -1, -1, NULL); }
+
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    cr_assert(at, "'%s' not in the certificate", from);
+    char *t = malloc(strlen(text) + strlen(to) + 1);
+    sprintf(t, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return t;
+}
+
+static int check(const char *text, VerifyResult *r)
+{
+    int rc = verify_text(text, r);
+    cr_assert_eq(rc, r->status);
+    return rc;
+}
+
+static void free_cert(Cert *c)
+{
+    for (int i = 0; i < c->nlines; i++) free(c->line[i]);
+    free(c->line);
+}
+
+static const char *const EMPTY44 = "................";
+
+/* --- the rules and symmetries against the reference --- */
+
+Test(verify, rules_match_the_reference)
+{
+    uint64_t rng = 101;
+    for (int t = 0; t < 4000; t++) {
+        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rules = tl_below(&rng, 3);
+        RefPos p;
+        tl_random_any(&p, n, k, rules, tl_below(&rng, 60), tl_below(&rng, 60), &rng);
+        uint8_t cells[64] = {0};
+        for (int i = 0; i < n * n; i++) cells[i] = p.cell[i] == 'X' ? VR_X : p.cell[i] == 'O' ? VR_O : VR_EMPTY;
+        VrGame g = {n, k, rules};
+        cr_assert_eq(vr_has_line(&g, cells), ref_has_line(&p) != 0, "n=%d k=%d rules=%d", n, k, rules);
+        cr_assert_eq(vr_status(&g, cells), ref_status(&p), "n=%d k=%d rules=%d", n, k, rules);
+        /* The 8 geometries are the reference's 8, and every image has the same canonical key. */
+        VrSym sym;
+        vr_sym_init(&sym, n);
+        VrKey canon_key = vr_canonical(&sym, cells, NULL);
+        for (int s = 0; s < 16; s++) {
+            uint8_t img[64] = {0};
+            vr_image(n, s, cells, img);
+            cr_assert_eq(vr_status(&g, img), vr_status(&g, cells));
+            int used, found = 0;
+            cr_assert(vr_key_equal(vr_canonical(&sym, img, &used), canon_key));
+            uint8_t back[64] = {0};
+            vr_image(n, used, img, back);
+            cr_assert(vr_key_equal(vr_key(n, back), canon_key), "the reported symmetry does not give the form");
+            for (int r = 0; r < 16; r++) {
+                RefPos q;
+                ref_image(&p, r, &q);
+                uint64_t x, o;
+                masks(&q, &x, &o);
+                VrKey k2 = vr_key(n, img);
+                found |= k2.x == x && k2.o == o;
+            }
+            cr_assert(found, "image %d is not one of the reference's images", s);
+        }
+    }
+}
+
+Test(verify, status_after_a_move_matches_the_full_status)
+{
+    uint64_t rng = 107;
+    for (int t = 0; t < 20000; t++) {
+        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rules = tl_below(&rng, 3);
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rules, tl_below(&rng, n * n), &rng) != 0) continue;
+        uint8_t cells[64] = {0};
+        int empty = 0, cell;
+        for (int i = 0; i < n * n; i++) {
+            cells[i] = p.cell[i] == 'X' ? VR_X : p.cell[i] == 'O' ? VR_O : VR_EMPTY;
+            empty += p.cell[i] == '.';
+        }
+        do cell = tl_below(&rng, n * n); while (cells[cell] != VR_EMPTY);
+        cells[cell] = (uint8_t)(VR_X + tl_below(&rng, 2));
+        VrGame g = {n, k, rules};
+        cr_assert_eq(vr_status_after(&g, cells, cell, empty == 1), vr_status(&g, cells), "n=%d k=%d rules=%d", n, k, rules);
+    }
+}
+
+Test(verify, dead_positions_can_never_have_a_line)
+{
+    uint64_t rng = 102;
+    int dead = 0, live = 0;
+    for (int t = 0; t < 6000; t++) {
+        int n = 4 + tl_below(&rng, 3), k = 3 + tl_below(&rng, n - 2), rules = tl_below(&rng, 3);
+        RefPos p;
+        tl_random_any(&p, n, k, rules, 45, 45, &rng);
+        int empty[64], e = 0;
+        uint8_t cells[64] = {0};
+        for (int i = 0; i < n * n; i++) {
+            cells[i] = p.cell[i] == 'X' ? VR_X : p.cell[i] == 'O' ? VR_O : VR_EMPTY;
+            if (p.cell[i] == '.') empty[e++] = i;
+        }
+        VrGame g = {n, k, rules};
+        if (e > 7 || !vr_dead(&g, cells)) {
+            live++;
+            continue;
+        }
+        dead++;
+        int total = 1;
+        for (int i = 0; i < e; i++) total *= 3;
+        for (int a = 0; a < total; a++) { /* every way to fill or leave the empty cells */
+            for (int i = 0, v = a; i < e; i++, v /= 3) p.cell[empty[i]] = ".XO"[v % 3];
+            cr_assert(!ref_has_line(&p), "a dead position reaches a line: n=%d k=%d rules=%d", n, k, rules);
+        }
+    }
+    cr_assert(dead > 100 && live > 100, "dead %d live %d", dead, live);
+}
+
+/* --- certificates --- */
+
+Test(verify, order_win_certificates_verify)
+{
+    for (int omit = 0; omit < 2; omit++) {
+        Cert c;
+        cr_assert_eq(make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, omit), REF_ORDER_WINS);
+        char *t = plain(&c);
+        VerifyResult r;
+        cr_assert_eq(check(t, &r), 0, "%s", r.error);
+        cr_assert(r.positions_checked > 0 && r.lines == (uint64_t)c.nlines && r.lines_used == r.lines);
+        cr_assert(r.n == 4 && r.k == 3 && r.rules == VR_ORIGINAL && r.winner == VERIFY_WINNER_ORDER);
+        cr_assert_str_eq(r.root, EMPTY44);
+        cr_assert_str_empty(r.error);
+        free(t);
+        free_cert(&c);
+    }
+}
+
+/* A random ongoing position with `empties` empty cells that `want` wins, per the test solver. */
+static void find_root(int n, int k, int rules, int empties, int want, uint64_t *rng, char *out)
+{
+    for (int t = 0; t < 2000; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rules, n * n - empties, rng) != 0) continue;
+        free(solved.e);
+        solved = (Map){0};
+        if (solve(&p) != want) continue;
+        ref_format(&p, out);
+        return;
+    }
+    cr_assert_fail("no root found");
+}
+
+Test(verify, a_losing_or_illegal_move_is_rejected)
+{
+    uint64_t rng = 105;
+    int losing = 0, illegal = 0;
+    for (int round = 0; round < 6; round++) {
+        char root[65];
+        find_root(5, 4, round % 3, 10, REF_ORDER_WINS, &rng, root);
+        Cert c;
+        make_cert(&c, 5, 4, round % 3, root, 1);
+        for (int i = 0; i < c.nlines; i += 1 + c.nlines / 4) {
+            RefPos p;
+            char pos[65] = {0}, move[16];
+            memcpy(pos, c.line[i], 25);
+            ref_parse(&p, 5, 4, round % 3, pos);
+            for (int j = 0; j < 50; j++) { /* the first legal move that loses, per the test solver */
+                if (p.cell[j / 2] != '.') continue;
+                p.cell[j / 2] = "XO"[j % 2];
+                int w = solve(&p);
+                p.cell[j / 2] = '.';
+                if (w == REF_ORDER_WINS) continue;
+                snprintf(move, sizeof move, "%c%c%d", "XO"[j % 2], 'a' + j / 2 % 5, 1 + j / 10);
+                char *t = cert_text(&c, -1, i, move);
+                VerifyResult r;
+                cr_assert_eq(check(t, &r), 1, "line %d move %s accepted", i, move);
+                free(t);
+                losing++;
+                break;
+            }
+            int occ = (int)strcspn(pos, "XO"); /* an occupied cell */
+            snprintf(move, sizeof move, "O%c%d", 'a' + occ % 5, 1 + occ / 5);
+            char *t = cert_text(&c, -1, i, move);
+            VerifyResult r;
+            cr_assert_eq(check(t, &r), 1);
+            cr_assert(strstr(r.error, "is illegal (cell occupied)"), "%s", r.error);
+            free(t);
+            illegal++;
+        }
+        free_cert(&c);
+    }
+    cr_assert(losing >= 5 && illegal >= 5, "losing %d illegal %d", losing, illegal);
+}
+
+Test(verify, a_missing_line_is_rejected)
+{
+    Cert c;
+    make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, 1);
+    for (int i = 0; i < c.nlines; i += 1 + c.nlines / 10) {
+        char *t = cert_text(&c, i, -1, NULL);
+        VerifyResult r;
+        cr_assert_eq(check(t, &r), 1, "without line %d", i);
+        cr_assert(strstr(r.error, "no certificate line for position"), "%s", r.error);
+        free(t);
+    }
+    free_cert(&c);
+}
+
+Test(verify, wrong_root_rules_or_winner_is_rejected)
+{
+    Cert c;
+    make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, 1);
+    char *t = plain(&c);
+    static const char *const spoil[][2] = {
+        {"root ................", "root .................."}, /* 18 cells */
+        {"rules original", "rules exact"},
+        {"rules original", "rules exact-end"},
+        {"winner order", "winner chaos"},
+    };
+    for (int i = 0; i < 4; i++) {
+        char *s = replace(t, spoil[i][0], spoil[i][1]);
+        VerifyResult r;
+        cr_assert_eq(check(s, &r), i == 0 ? 2 : 1, "spoil %d: %s", i, r.error);
+        free(s);
+    }
+    free(t);
+    free_cert(&c);
+    /* Another root, which Chaos wins, under an Order certificate. */
+    uint64_t rng = 106;
+    for (int rules = 0; rules < 3; rules++) {
+        char root[65], other[65], from[80], to[80];
+        find_root(5, 4, rules, 9, REF_CHAOS_WINS, &rng, other);
+        find_root(5, 4, rules, 9, REF_ORDER_WINS, &rng, root);
+        make_cert(&c, 5, 4, rules, root, 1);
+        t = plain(&c);
+        snprintf(from, sizeof from, "root %s", root);
+        snprintf(to, sizeof to, "root %s", other);
+        char *s = replace(t, from, to);
+        VerifyResult r;
+        cr_assert_eq(check(t, &r), 0, "%s", r.error);
+        cr_assert_eq(check(s, &r), 1, "root %s accepted", other);
+        free(s);
+        free(t);
+        free_cert(&c);
+    }
+}
+
+/* Every line (and the root) in a random one of its 16 frames; the move is
+ * found as the one cell where the images of the position and of the
+ * position after the move differ. */
+static void reframe(Cert *c, int n, int k, uint64_t *rng)
+{
+    for (int i = -1; i < c->nlines; i++) {
+        RefPos p, q, p2, q2;
+        char pos[65], *l = i < 0 ? strstr(c->header, "root ") + 5 : c->line[i];
+        int s = tl_below(rng, 16);
+        memcpy(pos, l, (size_t)(n * n));
+        pos[n * n] = '\0';
+        ref_parse(&p, n, k, REF_ORIGINAL, pos);
+        ref_image(&p, s, &q);
+        ref_format(&q, pos);
+        memcpy(l, pos, (size_t)(n * n));
+        if (i < 0) continue;
+        p2 = p;
+        p2.cell[(l[n * n + 3] - '1') * n + (l[n * n + 2] - 'a')] = l[n * n + 1];
+        ref_image(&p2, s, &q2);
+        int cell = 0;
+        while (q.cell[cell] == q2.cell[cell]) cell++;
+        sprintf(l + n * n, " %c%c%d", q2.cell[cell], 'a' + cell % n, 1 + cell / n);
+    }
+}
+
+Test(verify, lines_in_any_symmetric_frame_are_accepted)
+{
+    uint64_t rng = 103;
+    for (int round = 0; round < 7; round++) {
+        int n = round == 0 ? 4 : 5, k = n - 1, rules = round % 3;
+        char root[65] = "X.....O.........";
+        if (round > 0) find_root(5, 4, rules, 9, round < 4 ? REF_ORDER_WINS : REF_CHAOS_WINS, &rng, root);
+        Cert c;
+        make_cert(&c, n, k, rules, root, 1);
+        for (int again = 0; again < 3; again++) {
+            reframe(&c, n, k, &rng);
+            char *t = plain(&c);
+            VerifyResult r;
+            cr_assert_eq(check(t, &r), 0, "%s\n%s", r.error, t);
+            free(t);
+        }
+        free_cert(&c);
+    }
+}
+
+/* Random small positions under every rule set, Order and Chaos wins: the
+ * true winner's certificate verifies, the claim for the other side fails. */
+Test(verify, certificates_for_both_winners_and_all_rules)
+{
+    uint64_t rng = 104;
+    int wins[3][3] = {{0}};
+    for (int t = 0; t < 120; t++) {
+        int n = 4 + t % 2, k = n == 4 ? 3 + tl_below(&rng, 2) : 4, rules = t / 2 % 3;
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rules, n * n - 7 - tl_below(&rng, 3), &rng) != 0) continue;
+        if (ref_status(&p) != REF_ONGOING) continue;
+        char root[65];
+        ref_format(&p, root);
+        Cert c;
+        int w = make_cert(&c, n, k, rules, root, t % 3 != 0);
+        wins[rules][w]++;
+        char *text = plain(&c);
+        VerifyResult r;
+        cr_assert_eq(check(text, &r), 0, "%s\n%s", r.error, text);
+        char *bad = w == REF_ORDER_WINS ? replace(text, "winner order", "winner chaos")
+                                        : replace(text, "winner chaos", "winner order");
+        cr_assert_eq(check(bad, &r), 1, "both sides win: %s", root);
+        free(text);
+        free(bad);
+        free_cert(&c);
+    }
+    for (int rules = 0; rules < 3; rules++)
+        cr_assert(wins[rules][1] > 0 && wins[rules][2] > 0, "rules %d: %d order, %d chaos", rules, wins[rules][1],
+                  wins[rules][2]);
+}
+
+Test(verify, comments_blank_lines_and_duplicates)
+{
+    const char *ok = "# a proof\n  ocproof 1   # version\n\nboard 4 3\n\trules original\nwinner order\n"
+                     "root X..............O\nX..............O Xb1  # twice, and its mirror image\n"
+                     "X..............O Xb1\nX..............O Xa2\n";
+    VerifyResult r;
+    cr_assert_neq(check(ok, &r), 2, "%s", r.error);
+    cr_assert_eq(r.lines, 3);
+    char *conflict = replace(ok, "Xa2", "Xc1");
+    cr_assert_eq(check(conflict, &r), 2);
+    cr_assert(strstr(r.error, "<text>:10: conflicts with line 8"), "%s", r.error);
+    free(conflict);
+}
+
+Test(verify, malformed_certificates)
+{
+    static const char *const cases[][2] = {
+        {"", "empty"},
+        {"ocproof 2\n", ":1: unsupported"},
+        {"proof 1\n", ":1: not an ocproof"},
+        {"ocproof 1\nboard 4 3\nrules original\nwinner order\nroot ....\n", ":5: bad root"},
+        {"ocproof 1\nboard 4 5\n", ":2: k=5 is larger"},
+        {"ocproof 1\nboard 9 5\n", ":2: bad board size"},
+        {"ocproof 1\nboard 4 3\nrules silly\n", ":3: unknown rules"},
+        {"ocproof 1\nboard 4 3\nwinner nobody\n", ":3: bad winner"},
+        {"ocproof 1\nboard 4 3\nboard 4 3\n", ":3: duplicate header"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\n", "missing header field(s): root"},
+        {"ocproof 1\nboard 4 3\nrules exact\nroot -\n.......X........ Xa1\n", ":5: missing header field(s): winner"},
+        {"ocproof 1\nsize 4 3\n", ":2: unknown keyword 'size'"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\nroot -\nhello world\n", ":6: unknown keyword"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\nroot -\n........ Xa1\n", ":6: bad position"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\nroot -\n................ Xe1\n", ":6: bad move"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\nroot -\n................ Xa1 Xb1\n", ":6: a position line"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\nroot XXX.............\n", ":5: the root position has already ended"},
+        {"ocproof 1\nboard 4 3\nrules exact\nwinner order\nroot -\n................ Xa1\nrules exact\n", ":7: header field 'rules' after"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        VerifyResult r;
+        cr_assert_eq(check(cases[i][0], &r), 2, "case %zu", i);
+        cr_assert(strstr(r.error, cases[i][1]), "case %zu: %s", i, r.error);
+        cr_assert(!strchr(r.error, '\n'));
+    }
+    VerifyResult r;
+    cr_assert_eq(verify_file("/nonexistent/proof.txt", &r), 2);
+    cr_assert(strstr(r.error, "/nonexistent/proof.txt: cannot open"), "%s", r.error);
+}
+
+Test(verify, expectations)
+{
+    const char *text = "ocproof 1\nboard 4 3\nrules original\nwinner order\nroot XX..............\n";
+    VerifyResult r;
+    VerifyExpect same = {4, 3, VR_ORIGINAL, VERIFY_WINNER_ORDER, "..............XX"}; /* a rotation */
+    cr_assert_eq(verify_text_ex(text, &same, &r), 0, "%s", r.error);
+    VerifyExpect other[] = {{5, 0, -1, 0, NULL}, {0, 4, -1, 0, NULL}, {0, 0, VR_EXACT, 0, NULL},
+                            {0, 0, -1, VERIFY_WINNER_CHAOS, NULL}, {0, 0, -1, 0, "X..............."}};
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(verify_text_ex(text, &other[i], &r), 1, "expectation %d", i);
+        cr_assert(strstr(r.error, "not"), "%s", r.error);
+    }
+}
+
+static int run(const char *args, char *out, size_t outlen)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s verify %s 2>&1", OCSOLVE_BIN, args);
+    FILE *p = popen(cmd, "r");
+    size_t got = fread(out, 1, outlen - 1, p);
+    out[got] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(verify, command_line)
+{
+    Cert c;
+    make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, 1);
+    char path[] = "/tmp/ocsolve-verify-XXXXXX", args[128], out[4096];
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    char *t = plain(&c), *bad = replace(t, "winner order", "winner chaos");
+    fputs(t, f);
+    fclose(f);
+    snprintf(args, sizeof args, "%s", path);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "\nvalid\n") && strstr(out, "positions checked: "), "%s", out);
+    snprintf(args, sizeof args, "--json --root - --board 4 --k 3 --rules original --winner order %s", path);
+    cr_assert_eq(run(args, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "\"valid\":true") && strstr(out, "\"error\":null") && strstr(out, "\"board\":4"), "%s", out);
+    snprintf(args, sizeof args, "--rules exact %s", path);
+    cr_assert_eq(run(args, out, sizeof out), 1, "%s", out);
+    f = fopen(path, "w");
+    fputs(bad, f);
+    fclose(f);
+    snprintf(args, sizeof args, "--json %s", path);
+    cr_assert_eq(run(args, out, sizeof out), 1, "%s", out);
+    cr_assert(strstr(out, "\"valid\":false") && strstr(out, "\"error\":\"no certificate line"), "%s", out);
+    f = fopen(path, "w");
+    fputs("ocproof 1\nboard 4 3\nbogus\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "%s", path);
+    cr_assert_eq(run(args, out, sizeof out), 2, "%s", out);
+    cr_assert(strstr(out, ":3: unknown keyword") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+    cr_assert_eq(run("/nonexistent/proof.txt", out, sizeof out), 2, "%s", out);
+    cr_assert_eq(run("--bogus x", out, sizeof out), 2, "%s", out);
+    cr_assert_eq(run("--help", out, sizeof out), 0, "%s", out);
+    unlink(path);
+    free(t);
+    free(bad);
+    free_cert(&c);
+}
