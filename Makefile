@@ -69,7 +69,7 @@ $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
 $(S)/ocsolve: $(S)/solver/main.o $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lm -o $@
 
-$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"'
+$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread -lm -o $@
 

@@ -11,11 +11,12 @@ typedef struct {
     Move move;
     bool exact; /* pn/dn decided without the table: never re-probed */
     uint32_t pn, dn;
+    uint32_t work; /* table's effort for it; 0 when decided without search */
 } Child;
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8}};
+    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 16}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
@@ -42,6 +43,7 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
 {
     c->move = m;
     c->exact = true;
+    c->work = 0;
     Status st = rules_status_after(d->r, b, m);
     if (st != STATUS_ONGOING) {
         c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
@@ -61,6 +63,7 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
     if (tt_probe(d->tt, c->key, &e)) {
         c->pn = e.pn;
         c->dn = e.dn;
+        c->work = e.work;
     } else if (board_order_to_move(b)) {
         c->pn = 1;
         c->dn = d->cfg.order_dn_moves ? (uint32_t)kn.nmoves : 1;
@@ -185,24 +188,47 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     return SOLVE_UNKNOWN;
 }
 
+/* How much of the game a winning move leaves to prove: for Chaos the live
+ * windows first (killing them ends a certificate early), then the table's
+ * effort; a win decided without search costs nothing. */
+static uint64_t remaining(Dfpn *d, Board cb, SolveValue winner, const Child *c)
+{
+    uint64_t live = 0;
+    if (winner == SOLVE_CHAOS) {
+        KnScan sc;
+        kn_scan(d->r, cb, &sc);
+        live = (uint64_t)sc.nlive;
+    }
+    return (live << 32) | c->work;
+}
+
 Move dfpn_winning_move(Dfpn *d, Board b, SolveValue winner)
 {
     MoveList ml;
     moves_generate(b, d->r->cells, &ml);
-    /* First the moves the table already knows to win, then search. */
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < ml.count; i++) {
-            Board cb = b;
-            board_place(&cb, ml.m[i]);
-            Child c;
-            evaluate(d, cb, ml.m[i], &c);
-            uint32_t want = winner == SOLVE_ORDER ? c.pn : c.dn;
-            if (want == 0) return ml.m[i];
-            if (pass == 0) continue;
-            uint32_t pn, dn;
-            SolveValue v = dfpn_solve(d, cb, &pn, &dn);
-            if (v == winner) return ml.m[i];
-            if (d->stopped) return MOVE_NONE;
+    /* Of the moves the table already knows to win, the one leaving least to prove. */
+    Move best = MOVE_NONE;
+    uint64_t best_rest = UINT64_MAX;
+    for (int i = 0; i < ml.count; i++) {
+        Board cb = b;
+        board_place(&cb, ml.m[i]);
+        Child c;
+        evaluate(d, cb, ml.m[i], &c);
+        if ((winner == SOLVE_ORDER ? c.pn : c.dn) != 0) continue;
+        uint64_t rest = remaining(d, cb, winner, &c);
+        if (rest < best_rest) {
+            best_rest = rest;
+            best = ml.m[i];
         }
+    }
+    if (best != MOVE_NONE) return best;
+    /* The table has lost them: search each move in turn. */
+    for (int i = 0; i < ml.count; i++) {
+        Board cb = b;
+        board_place(&cb, ml.m[i]);
+        uint32_t pn, dn;
+        if (dfpn_solve(d, cb, &pn, &dn) == winner) return ml.m[i];
+        if (d->stopped) return MOVE_NONE;
+    }
     return MOVE_NONE;
 }

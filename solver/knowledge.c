@@ -7,20 +7,24 @@
 
 void kn_scan(const Rules *r, Board b, KnScan *out)
 {
-    uint64_t rel = 0, win[2] = {0, 0}, maker[2] = {0, 0};
+    uint64_t rel = 0, win[2] = {0, 0}, maker[2] = {0, 0}, occ = board_occupied(b);
     bool ends_matter = r->rules != RULES_ORIGINAL;
-    int k = r->k;
+    int k = r->k, nlive = 0;
     for (int i = 0; i < r->nwin; i++) {
         uint64_t w = r->win[i], e = r->ends[i];
+        bool live = false;
         for (int s = 0; s < 2; s++) {
             if (b.s[s ^ 1] & w) continue;
             if (ends_matter && (b.s[s] & e)) continue;
+            live = true;
             rel |= ends_matter ? (w | e) : w;
             int own = __builtin_popcountll(b.s[s] & w);
             if (own == k - 1) win[s] |= w & ~b.s[s];
             else if (own == k - 2) maker[s] |= w & ~b.s[s];
         }
+        if (live) out->live[nlive++] = w & ~occ;
     }
+    out->nlive = nlive;
     out->relevant = rel;
     if (r->rules == RULES_EXACT_END) {
         /* Nothing is won before the board is full: only the last cell. */
@@ -93,6 +97,13 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
         out->pass = out->dead != 0;
     }
     out->moves[0] = out->moves[1] = cand;
+    /* Pairing needs Order to move on an even number of empty cells or Chaos
+     * on an odd one: on an even board that is every position. */
+    if (kn->pairing && (r->n & 1) == 0 && kn_pairing(&sc, kn->pairing)) {
+        out->value = KN_CHAOS;
+        out->nmoves = 0;
+        return;
+    }
     if (kn->threats) {
         uint64_t four = sc.win[0] | sc.win[1];
         if (board_order_to_move(b)) {
@@ -138,6 +149,47 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
         }
     }
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->pass;
+}
+
+typedef struct {
+    const uint64_t *live;
+    int nlive;
+    uint64_t pair[32];
+    int npairs;
+    int budget;
+} Pairing;
+
+/* Cover windows from index i on, given the pairs chosen so far (their cells in used). */
+static bool pair_from(Pairing *p, int i, uint64_t used)
+{
+    for (; i < p->nlive; i++) {
+        uint64_t w = p->live[i];
+        bool covered = false;
+        for (int j = 0; j < p->npairs && !covered; j++) covered = (p->pair[j] & w) == p->pair[j];
+        if (covered) continue;
+        uint64_t free = w & ~used;
+        if (__builtin_popcountll(free) < 2 || --p->budget < 0) return false;
+        for (uint64_t a = free; a;) {
+            uint64_t abit = a & -a;
+            a ^= abit;
+            for (uint64_t rest = a; rest;) {
+                uint64_t bbit = rest & -rest;
+                rest ^= bbit;
+                p->pair[p->npairs++] = abit | bbit;
+                if (pair_from(p, i + 1, used | abit | bbit)) return true;
+                p->npairs--;
+                if (p->budget < 0) return false;
+            }
+        }
+        return false;
+    }
+    return true;
+}
+
+bool kn_pairing(const KnScan *sc, int budget)
+{
+    Pairing p = {sc->live, sc->nlive, {0}, 0, budget};
+    return pair_from(&p, 0, 0);
 }
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)

@@ -36,6 +36,23 @@
  * has a move that does not complete a line, else in one. Under exact-end
  * nothing is won before the board is full, so only the last two empty cells
  * are looked at this way.
+ *
+ * Pairing (a Chaos win without search): choose disjoint pairs of empty
+ * cells so that every live window contains a whole pair. Chaos answers
+ * Order's S on one cell of a pair with the other symbol on the other cell,
+ * which kills every window containing that pair (it now holds both
+ * symbols); any other Order move Chaos answers on an empty cell outside the
+ * pairs. A live window keeps both pair cells empty until it dies, so no line
+ * is ever completed. Chaos never runs out of such free cells when, at
+ * Order's turn, their number is even (it drops by two per exchange); it
+ * equals the number of empty cells minus twice the pairs, so the condition
+ * is: the number of empty cells is even with Order to move, or odd with
+ * Chaos to move (Chaos first plays a free cell). On an even board that is
+ * always so; on an odd one never, and the test is skipped. Dead windows
+ * need no pair: they can never hold a line under any rule set (and under
+ * exact-end a dead window can never become an exact run either). The search
+ * for pairs is a small bounded backtracking; not finding pairs proves
+ * nothing.
  */
 #ifndef OCS_KNOWLEDGE_H
 #define OCS_KNOWLEDGE_H
@@ -46,6 +63,7 @@ typedef struct {
     bool threats;    /* fours, safe Chaos moves, zugzwang */
     bool dead_cells; /* one move for all dead cells; dead-cell keys */
     int sym_pieces;  /* keys are canonical (16 symmetries) up to this many pieces */
+    int pairing;     /* static Chaos wins by a pairing strategy: search budget, 0 = off */
 } Knowledge;
 
 /* One pass over the windows. */
@@ -53,6 +71,8 @@ typedef struct {
     uint64_t relevant;  /* cells that can still matter (empty or not) */
     uint64_t win[2];    /* empty cells where S completes a line now */
     uint64_t maker[2];  /* empty cells where S makes a new four (no four on board) */
+    int nlive;
+    uint64_t live[RULES_MAX_WINDOWS]; /* empty cells of each live window */
 } KnScan;
 
 void kn_scan(const Rules *r, Board b, KnScan *out);
@@ -72,6 +92,9 @@ typedef struct {
 /* Classifies an ongoing position (its status already checked) and lists
  * the moves the search must try. */
 void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out);
+
+/* Is there a pairing (above) for the live windows of sc? */
+bool kn_pairing(const KnScan *sc, int budget);
 
 /* The table key of b (see above). */
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead);

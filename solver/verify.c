@@ -15,14 +15,19 @@
 
 _Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buffers");
 
-/* --- a growable open-addressing table keyed by the exact canonical key --- */
+/* --- a growable open-addressing table keyed by the exact canonical key:
+ * the certificate's lines and the positions already proved, in one --- */
 
 typedef struct {
     uint64_t x, o;  /* the key; x == o == EMPTY_WORD marks a free slot (X and O never overlap) */
-    uint32_t line;  /* certificate line number */
-    uint8_t move;   /* the move in the canonical frame: cell r*n+c, bit 6 set for O */
-    uint8_t used;   /* the proof has followed this line */
+    uint32_t line;  /* certificate line number (with E_LINE) */
+    uint8_t move;   /* the line's move in the canonical frame: cell r*n+c, bit 6 set for O */
+    uint8_t flags;  /* E_* */
 } Entry;
+
+/* A certificate line is known for the position; the proof has followed it;
+ * the winner is proved to win from the position. */
+enum { E_LINE = 1, E_USED = 2, E_DONE = 4 };
 
 typedef struct {
     Entry *e;
@@ -56,6 +61,8 @@ static Entry *table_find(const Table *t, VrKey k)
 /* The entry for k, added (fields zeroed, *fresh = true) if missing; NULL when out of memory. */
 static Entry *table_add(Table *t, VrKey k, bool *fresh)
 {
+    Entry *e = table_find(t, k);
+    if ((*fresh = !e) == false) return e;
     if ((t->count + 1) * 10 > t->cap * 7) { /* grow to keep the load under 70% */
         Table big = {malloc((t->cap ? 2 * t->cap : 1024) * sizeof(Entry)), t->cap ? 2 * t->cap : 1024, t->count};
         if (!big.e) return NULL;
@@ -65,8 +72,9 @@ static Entry *table_add(Table *t, VrKey k, bool *fresh)
         free(t->e);
         *t = big;
     }
-    Entry *e = table_slot(t, k);
-    if ((*fresh = is_free(e))) *e = (Entry){k.x, k.o, 0, 0, 0}, t->count++;
+    e = table_slot(t, k);
+    *e = (Entry){k.x, k.o, 0, 0, 0};
+    t->count++;
     return e;
 }
 
@@ -78,7 +86,7 @@ typedef struct {
     VrGame g;
     int winner;               /* VERIFY_WINNER_* */
     VrSym sym;
-    Table cert, memo;
+    Table tab;
     uint8_t root[VR_MAX_CELLS];
     uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
     char text[NOTATION_POS_LEN];
@@ -144,13 +152,13 @@ static int prove(Verifier *v, int last, int empty)
     }
     int sym;
     VrKey key = vr_canonical(&v->sym, v->cells, &sym);
-    if (table_find(&v->memo, key)) return 0;
+    Entry *e = table_find(&v->tab, key);
+    if (e && (e->flags & E_DONE)) return 0;
     v->res->positions_checked++;
 
     bool order_to_move = (nn - empty) % 2 == 0;
     if (order_to_move == (v->winner == VERIFY_WINNER_ORDER)) {
-        Entry *e = table_find(&v->cert, key);
-        if (!e) {
+        if (!e || !(e->flags & E_LINE)) {
             if (v->winner == VERIFY_WINNER_ORDER) /* an immediate win needs no line */
                 for (int i = 0; i < nn; i++) {
                     if (v->cells[i] != VR_EMPTY) continue;
@@ -164,7 +172,7 @@ static int prove(Verifier *v, int last, int empty)
             return invalid(v, "no certificate line for position %s (%s to move)", here(v),
                            order_to_move ? "Order" : "Chaos");
         }
-        if (!e->used) e->used = 1, v->res->lines_used++;
+        if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
         /* The line's move is in the canonical frame, image(cells, sym): find its cell here. */
         int cell = -1, canon_cell = e->move & 63;
         for (int i = 0; i < nn; i++)
@@ -191,16 +199,16 @@ static int prove(Verifier *v, int last, int empty)
             }
         }
     }
-    bool fresh;
-    if (!table_add(&v->memo, key, &fresh)) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    bool fresh; /* the children may have moved the table: look again */
+    if (!(e = table_add(&v->tab, key, &fresh))) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    e->flags |= E_DONE;
     return 0;
 }
 
 /* --- reading the certificate --- */
 
 typedef struct {
-    FILE *f;          /* a file, or */
-    const char *text; /* a string */
+    FILE *f;
     char *buf;
     size_t cap;
     long line;
@@ -210,27 +218,11 @@ typedef struct {
 /* The next line (without its newline) in src->buf: 1, 0 at the end, -1 on a read error. */
 static int next_line(Source *src)
 {
-    size_t len;
-    if (src->f) {
-        ssize_t got = getline(&src->buf, &src->cap, src->f);
-        if (got < 0) return ferror(src->f) ? -1 : 0;
-        len = (size_t)got;
-    } else {
-        if (*src->text == '\0') return 0;
-        const char *end = strchr(src->text, '\n');
-        len = end ? (size_t)(end - src->text) + 1 : strlen(src->text);
-        if (len + 1 > src->cap) {
-            char *nb = realloc(src->buf, len + 1);
-            if (!nb) return -1;
-            src->buf = nb, src->cap = len + 1;
-        }
-        memcpy(src->buf, src->text, len);
-        src->buf[len] = '\0';
-        src->text += len;
-    }
+    ssize_t len = getline(&src->buf, &src->cap, src->f);
+    if (len < 0) return ferror(src->f) ? -1 : 0;
     src->line++;
-    src->nul = strlen(src->buf) != len;
-    if (len > 0 && src->buf[len - 1] == '\n') src->buf[--len] = '\0';
+    src->nul = strlen(src->buf) != (size_t)len;
+    if (len > 0 && src->buf[len - 1] == '\n') src->buf[len - 1] = '\0';
     return 1;
 }
 
@@ -306,9 +298,10 @@ static int add_line(Verifier *v, long line, const char *pos_word, const char *mo
     uint8_t cmove = (uint8_t)(v->sym.perm[sym & 7][cell] | (s == VR_O ? 64 : 0));
     v->res->lines++;
     bool fresh;
-    Entry *e = table_add(&v->cert, key, &fresh);
+    Entry *e = table_add(&v->tab, key, &fresh);
     if (!e) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
-    if (fresh) {
+    if (!(e->flags & E_LINE)) {
+        e->flags |= E_LINE;
         e->move = cmove;
         e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     } else if (e->move != cmove && !same_outcome(v, cells, sym, e->move, cmove)) {
@@ -464,8 +457,7 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
         for (int i = 0; i < v->g.n * v->g.n; i++) empty += v->cells[i] == VR_EMPTY;
         rc = prove(v, -1, empty);
     }
-    free(v->cert.e);
-    free(v->memo.e);
+    free(v->tab.e);
     free(v);
     free(src->buf);
     out->status = rc;
@@ -482,8 +474,11 @@ static void result_init(VerifyResult *out)
 int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
 {
     result_init(out);
-    Source src = {.text = text};
-    return run(&src, "<text>", exp, out);
+    Source src = {.f = fmemopen((void *)text, strlen(text), "r")};
+    if (!src.f) return set_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
+    int rc = run(&src, "<text>", exp, out);
+    fclose(src.f);
+    return rc;
 }
 
 int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)

@@ -143,20 +143,30 @@ void vr_sym_init(VrSym *t, int n)
     t->n = n;
     for (int g = 0; g < VR_GEOMETRIES; g++)
         for (int i = 0; i < n * n; i++) t->perm[g][i] = (uint8_t)vr_geom_cell(n, g, i);
+    for (int g = 0; g < VR_GEOMETRIES; g++)
+        for (int r = 0; r < n; r++)
+            for (int p = 0; p < (1 << n); p++)
+                for (int c = 0; c < n; c++)
+                    if (p & (1 << c)) t->row[g][r][p] |= 1ULL << t->perm[g][r * n + c];
+}
+
+/* The image under geometry g of a set of cells given as a key mask. */
+static uint64_t image_mask(const VrSym *t, int g, uint64_t m)
+{
+    int n = t->n;
+    uint64_t out = 0, low = (1ULL << n) - 1;
+    for (int r = 0; r < n; r++) out |= t->row[g][r][(m >> (r * n)) & low];
+    return out;
 }
 
 VrKey vr_canonical(const VrSym *t, const uint8_t *cells, int *sym_out)
 {
-    int n = t->n, best_sym = 0;
-    VrKey best = {0, 0};
+    VrKey key = vr_key(t->n, cells), best = key;
+    int best_sym = 0;
     for (int g = 0; g < VR_GEOMETRIES; g++) {
-        VrKey img = {0, 0};
-        for (int i = 0; i < n * n; i++) {
-            if (cells[i] == VR_X) img.x |= 1ULL << t->perm[g][i];
-            if (cells[i] == VR_O) img.o |= 1ULL << t->perm[g][i];
-        }
+        VrKey img = {image_mask(t, g, key.x), image_mask(t, g, key.o)};
         VrKey swapped = {img.o, img.x};
-        if (g == 0 || vr_key_less(img, best)) best = img, best_sym = g;
+        if (vr_key_less(img, best)) best = img, best_sym = g;
         if (vr_key_less(swapped, best)) best = swapped, best_sym = g + 8;
     }
     if (sym_out) *sym_out = best_sym;

@@ -64,11 +64,13 @@ VrKey vr_key(int n, const uint8_t *cells);
 static inline bool vr_key_less(VrKey a, VrKey b) { return a.x < b.x || (a.x == b.x && a.o < b.o); }
 static inline bool vr_key_equal(VrKey a, VrKey b) { return a.x == b.x && a.o == b.o; }
 
-/* Canonical form: the least key (vr_key_less) of the 16 images. perm is a
- * table of the geometries for one n, filled by vr_sym_init. */
+/* Canonical form: the least key (vr_key_less) of the 16 images. The tables
+ * for one n are filled by vr_sym_init from vr_geom_cell alone. */
 typedef struct {
     int n;
     uint8_t perm[VR_GEOMETRIES][VR_MAX_CELLS]; /* perm[g][i] = vr_geom_cell(n, g, i) */
+    /* row[g][r][p]: the image under g of the cells of row r whose columns are the bits of p */
+    uint64_t row[VR_GEOMETRIES][8][256];
 } VrSym;
 void vr_sym_init(VrSym *t, int n);
 /* *sym_out (may be NULL): a symmetry s with key(image(cells, s)) == result. */

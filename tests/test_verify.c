@@ -486,6 +486,30 @@ Test(verify, certificates_for_both_winners_and_all_rules)
                   wins[rules][2]);
 }
 
+/* 6x6, k=5, three empty cells: only row 1 can still hold a five (original),
+ * and Chaos to move kills it with O on c1; the position after is dead. */
+Test(verify, handmade_chaos_certificate)
+{
+    const char *pos = "XX...XOOXXOOXXOOXXOOXXOOXXOOXXOOXXOO";
+    char text[512];
+    for (int rules = 0; rules < 2; rules++) {
+        snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules %s\nwinner chaos\nroot %s\n%s Oc1\n", RULES[rules], pos,
+                 pos);
+        VerifyResult r;
+        cr_assert_eq(check(text, &r), 0, "%s", r.error);
+        /* Under exact the root is dead already: row 1 can only make a six. */
+        cr_assert_eq(r.positions_checked, rules == VR_EXACT ? 1 : 2);
+        cr_assert_eq(r.lines_used, rules == VR_EXACT ? 0 : 1);
+    }
+    snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules original\nwinner chaos\nroot %s\n", pos);
+    VerifyResult r;
+    cr_assert_eq(check(text, &r), 1);
+    cr_assert_str_eq(r.error, "no certificate line for position XX...XOOXXOOXXOOXXOOXXOOXXOOXXOOXXOO (Chaos to move)");
+    snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules original\nwinner chaos\nroot %s\n%s Xc1\n", pos, pos);
+    cr_assert_eq(check(text, &r), 1); /* X on c1 helps Order; the proof has no answer to Xd1 */
+    cr_assert_str_eq(r.error, "no certificate line for position XXXX.XOOXXOOXXOOXXOOXXOOXXOOXXOOXXOO (Chaos to move)");
+}
+
 Test(verify, comments_blank_lines_and_duplicates)
 {
     const char *ok = "# a proof\n  ocproof 1   # version\n\nboard 4 3\n\trules original\nwinner order\n"

@@ -1,0 +1,371 @@
+/* test_solver.c - df-pn and alpha-beta against the independent brute-force
+ * minimax (brute.c over ref.c), for every rule set and several board sizes,
+ * with each piece of knowledge switched off in turn; and certificates from
+ * proof.c checked by the independent verifier, intact and spoiled. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/notation.h"
+#include "../engine/symmetry.h"
+#include "../solver/alphabeta.h"
+#include "../solver/dfpn.h"
+#include "../solver/proof.h"
+#include "../solver/verify.h"
+#include "brute.h"
+#include "testlib.h"
+
+/* The sanitizer build runs fewer positions. */
+#ifdef OCS_SANITIZE
+#define SCALE 5
+#else
+#define SCALE 1
+#endif
+
+typedef struct {
+    Rules r;
+    TT tt, abtt;
+    DfpnConfig cfg;
+    BruteMemo *memo;
+} Bench;
+
+static void bench_open(Bench *b, int n, int k, int rs, const DfpnConfig *cfg)
+{
+    char err[128];
+    cr_assert_eq(rules_init(&b->r, n, k, tl_rules(rs), err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tt_init(&b->tt, 8 << 20, false), 0);
+    cr_assert_eq(tt_init(&b->abtt, 8 << 20, false), 0);
+    b->cfg = cfg ? *cfg : dfpn_default_config();
+    b->memo = brute_new();
+    cr_assert(b->memo);
+}
+
+static void bench_close(Bench *b)
+{
+    tt_free(&b->tt);
+    tt_free(&b->abtt);
+    brute_free(b->memo);
+}
+
+/* Value by df-pn and by alpha-beta, and dtw, against the brute force. */
+static void check_position(Bench *b, RefPos *p, bool with_ab)
+{
+    int want = brute_dtw(b->memo, p);
+    Board board = tl_board(p);
+    char s[65];
+    ref_format(p, s);
+    Dfpn d;
+    dfpn_init(&d, &b->r, &b->cfg, &b->tt);
+    uint32_t pn, dn;
+    SolveValue v = dfpn_solve(&d, board, &pn, &dn);
+    SolveValue expect = want >= 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+    cr_assert_eq(v, expect, "df-pn %s n=%d k=%d rules=%d: got %d, brute force dtw %d", s, p->n, p->k, p->rules, v,
+                 want);
+    if (!with_ab) return;
+    AlphaBeta a;
+    ab_init(&a, &b->r, &b->cfg.kn, &b->abtt);
+    cr_assert_eq(ab_solve(&a, board), expect, "alpha-beta value %s rules=%d", s, p->rules);
+    cr_assert_eq(ab_dtw(&a, board), want, "dtw %s n=%d k=%d rules=%d", s, p->n, p->k, p->rules);
+}
+
+static void cross_check(int rs)
+{
+    Bench b;
+    bench_open(&b, 6, 5, rs, NULL);
+    uint64_t rng = 1000 + (uint64_t)rs;
+    int order = 0, done = 0;
+    /* 500 positions: mostly 4 to 11 empty cells, one in twenty 12 to 14. */
+    for (int t = 0; t < 500 / SCALE; t++) {
+        int empties = t % 20 == 19 ? 12 + (t / 20) % 3 : 4 + t % 8;
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, rs, 36 - empties, &rng) != 0) {
+            t--;
+            continue;
+        }
+        check_position(&b, &p, true);
+        order += brute_dtw(b.memo, &p) >= 0;
+        done++;
+    }
+    cr_expect_gt(order, done / 10, "too few Order wins to mean much");
+    cr_expect_lt(order, done - done / 10, "too few Chaos wins to mean much");
+    bench_close(&b);
+}
+
+Test(solver, brute_force_original, .timeout = 600) { cross_check(REF_ORIGINAL); }
+Test(solver, brute_force_exact, .timeout = 600) { cross_check(REF_EXACT); }
+Test(solver, brute_force_exact_end, .timeout = 600) { cross_check(REF_EXACT_END); }
+
+/* Small boards from the empty board or near it. */
+Test(solver, small_boards, .timeout = 600)
+{
+    static const struct { int n, k, pieces, count; } cases[] = {
+        {4, 3, 3, 3}, {4, 3, 4, 10}, {4, 4, 2, 2}, {4, 4, 4, 10}, {5, 4, 12, 10}, {5, 5, 13, 10}, {5, 3, 14, 10}};
+    uint64_t rng = 44;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int rs = 0; rs < 3; rs++) {
+            Bench b;
+            bench_open(&b, cases[i].n, cases[i].k, rs, NULL);
+            for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
+                RefPos p;
+                if (tl_random_ongoing(&p, cases[i].n, cases[i].k, rs, cases[i].pieces, &rng) != 0) continue;
+                check_position(&b, &p, true);
+            }
+            bench_close(&b);
+        }
+}
+
+/* Every reduction off in turn: each must be sound on its own. */
+Test(solver, each_reduction_alone, .timeout = 600)
+{
+    for (int variant = 0; variant < 6; variant++) {
+        DfpnConfig cfg = dfpn_default_config();
+        if (variant == 0) cfg.kn.threats = false;
+        if (variant == 1) cfg.kn.dead_cells = false;
+        if (variant == 2) cfg.kn.pairing = 0;
+        if (variant == 3) cfg.kn.sym_pieces = 64;
+        if (variant == 4) cfg.epsilon = 0, cfg.chaos_pn_moves = false, cfg.order_dn_moves = false;
+        if (variant == 5) cfg.kn.threats = false, cfg.kn.dead_cells = false, cfg.kn.pairing = 0;
+        for (int rs = 0; rs < 3; rs++) {
+            Bench b;
+            bench_open(&b, 6, 5, rs, &cfg);
+            uint64_t rng = 77 + (uint64_t)(variant * 3 + rs);
+            for (int t = 0; t < 40 / SCALE; t++) {
+                RefPos p;
+                if (tl_random_ongoing(&p, 6, 5, rs, 36 - (5 + t % 5), &rng) != 0) continue;
+                check_position(&b, &p, true);
+            }
+            bench_close(&b);
+        }
+    }
+}
+
+/* Also 7x7 and 8x8 (no dead-cell keys there, odd board: no pairing). */
+Test(solver, larger_boards, .timeout = 600)
+{
+    static const struct { int n, k; } cases[] = {{7, 5}, {7, 4}, {8, 5}, {8, 4}};
+    uint64_t rng = 9;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int rs = 0; rs < 3; rs++) {
+            Bench b;
+            bench_open(&b, cases[i].n, cases[i].k, rs, NULL);
+            for (int t = 0; t < 10 / SCALE + 1; t++) {
+                RefPos p;
+                int n2 = cases[i].n * cases[i].n;
+                if (tl_random_ongoing(&p, cases[i].n, cases[i].k, rs, n2 - (5 + t % 5), &rng) != 0) continue;
+                check_position(&b, &p, true);
+            }
+            bench_close(&b);
+        }
+}
+
+/* --- certificates --- */
+
+static char *certificate(Bench *b, Board root, SolveValue *value)
+{
+    Dfpn d;
+    dfpn_init(&d, &b->r, &b->cfg, &b->tt);
+    uint32_t pn, dn;
+    *value = dfpn_solve(&d, root, &pn, &dn);
+    cr_assert_neq(*value, SOLVE_UNKNOWN);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ProofStats st;
+    char err[200];
+    cr_assert_eq(proof_write(f, &d, root, *value, &st, err, sizeof err), 0, "%s", err);
+    fclose(f);
+    return text;
+}
+
+static int verify_expect(const char *text, const RefPos *p, VerifyResult *res)
+{
+    char root[65];
+    ref_format(p, root);
+    VerifyExpect e = {p->n, p->k, p->rules, 0, root};
+    return verify_text_ex(text, &e, res);
+}
+
+/* Replace the first line starting with prefix by repl (NULL: delete it). */
+static char *edit_line(const char *text, const char *prefix, const char *repl)
+{
+    size_t n = strlen(text), pl = strlen(prefix);
+    char *out = malloc(n + (repl ? strlen(repl) : 0) + 2);
+    const char *line = text;
+    size_t o = 0;
+    bool done = false;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t ll = end ? (size_t)(end - line + 1) : strlen(line);
+        if (!done && ll >= pl && strncmp(line, prefix, pl) == 0) {
+            done = true;
+            if (repl) {
+                strcpy(out + o, repl);
+                o += strlen(repl);
+                out[o++] = '\n';
+            }
+        } else {
+            memcpy(out + o, line, ll);
+            o += ll;
+        }
+        line += ll;
+    }
+    out[o] = '\0';
+    cr_assert(done, "no line starts with %s", prefix);
+    return out;
+}
+
+/* The first position line (a line that is not a header or comment). */
+static bool first_position_line(const char *text, char *pos, char *move)
+{
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        char a[80], m[8];
+        if (sscanf(line, "%79s %7s", a, m) == 2 && strlen(a) > 12 && (m[0] == 'X' || m[0] == 'O')) {
+            strcpy(pos, a);
+            strcpy(move, m);
+            return true;
+        }
+    }
+    return false;
+}
+
+Test(solver, certificates_round_trip_and_spoiled, .timeout = 600)
+{
+    int counts[3][2] = {{0}}, spoiled = 0;
+    for (int rs = 0; rs < 3; rs++) {
+        Bench b;
+        bench_open(&b, 6, 5, rs, NULL);
+        uint64_t rng = 500 + (uint64_t)rs;
+        for (int t = 0; t < 100 / SCALE; t++) {
+            RefPos p;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - (4 + t % 8), &rng) != 0) continue;
+            SolveValue v;
+            char *text = certificate(&b, tl_board(&p), &v);
+            VerifyResult res;
+            cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s\n%s", res.error, text);
+            cr_assert_eq(res.winner, v == SOLVE_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS);
+            counts[rs][v == SOLVE_ORDER]++;
+
+            /* A wrong rule set (against what the reader expects). */
+            char rule_line[40];
+            snprintf(rule_line, sizeof rule_line, "rules %s", rs == 0 ? "exact" : "original");
+            char *bad = edit_line(text, "rules ", rule_line);
+            cr_expect_neq(verify_expect(bad, &p, &res), VERIFY_VALID, "wrong rule accepted");
+            free(bad);
+
+            /* A wrong root: the root with one more (loser's or winner's) piece. */
+            RefPos q = p;
+            for (int c = 0; c < 36; c++)
+                if (q.cell[c] == '.') {
+                    q.cell[c] = 'X';
+                    break;
+                }
+            char qs[65], root_line[80];
+            ref_format(&q, qs);
+            snprintf(root_line, sizeof root_line, "root %s", qs);
+            bad = edit_line(text, "root ", root_line);
+            cr_expect_neq(verify_expect(bad, &p, &res), VERIFY_VALID, "wrong root accepted");
+            free(bad);
+
+            char pos[80], move[8];
+            if (first_position_line(text, pos, move)) {
+                /* One missing line. */
+                char prefix[90];
+                snprintf(prefix, sizeof prefix, "%s ", pos);
+                bad = edit_line(text, prefix, NULL);
+                cr_expect_neq(verify_expect(bad, &p, &res), VERIFY_VALID, "missing line accepted:\n%s", bad);
+                free(bad);
+                /* One wrong move: onto an occupied cell of that position. */
+                int n = 6, occ = -1;
+                for (int c = 0; c < 36 && occ < 0; c++)
+                    if (pos[c] != '.') occ = c;
+                char wrong[90];
+                snprintf(wrong, sizeof wrong, "%s %c%c%d", pos, move[0], 'a' + occ % n, occ / n + 1);
+                bad = edit_line(text, prefix, wrong);
+                cr_expect_neq(verify_expect(bad, &p, &res), VERIFY_VALID, "illegal move accepted");
+                free(bad);
+                spoiled++;
+            }
+            free(text);
+        }
+        bench_close(&b);
+    }
+    for (int rs = 0; rs < 3; rs++) {
+        cr_expect_gt(counts[rs][0], 0, "no Chaos win certified under rules %d", rs);
+        cr_expect_gt(counts[rs][1], 0, "no Order win certified under rules %d", rs);
+    }
+    cr_expect_gt(spoiled, 30);
+}
+
+/* Order to move wins only by the six on row 1 (original): a certificate of
+ * it must not pass as one under exact. */
+Test(solver, certificate_relies_on_the_six)
+{
+    const char *pos = "XX.XXX" "O.O.O." "...X.." "O....." "..O..." "X....O";
+    RefPos p;
+    cr_assert_eq(ref_parse(&p, 6, 5, REF_ORIGINAL, pos), 0);
+    Bench b;
+    bench_open(&b, 6, 5, REF_ORIGINAL, NULL);
+    char syms[8];
+    int cells[8];
+    cr_assert_eq(ref_winning_moves(&p, syms, cells, 8), 1);
+    cr_assert_eq(cells[0], 2);
+    SolveValue v;
+    char *text = certificate(&b, tl_board(&p), &v);
+    cr_assert_eq(v, SOLVE_ORDER);
+    VerifyResult res;
+    cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s", res.error);
+    /* Under exact the six does not count: a certificate claiming the same
+     * for exact must fail (the reader expects exact here). */
+    char *bad = edit_line(text, "rules ", "rules exact");
+    p.rules = REF_EXACT;
+    cr_expect_eq(verify_expect(bad, &p, &res), VERIFY_INVALID, "six accepted under exact");
+    free(bad);
+    free(text);
+    bench_close(&b);
+}
+
+/* The root's line given a move that loses (by the brute force): the
+ * verifier must refuse it, whatever else the certificate holds. */
+Test(solver, certificate_with_a_losing_move, .timeout = 300)
+{
+    int tried = 0;
+    for (int rs = 0; rs < 3; rs++) {
+        Bench b;
+        bench_open(&b, 6, 5, rs, NULL);
+        uint64_t rng = 900 + (uint64_t)rs;
+        for (int t = 0; t < 200 && tried < 10 * (rs + 1); t++) {
+            RefPos p;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - 8, &rng) != 0) continue; /* Order to move */
+            if (brute_dtw(b.memo, &p) < 2) continue; /* an Order win, not at once */
+            int lose = -1;
+            for (int c = 0; c < 36 && lose < 0; c++) {
+                if (p.cell[c] != '.') continue;
+                p.cell[c] = 'X';
+                if (brute_dtw(b.memo, &p) < 0) lose = c;
+                p.cell[c] = '.';
+            }
+            if (lose < 0) continue;
+            SolveValue v;
+            Board root = tl_board(&p);
+            char *text = certificate(&b, root, &v);
+            cr_assert_eq(v, SOLVE_ORDER);
+            int sym;
+            Board canon = sym_canonical(root, 6, &sym);
+            char cpos[65], mv[4], line[80];
+            notation_format_position(canon, 6, cpos);
+            notation_format_move(sym_move(move_make(SYM_X, board_cell(lose / 6, lose % 6)), sym, 6), mv);
+            snprintf(line, sizeof line, "%s %s", cpos, mv);
+            char prefix[70];
+            snprintf(prefix, sizeof prefix, "%s ", cpos);
+            char *bad = edit_line(text, prefix, line);
+            VerifyResult res;
+            cr_expect_eq(verify_expect(bad, &p, &res), VERIFY_INVALID, "losing move accepted:\n%s", bad);
+            free(bad);
+            free(text);
+            tried++;
+        }
+        bench_close(&b);
+    }
+    cr_expect_geq(tried, 20);
+}
