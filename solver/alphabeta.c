@@ -34,6 +34,11 @@ static bool within(AlphaBeta *a, Board b, int depth)
     bool hit = tt_probe(a->tt, key, &e);
     if (hit && e.pn <= (uint32_t)depth) return true;
     if (hit && e.dn >= (uint32_t)depth) return false;
+    if (!hit && kn_chaos_pairs(a->r, &a->kn, b)) {
+        e.dn = DFPN_INF - 1; /* never won, at any depth */
+        tt_store(a->tt, key, &e);
+        return false;
+    }
 
     bool order = board_order_to_move(b);
     bool result = !order; /* Order: some move must win; Chaos: every move must lose */

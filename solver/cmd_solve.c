@@ -20,6 +20,7 @@ static const char solve_help[] =
     "  --node-limit N     stop after N nodes (result unknown)\n"
     "  --dtw              also the exact distance to win (plies; alpha-beta)\n"
     "  --proof FILE       write a proof certificate (check it with ocsolve verify)\n"
+    "  --proof-max-lines N  give up (and remove FILE) past N lines (default 10000000)\n"
     "  --json             one JSON object on stdout\n"
     "  --search S         dfpn (default) or ab (full-depth alpha-beta)\n"
     "tuning (for comparing heuristics; the defaults are the measured best):\n"
@@ -40,6 +41,7 @@ typedef struct {
     long long node_limit;
     bool dtw, json;
     const char *proof;
+    long long proof_max;
 } SolveOpts;
 
 static double parse_seconds(const char *s)
@@ -62,7 +64,7 @@ static void print_num(uint32_t v, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM };
+    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM };
     static const struct option longopts[] = {CLI_GAME_LONGOPTS,
                                              {"tt-mb", required_argument, NULL, O_TT},
                                              {"time-limit", required_argument, NULL, O_TIME},
@@ -71,6 +73,7 @@ int cmd_solve(int argc, char **argv)
                                              {"proof", required_argument, NULL, O_PROOF},
                                              {"json", no_argument, NULL, O_JSON},
                                              {"search", required_argument, NULL, O_SEARCH},
+                                             {"proof-max-lines", required_argument, NULL, O_PMAX},
                                              {"epsilon", required_argument, NULL, O_EPS},
                                              {"pn-init", required_argument, NULL, O_PNINIT},
                                              {"no-threats", no_argument, NULL, O_NOTHREAT},
@@ -79,7 +82,7 @@ int cmd_solve(int argc, char **argv)
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL};
+    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL, 10000000};
     DfpnConfig cfg = dfpn_default_config();
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -91,6 +94,7 @@ int cmd_solve(int argc, char **argv)
         case O_DTW: o.dtw = true; break;
         case O_PROOF: o.proof = optarg; break;
         case O_JSON: o.json = true; break;
+        case O_PMAX: o.proof_max = cli_number(optarg, "--proof-max-lines", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_SEARCH:
             if (strcmp(optarg, "dfpn") != 0 && strcmp(optarg, "ab") != 0)
                 cli_fail("unknown --search '%s' (dfpn or ab)", optarg);
@@ -170,7 +174,7 @@ int cmd_solve(int argc, char **argv)
     if (proof) {
         if (v == SOLVE_UNKNOWN)
             proof_error = "no certificate: the result is unknown";
-        else if (proof_write(proof, &d, b, v, &ps, perr, sizeof perr) != 0)
+        else if (proof_write(proof, &d, b, v, (uint64_t)o.proof_max, &ps, perr, sizeof perr) != 0)
             proof_error = perr;
         if (fclose(proof) != 0 && !proof_error) proof_error = "cannot finish writing the proof file";
     }
@@ -212,7 +216,11 @@ int cmd_solve(int argc, char **argv)
             printf("proof: %s (%llu lines, %llu positions)\n", o.proof, (unsigned long long)ps.lines,
                    (unsigned long long)ps.positions);
     }
-    if (proof_error) fprintf(stderr, "ocsolve: proof not written: %s\n", proof_error);
+    if (proof_error) {
+        /* A partial certificate must not be mistaken for one. */
+        remove(o.proof);
+        fprintf(stderr, "ocsolve: proof not written: %s\n", proof_error);
+    }
     tt_free(&tt);
     if (ab_bytes) tt_free(&abtt);
     return proof_error ? 1 : 0;

@@ -16,7 +16,7 @@ typedef struct {
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 16}};
+    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
@@ -64,6 +64,12 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
         c->pn = e.pn;
         c->dn = e.dn;
         c->work = e.work;
+    } else if (kn_chaos_pairs(d->r, &d->cfg.kn, b)) {
+        /* Remembered, so that the pairing search is not run again here. */
+        c->pn = DFPN_INF;
+        c->dn = 0;
+        e = (TTData){DFPN_INF, 0, 0, MOVE_NONE, 0};
+        tt_store(d->tt, c->key, &e);
     } else if (board_order_to_move(b)) {
         c->pn = 1;
         c->dn = d->cfg.order_dn_moves ? (uint32_t)kn.nmoves : 1;
@@ -116,7 +122,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         int bi = -1;
         for (int i = 0; i < n; i++) {
             Child *c = &ch[i];
-            if (!c->exact) {
+            if (!c->exact && d->cfg.reprobe) {
                 TTData e;
                 if (tt_probe(d->tt, c->key, &e)) {
                     c->pn = e.pn;
@@ -175,6 +181,7 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value == KN_OPEN && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = KN_CHAOS;
     if (kn.value != KN_OPEN) {
         *pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
         *dn = kn.value == KN_ORDER ? DFPN_INF : 0;

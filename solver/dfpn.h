@@ -25,6 +25,7 @@ typedef struct {
     double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
     bool chaos_pn_moves; /* initial pn of a Chaos node = its number of safe moves */
     bool order_dn_moves; /* initial dn of an Order node = its number of moves */
+    bool reprobe;        /* re-read every child from the table on every iteration */
     Knowledge kn;
 } DfpnConfig;
 

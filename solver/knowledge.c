@@ -97,13 +97,6 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
         out->pass = out->dead != 0;
     }
     out->moves[0] = out->moves[1] = cand;
-    /* Pairing needs Order to move on an even number of empty cells or Chaos
-     * on an odd one: on an even board that is every position. */
-    if (kn->pairing && (r->n & 1) == 0 && kn_pairing(&sc, kn->pairing)) {
-        out->value = KN_CHAOS;
-        out->nmoves = 0;
-        return;
-    }
     if (kn->threats) {
         uint64_t four = sc.win[0] | sc.win[1];
         if (board_order_to_move(b)) {
@@ -188,8 +181,28 @@ static bool pair_from(Pairing *p, int i, uint64_t used)
 
 bool kn_pairing(const KnScan *sc, int budget)
 {
-    Pairing p = {sc->live, sc->nlive, {0}, 0, budget};
+    /* Most constrained windows first: a window with fewer empty cells has
+     * fewer pairs to choose from and fails soonest. */
+    uint64_t live[RULES_MAX_WINDOWS];
+    int n = 0;
+    for (int want = 2; want <= 8; want++)
+        for (int i = 0; i < sc->nlive; i++) {
+            int c = __builtin_popcountll(sc->live[i]);
+            if (c < 2) return false;
+            if (c == want || (want == 8 && c > 8)) live[n++] = sc->live[i];
+        }
+    Pairing p = {live, n, {0}, 0, budget};
     return pair_from(&p, 0, 0);
+}
+
+bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
+{
+    /* Pairing needs Order to move on an even number of empty cells or Chaos
+     * on an odd one: on an even board that is every position. */
+    if (!kn->pairing || (r->n & 1)) return false;
+    KnScan sc;
+    kn_scan(r, b, &sc);
+    return kn_pairing(&sc, kn->pairing);
 }
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)

@@ -90,11 +90,15 @@ typedef struct {
 } KnNode;
 
 /* Classifies an ongoing position (its status already checked) and lists
- * the moves the search must try. */
+ * the moves the search must try; everything but pairing. */
 void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out);
 
 /* Is there a pairing (above) for the live windows of sc? */
 bool kn_pairing(const KnScan *sc, int budget);
+/* Does pairing (if enabled) show that Chaos wins the open position b? Kept
+ * apart from kn_node because it is the dearest test: callers ask the table
+ * first. */
+bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b);
 
 /* The table key of b (see above). */
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead);

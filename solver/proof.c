@@ -60,6 +60,7 @@ typedef struct {
     FILE *f;
     Dfpn *d;
     SolveValue winner;
+    uint64_t max_lines;
     Seen seen;
     ProofStats st;
     char *err;
@@ -102,7 +103,7 @@ static int visit(Writer *w, Board b)
         notation_format_position(canon, r->n, pos);
         notation_format_move(sym_move(m, sym, r->n), mv);
         if (fprintf(w->f, "%s %s\n", pos, mv) < 0) return fail(w, "write error", b);
-        w->st.lines++;
+        if (++w->st.lines == w->max_lines) return fail(w, "the certificate reached its line bound (--proof-max-lines)", b);
         board_place(&b, m);
         return visit(w, b);
     }
@@ -117,14 +118,15 @@ static int visit(Writer *w, Board b)
     return 0;
 }
 
-int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, ProofStats *st, char *err, int errlen)
+int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, uint64_t max_lines, ProofStats *st, char *err,
+                int errlen)
 {
     const Rules *r = d->r;
     char pos[NOTATION_POS_LEN];
     notation_format_position(root, r->n, pos);
     fprintf(f, "ocproof 1\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", r->n, r->k,
             rules_name(r->rules), winner == SOLVE_ORDER ? "order" : "chaos", pos);
-    Writer w = {f, d, winner, {NULL, NULL, 0, 0}, {0, 0}, err, errlen};
+    Writer w = {f, d, winner, max_lines, {NULL, NULL, 0, 0}, {0, 0}, err, errlen};
     int rc = visit(&w, root);
     free(w.seen.slot);
     free(w.seen.used);

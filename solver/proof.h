@@ -20,8 +20,10 @@ typedef struct {
 } ProofStats;
 
 /* Writes the certificate of root, whose value winner the search d has
- * established. Returns 0, or -1 with a message in err (a limit stopped a
- * re-search, or the output failed). */
-int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, ProofStats *st, char *err, int errlen);
+ * established, of at most max_lines position lines (0: no bound). Returns
+ * 0, or -1 with a message in err (a limit stopped a re-search, the bound
+ * was reached, or the output failed). */
+int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, uint64_t max_lines, ProofStats *st, char *err,
+                int errlen);
 
 #endif
