@@ -42,7 +42,8 @@ void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt);
  * Chaos win, -2 when a limit stopped the search. */
 int ab_dtw(AlphaBeta *a, Board b);
 
-/* The value of b by one full-depth search. */
+/* The value of b: deepening to the full depth (the distance to win is its
+ * by-product). */
 SolveValue ab_solve(AlphaBeta *a, Board b);
 
 /* With the loser to move: a move that resists longest (greatest distance

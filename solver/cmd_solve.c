@@ -30,6 +30,7 @@ static const char solve_help[] =
     "  --no-threats       no four/zugzwang knowledge\n"
     "  --no-dead-cells    no dead-cell reduction\n"
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
+    "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
     "  --help             this text\n"
     "Exit 0 when the search ran (whatever the result), 2 on bad input.\n"
     "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
@@ -64,7 +65,7 @@ static void print_num(uint32_t v, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM };
+    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR };
     static const struct option longopts[] = {CLI_GAME_LONGOPTS,
                                              {"tt-mb", required_argument, NULL, O_TT},
                                              {"time-limit", required_argument, NULL, O_TIME},
@@ -79,6 +80,7 @@ int cmd_solve(int argc, char **argv)
                                              {"no-threats", no_argument, NULL, O_NOTHREAT},
                                              {"no-dead-cells", no_argument, NULL, O_NODEAD},
                                              {"sym-pieces", required_argument, NULL, O_SYM},
+                                             {"pairing", required_argument, NULL, O_PAIR},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
@@ -115,6 +117,7 @@ int cmd_solve(int argc, char **argv)
         case O_NOTHREAT: cfg.kn.threats = false; break;
         case O_NODEAD: cfg.kn.dead_cells = false; break;
         case O_SYM: cfg.kn.sym_pieces = (int)cli_number(optarg, "--sym-pieces", 0, 64); break;
+        case O_PAIR: cfg.kn.pairing = (int)cli_number(optarg, "--pairing", 0, 1000000); break;
         default:
             if (!cli_game_option(opt, optarg, &g)) cli_bad_option(argv, opt);
         }

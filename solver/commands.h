@@ -7,5 +7,6 @@ int cmd_show(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_random(int argc, char **argv);
 
 #endif

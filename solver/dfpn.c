@@ -16,7 +16,7 @@ typedef struct {
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32}};
+    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .pairing_live = 12}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
@@ -79,23 +79,28 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
     }
 }
 
+/* Adds the child of b by m, unless it is symmetric to one already there:
+ * where keys are canonical, equal keys are equal values, and counting one
+ * twice would only inflate an AND node's proof number (or an OR node's
+ * disproof number). */
+static int add_child(Dfpn *d, Board b, Move m, Child *ch, int n, bool dedupe)
+{
+    board_place(&b, m);
+    evaluate(d, b, m, &ch[n]);
+    if (dedupe && !ch[n].exact)
+        for (int i = 0; i < n; i++)
+            if (!ch[i].exact && board_equal(ch[i].key, ch[n].key)) return n;
+    return n + 1;
+}
+
 /* The moves the search tries at b (kn_node already said: open). */
 static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 {
+    bool dedupe = board_count(b) + 1 <= d->cfg.kn.sym_pieces;
     int n = 0;
     for (int s = 0; s < 2; s++)
-        for (uint64_t e = kn->moves[s]; e;) {
-            Move m = move_make(s, bb_pop(&e));
-            board_place(&b, m);
-            evaluate(d, b, m, &ch[n++]);
-            board_undo(&b, m);
-        }
-    if (kn->pass) {
-        Move m = move_make(SYM_X, __builtin_ctzll(kn->dead));
-        board_place(&b, m);
-        evaluate(d, b, m, &ch[n++]);
-        board_undo(&b, m);
-    }
+        for (uint64_t e = kn->moves[s]; e;) n = add_child(d, b, move_make(s, bb_pop(&e)), ch, n, dedupe);
+    if (kn->pass) n = add_child(d, b, move_make(SYM_X, __builtin_ctzll(kn->dead)), ch, n, dedupe);
     return n;
 }
 

@@ -202,7 +202,7 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
     if (!kn->pairing || (r->n & 1)) return false;
     KnScan sc;
     kn_scan(r, b, &sc);
-    return kn_pairing(&sc, kn->pairing);
+    return sc.nlive <= kn->pairing_live && kn_pairing(&sc, kn->pairing);
 }
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)

@@ -64,6 +64,8 @@ typedef struct {
     bool dead_cells; /* one move for all dead cells; dead-cell keys */
     int sym_pieces;  /* keys are canonical (16 symmetries) up to this many pieces */
     int pairing;     /* static Chaos wins by a pairing strategy: search budget, 0 = off */
+    int pairing_live; /* ... tried only with at most this many live windows
+                       * (with more it rarely succeeds and costs most) */
 } Knowledge;
 
 /* One pass over the windows. */
