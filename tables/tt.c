@@ -28,6 +28,9 @@ int tt_init(TT *t, size_t bytes, bool shared)
 #ifdef MADV_HUGEPAGE
     madvise(t->buckets, len, MADV_HUGEPAGE); /* a hint: failure only costs speed */
 #endif
+    /* Touch every page now: the memory is really had (or the process fails
+     * here, not mid-search), and page faults are not charged to the search. */
+    memset(t->buckets, 0, len);
     t->shared = shared;
     if (shared) {
         t->locks = aligned_alloc(_Alignof(TTLock), TT_LOCKS * sizeof(TTLock));

@@ -27,7 +27,8 @@
  * With shared = false (one thread) the locks are skipped.
  *
  * Memory: the table is exactly the requested size rounded down to whole
- * buckets (at least one), mapped lazily and advised to use huge pages.
+ * buckets (at least one), advised to use huge pages, and touched in full at
+ * tt_init, so the resident size is the table's size from the start.
  */
 #ifndef OCS_TT_H
 #define OCS_TT_H
