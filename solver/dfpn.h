@@ -7,6 +7,9 @@
  * is searched until it is worse than (1+eps) times the second best, which
  * stops the search from thrashing between two siblings.
  *
+ * Measured (results/heuristics.md): the 1+eps trick saves 1.4x nodes, the
+ * mobility-based initial numbers 2.9x, on the solve suite.
+ *
  * Soundness: the table returns a record only for an exactly equal key, and
  * keys are equal only for positions of equal value (knowledge.h); a lost
  * record costs work only. Proofs are never inferred from a hash alone.
