@@ -32,7 +32,8 @@ static const char solve_help[] =
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
     "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
     "  --help             this text\n"
-    "Exit 0 when the search ran (whatever the result), 2 on bad input.\n"
+    "Exit 0 when the search ran (whatever the result), 1 when --proof could not be\n"
+    "written (the file is removed), 2 on bad input.\n"
     "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
 
 typedef struct {

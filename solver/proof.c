@@ -97,13 +97,15 @@ static int visit(Writer *w, Board b)
     w->st.positions++;
 
     if (order == (w->winner == SOLVE_ORDER)) {
+        if (w->max_lines && w->st.lines == w->max_lines)
+            return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         Move m = dfpn_winning_move(w->d, b, w->winner);
         if (m == MOVE_NONE) return fail(w, w->d->stopped ? "a limit stopped the search" : "no winning move found", b);
         char pos[NOTATION_POS_LEN], mv[4];
         notation_format_position(canon, r->n, pos);
         notation_format_move(sym_move(m, sym, r->n), mv);
         if (fprintf(w->f, "%s %s\n", pos, mv) < 0) return fail(w, "write error", b);
-        if (++w->st.lines == w->max_lines) return fail(w, "the certificate reached its line bound (--proof-max-lines)", b);
+        w->st.lines++;
         board_place(&b, m);
         return visit(w, b);
     }
