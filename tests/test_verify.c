@@ -1,7 +1,7 @@
 /* test_verify.c - the independent certificate verifier (solver/verify.*):
  * its rules and symmetries against ref.c, and certificates written by a
- * small exhaustive solver here (on ref.c, canonical frames by ref_image),
- * then spoiled one way at a time. */
+ * small exhaustive solver (certgen.c, on ref.c, canonical frames by
+ * ref_image), then spoiled one way at a time. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,185 +11,8 @@
 
 #include "../solver/verify.h"
 #include "../solver/verify_rules.h"
+#include "certgen.h"
 #include "testlib.h"
-
-/* --- a growable map from exact (x, o) masks to a small value --- */
-typedef struct { uint64_t x, o; int v; } MapE;
-typedef struct { MapE *e; size_t cap, count; } Map;
-
-static MapE *map_slot(Map *m, uint64_t x, uint64_t o)
-{
-    size_t i = (size_t)((x * 0x9E3779B97F4A7C15ULL ^ o * 0xC2B2AE3D27D4EB4FULL) >> 20) & (m->cap - 1);
-    while (m->e[i].v && !(m->e[i].x == x && m->e[i].o == o)) i = (i + 1) & (m->cap - 1);
-    return &m->e[i];
-}
-static int map_get(Map *m, uint64_t x, uint64_t o) { return m->cap ? map_slot(m, x, o)->v : 0; }
-static void map_put(Map *m, uint64_t x, uint64_t o, int v)
-{
-    if (2 * (m->count + 1) > m->cap) {
-        Map big = {calloc(m->cap ? 2 * m->cap : 4096, sizeof(MapE)), m->cap ? 2 * m->cap : 4096, m->count};
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->e[i].v) *map_slot(&big, m->e[i].x, m->e[i].o) = m->e[i];
-        free(m->e);
-        *m = big;
-    }
-    MapE *e = map_slot(m, x, o);
-    if (!e->v) m->count++;
-    *e = (MapE){x, o, v};
-}
-
-/* --- the test's own solver and certificate writer, on ref.c --- */
-static void masks(const RefPos *p, uint64_t *x, uint64_t *o)
-{
-    *x = *o = 0;
-    for (int i = 0; i < p->n * p->n; i++) {
-        if (p->cell[i] == 'X') *x |= 1ULL << i;
-        if (p->cell[i] == 'O') *o |= 1ULL << i;
-    }
-}
-static int pieces(const RefPos *p)
-{
-    int c = 0;
-    for (int i = 0; i < p->n * p->n; i++) c += p->cell[i] != '.';
-    return c;
-}
-/* The least of the 16 images (by the cell characters). */
-static void canon(const RefPos *p, RefPos *out)
-{
-    *out = *p;
-    for (int s = 1; s < 16; s++) {
-        RefPos q;
-        ref_image(p, s, &q);
-        if (memcmp(q.cell, out->cell, (size_t)(p->n * p->n)) < 0) *out = q;
-    }
-}
-
-static Map solved;
-static int solve(RefPos *p) /* REF_ORDER_WINS or REF_CHAOS_WINS */
-{
-    int st = ref_status(p);
-    if (st != REF_ONGOING) return st;
-    RefPos c;
-    uint64_t x, o;
-    canon(p, &c);
-    masks(&c, &x, &o);
-    int v = map_get(&solved, x, o);
-    if (v) return v;
-    int want = pieces(p) % 2 == 0 ? REF_ORDER_WINS : REF_CHAOS_WINS;
-    v = want == REF_ORDER_WINS ? REF_CHAOS_WINS : REF_ORDER_WINS;
-    for (int i = 0; i < p->n * p->n && v != want; i++) {
-        if (p->cell[i] != '.') continue;
-        for (int s = 0; s < 2 && v != want; s++) {
-            p->cell[i] = "XO"[s];
-            if (solve(p) == want) v = want;
-            p->cell[i] = '.';
-        }
-    }
-    map_put(&solved, x, o, v);
-    return v;
-}
-
-typedef struct {
-    int winner, omit; /* omit: leave out Order's lines where Order wins at once */
-    Map seen;
-    char **line;
-    int nlines;
-    char header[256];
-} Cert;
-
-static void emit(Cert *c, const RefPos *p0)
-{
-    if (ref_status(p0) != REF_ONGOING) return;
-    RefPos p;
-    uint64_t x, o;
-    canon(p0, &p);
-    masks(&p, &x, &o);
-    if (map_get(&c->seen, x, o)) return;
-    map_put(&c->seen, x, o, 1);
-    bool winner_moves = (pieces(&p) % 2 == 0) == (c->winner == REF_ORDER_WINS);
-    char syms[2];
-    int cells[2];
-    if (winner_moves && c->omit && c->winner == REF_ORDER_WINS && ref_winning_moves(&p, syms, cells, 2) > 0) return;
-    for (int i = 0; i < p.n * p.n; i++) {
-        if (p.cell[i] != '.') continue;
-        for (int s = 0; s < 2; s++) {
-            p.cell[i] = "XO"[s];
-            if (!winner_moves) {
-                emit(c, &p);
-            } else if (solve(&p) == c->winner) {
-                char pos[65], *l = malloc(80);
-                p.cell[i] = '.';
-                ref_format(&p, pos);
-                snprintf(l, 80, "%s %c%c%d", pos, "XO"[s], 'a' + i % p.n, 1 + i / p.n);
-                c->line = realloc(c->line, (size_t)(c->nlines + 1) * sizeof *c->line);
-                c->line[c->nlines++] = l;
-                p.cell[i] = "XO"[s];
-                emit(c, &p);
-                return;
-            }
-            p.cell[i] = '.';
-        }
-    }
-    cr_assert(!winner_moves, "the test solver found no winning move");
-}
-
-static const char *const RULES[3] = {"original", "exact", "exact-end"};
-
-/* Solves root (a position string) and writes the certificate for the true winner. */
-static int make_cert(Cert *c, int n, int k, int rules, const char *root, int omit)
-{
-    RefPos p;
-    cr_assert_eq(ref_parse(&p, n, k, rules, root), 0);
-    free(solved.e);
-    solved = (Map){0};
-    memset(c, 0, sizeof *c);
-    c->winner = solve(&p);
-    c->omit = omit;
-    snprintf(c->header, sizeof c->header, "ocproof 1\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", n, k, RULES[rules],
-             c->winner == REF_ORDER_WINS ? "order" : "chaos", root);
-    emit(c, &p);
-    free(c->seen.e);
-    return c->winner;
-}
-
-/* The certificate text; line `skip` left out, line `swap` given the move `move`. */
-static char *cert_text(const Cert *c, int skip, int swap, const char *move)
-{
-    size_t len = strlen(c->header) + 1;
-    for (int i = 0; i < c->nlines; i++) len += strlen(c->line[i]) + 8;
-    char *t = malloc(len), *e = t + sprintf(t, "%s", c->header);
-    for (int i = 0; i < c->nlines; i++) {
-        if (i == skip) continue;
-        if (i == swap) e += sprintf(e, "%.*s %s\n", (int)strcspn(c->line[i], " "), c->line[i], move);
-        else e += sprintf(e, "%s\n", c->line[i]);
-    }
-    return t;
-}
-static char *plain(const Cert *c) { return cert_text(c, -1, -1, NULL); }
-
-static char *replace(const char *text, const char *from, const char *to)
-{
-    const char *at = strstr(text, from);
-    cr_assert(at, "'%s' not in the certificate", from);
-    char *t = malloc(strlen(text) + strlen(to) + 1);
-    sprintf(t, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    return t;
-}
-
-static int check(const char *text, VerifyResult *r)
-{
-    int rc = verify_text(text, r);
-    cr_assert_eq(rc, r->status);
-    return rc;
-}
-
-static void free_cert(Cert *c)
-{
-    for (int i = 0; i < c->nlines; i++) free(c->line[i]);
-    free(c->line);
-}
-
-static const char *const EMPTY44 = "................";
 
 /* --- the rules and symmetries against the reference --- */
 
@@ -222,7 +45,7 @@ Test(verify, rules_match_the_reference)
                 RefPos q;
                 ref_image(&p, r, &q);
                 uint64_t x, o;
-                masks(&q, &x, &o);
+                cg_masks(&q, &x, &o);
                 VrKey k2 = vr_key(n, img);
                 found |= k2.x == x && k2.o == o;
             }
@@ -286,17 +109,17 @@ Test(verify, dead_positions_can_never_have_a_line)
 Test(verify, order_win_certificates_verify)
 {
     for (int omit = 0; omit < 2; omit++) {
-        Cert c;
-        cr_assert_eq(make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, omit), REF_ORDER_WINS);
-        char *t = plain(&c);
+        CgCert c;
+        cr_assert_eq(cg_make_cert(&c, 4, 3, VR_ORIGINAL, CG_EMPTY44, omit), REF_ORDER_WINS);
+        char *t = cg_plain(&c);
         VerifyResult r;
-        cr_assert_eq(check(t, &r), 0, "%s", r.error);
+        cr_assert_eq(cg_check(t, &r), 0, "%s", r.error);
         cr_assert(r.positions_checked > 0 && r.lines == (uint64_t)c.nlines && r.lines_used == r.lines);
         cr_assert(r.n == 4 && r.k == 3 && r.rules == VR_ORIGINAL && r.winner == VERIFY_WINNER_ORDER);
-        cr_assert_str_eq(r.root, EMPTY44);
+        cr_assert_str_eq(r.root, CG_EMPTY44);
         cr_assert_str_empty(r.error);
         free(t);
-        free_cert(&c);
+        cg_free_cert(&c);
     }
 }
 
@@ -306,9 +129,9 @@ static void find_root(int n, int k, int rules, int empties, int want, uint64_t *
     for (int t = 0; t < 2000; t++) {
         RefPos p;
         if (tl_random_ongoing(&p, n, k, rules, n * n - empties, rng) != 0) continue;
-        free(solved.e);
-        solved = (Map){0};
-        if (solve(&p) != want) continue;
+        free(cg_solved.e);
+        cg_solved = (CgMap){0};
+        if (cg_solve(&p) != want) continue;
         ref_format(&p, out);
         return;
     }
@@ -322,8 +145,8 @@ Test(verify, a_losing_or_illegal_move_is_rejected)
     for (int round = 0; round < 6; round++) {
         char root[65];
         find_root(5, 4, round % 3, 10, REF_ORDER_WINS, &rng, root);
-        Cert c;
-        make_cert(&c, 5, 4, round % 3, root, 1);
+        CgCert c;
+        cg_make_cert(&c, 5, 4, round % 3, root, 1);
         for (int i = 0; i < c.nlines; i += 1 + c.nlines / 4) {
             RefPos p;
             char pos[65] = {0}, move[16];
@@ -332,50 +155,50 @@ Test(verify, a_losing_or_illegal_move_is_rejected)
             for (int j = 0; j < 50; j++) { /* the first legal move that loses, per the test solver */
                 if (p.cell[j / 2] != '.') continue;
                 p.cell[j / 2] = "XO"[j % 2];
-                int w = solve(&p);
+                int w = cg_solve(&p);
                 p.cell[j / 2] = '.';
                 if (w == REF_ORDER_WINS) continue;
                 snprintf(move, sizeof move, "%c%c%d", "XO"[j % 2], 'a' + j / 2 % 5, 1 + j / 10);
-                char *t = cert_text(&c, -1, i, move);
+                char *t = cg_cert_text(&c, -1, i, move);
                 VerifyResult r;
-                cr_assert_eq(check(t, &r), 1, "line %d move %s accepted", i, move);
+                cr_assert_eq(cg_check(t, &r), 1, "line %d move %s accepted", i, move);
                 free(t);
                 losing++;
                 break;
             }
             int occ = (int)strcspn(pos, "XO"); /* an occupied cell */
             snprintf(move, sizeof move, "O%c%d", 'a' + occ % 5, 1 + occ / 5);
-            char *t = cert_text(&c, -1, i, move);
+            char *t = cg_cert_text(&c, -1, i, move);
             VerifyResult r;
-            cr_assert_eq(check(t, &r), 1);
+            cr_assert_eq(cg_check(t, &r), 1);
             cr_assert(strstr(r.error, "is illegal (cell occupied)"), "%s", r.error);
             free(t);
             illegal++;
         }
-        free_cert(&c);
+        cg_free_cert(&c);
     }
     cr_assert(losing >= 5 && illegal >= 5, "losing %d illegal %d", losing, illegal);
 }
 
 Test(verify, a_missing_line_is_rejected)
 {
-    Cert c;
-    make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, 1);
+    CgCert c;
+    cg_make_cert(&c, 4, 3, VR_ORIGINAL, CG_EMPTY44, 1);
     for (int i = 0; i < c.nlines; i += 1 + c.nlines / 10) {
-        char *t = cert_text(&c, i, -1, NULL);
+        char *t = cg_cert_text(&c, i, -1, NULL);
         VerifyResult r;
-        cr_assert_eq(check(t, &r), 1, "without line %d", i);
+        cr_assert_eq(cg_check(t, &r), 1, "without line %d", i);
         cr_assert(strstr(r.error, "no certificate line for position"), "%s", r.error);
         free(t);
     }
-    free_cert(&c);
+    cg_free_cert(&c);
 }
 
 Test(verify, wrong_root_rules_or_winner_is_rejected)
 {
-    Cert c;
-    make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, 1);
-    char *t = plain(&c);
+    CgCert c;
+    cg_make_cert(&c, 4, 3, VR_ORIGINAL, CG_EMPTY44, 1);
+    char *t = cg_plain(&c);
     static const char *const spoil[][2] = {
         {"root ................", "root .................."}, /* 18 cells */
         {"rules original", "rules exact"},
@@ -383,37 +206,37 @@ Test(verify, wrong_root_rules_or_winner_is_rejected)
         {"winner order", "winner chaos"},
     };
     for (int i = 0; i < 4; i++) {
-        char *s = replace(t, spoil[i][0], spoil[i][1]);
+        char *s = cg_replace(t, spoil[i][0], spoil[i][1]);
         VerifyResult r;
-        cr_assert_eq(check(s, &r), i == 0 ? 2 : 1, "spoil %d: %s", i, r.error);
+        cr_assert_eq(cg_check(s, &r), i == 0 ? 2 : 1, "spoil %d: %s", i, r.error);
         free(s);
     }
     free(t);
-    free_cert(&c);
+    cg_free_cert(&c);
     /* Another root, which Chaos wins, under an Order certificate. */
     uint64_t rng = 106;
     for (int rules = 0; rules < 3; rules++) {
         char root[65], other[65], from[80], to[80];
         find_root(5, 4, rules, 9, REF_CHAOS_WINS, &rng, other);
         find_root(5, 4, rules, 9, REF_ORDER_WINS, &rng, root);
-        make_cert(&c, 5, 4, rules, root, 1);
-        t = plain(&c);
+        cg_make_cert(&c, 5, 4, rules, root, 1);
+        t = cg_plain(&c);
         snprintf(from, sizeof from, "root %s", root);
         snprintf(to, sizeof to, "root %s", other);
-        char *s = replace(t, from, to);
+        char *s = cg_replace(t, from, to);
         VerifyResult r;
-        cr_assert_eq(check(t, &r), 0, "%s", r.error);
-        cr_assert_eq(check(s, &r), 1, "root %s accepted", other);
+        cr_assert_eq(cg_check(t, &r), 0, "%s", r.error);
+        cr_assert_eq(cg_check(s, &r), 1, "root %s accepted", other);
         free(s);
         free(t);
-        free_cert(&c);
+        cg_free_cert(&c);
     }
 }
 
 /* Every line (and the root) in a random one of its 16 frames; the move is
  * found as the one cell where the images of the position and of the
  * position after the move differ. */
-static void reframe(Cert *c, int n, int k, uint64_t *rng)
+static void reframe(CgCert *c, int n, int k, uint64_t *rng)
 {
     for (int i = -1; i < c->nlines; i++) {
         RefPos p, q, p2, q2;
@@ -442,16 +265,16 @@ Test(verify, lines_in_any_symmetric_frame_are_accepted)
         int n = round == 0 ? 4 : 5, k = n - 1, rules = round % 3;
         char root[65] = "X.....O.........";
         if (round > 0) find_root(5, 4, rules, 9, round < 4 ? REF_ORDER_WINS : REF_CHAOS_WINS, &rng, root);
-        Cert c;
-        make_cert(&c, n, k, rules, root, 1);
+        CgCert c;
+        cg_make_cert(&c, n, k, rules, root, 1);
         for (int again = 0; again < 3; again++) {
             reframe(&c, n, k, &rng);
-            char *t = plain(&c);
+            char *t = cg_plain(&c);
             VerifyResult r;
-            cr_assert_eq(check(t, &r), 0, "%s\n%s", r.error, t);
+            cr_assert_eq(cg_check(t, &r), 0, "%s\n%s", r.error, t);
             free(t);
         }
-        free_cert(&c);
+        cg_free_cert(&c);
     }
 }
 
@@ -468,18 +291,18 @@ Test(verify, certificates_for_both_winners_and_all_rules)
         if (ref_status(&p) != REF_ONGOING) continue;
         char root[65];
         ref_format(&p, root);
-        Cert c;
-        int w = make_cert(&c, n, k, rules, root, t % 3 != 0);
+        CgCert c;
+        int w = cg_make_cert(&c, n, k, rules, root, t % 3 != 0);
         wins[rules][w]++;
-        char *text = plain(&c);
+        char *text = cg_plain(&c);
         VerifyResult r;
-        cr_assert_eq(check(text, &r), 0, "%s\n%s", r.error, text);
-        char *bad = w == REF_ORDER_WINS ? replace(text, "winner order", "winner chaos")
-                                        : replace(text, "winner chaos", "winner order");
-        cr_assert_eq(check(bad, &r), 1, "both sides win: %s", root);
+        cr_assert_eq(cg_check(text, &r), 0, "%s\n%s", r.error, text);
+        char *bad = w == REF_ORDER_WINS ? cg_replace(text, "winner order", "winner chaos")
+                                        : cg_replace(text, "winner chaos", "winner order");
+        cr_assert_eq(cg_check(bad, &r), 1, "both sides win: %s", root);
         free(text);
         free(bad);
-        free_cert(&c);
+        cg_free_cert(&c);
     }
     for (int rules = 0; rules < 3; rules++)
         cr_assert(wins[rules][1] > 0 && wins[rules][2] > 0, "rules %d: %d order, %d chaos", rules, wins[rules][1],
@@ -493,20 +316,20 @@ Test(verify, handmade_chaos_certificate)
     const char *pos = "XX...XOOXXOOXXOOXXOOXXOOXXOOXXOOXXOO";
     char text[512];
     for (int rules = 0; rules < 2; rules++) {
-        snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules %s\nwinner chaos\nroot %s\n%s Oc1\n", RULES[rules], pos,
+        snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules %s\nwinner chaos\nroot %s\n%s Oc1\n", CG_RULES[rules], pos,
                  pos);
         VerifyResult r;
-        cr_assert_eq(check(text, &r), 0, "%s", r.error);
+        cr_assert_eq(cg_check(text, &r), 0, "%s", r.error);
         /* Under exact the root is dead already: row 1 can only make a six. */
         cr_assert_eq(r.positions_checked, rules == VR_EXACT ? 1 : 2);
         cr_assert_eq(r.lines_used, rules == VR_EXACT ? 0 : 1);
     }
     snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules original\nwinner chaos\nroot %s\n", pos);
     VerifyResult r;
-    cr_assert_eq(check(text, &r), 1);
+    cr_assert_eq(cg_check(text, &r), 1);
     cr_assert_str_eq(r.error, "no certificate line for position XX...XOOXXOOXXOOXXOOXXOOXXOOXXOOXXOO (Chaos to move)");
     snprintf(text, sizeof text, "ocproof 1\nboard 6 5\nrules original\nwinner chaos\nroot %s\n%s Xc1\n", pos, pos);
-    cr_assert_eq(check(text, &r), 1); /* X on c1 helps Order; the proof has no answer to Xd1 */
+    cr_assert_eq(cg_check(text, &r), 1); /* X on c1 helps Order; the proof has no answer to Xd1 */
     cr_assert_str_eq(r.error, "no certificate line for position XXXX.XOOXXOOXXOOXXOOXXOOXXOOXXOOXXOO (Chaos to move)");
 }
 
@@ -516,10 +339,10 @@ Test(verify, comments_blank_lines_and_duplicates)
                      "root X..............O\nX..............O Xb1  # twice, and its mirror image\n"
                      "X..............O Xb1\nX..............O Xa2\n";
     VerifyResult r;
-    cr_assert_neq(check(ok, &r), 2, "%s", r.error);
+    cr_assert_neq(cg_check(ok, &r), 2, "%s", r.error);
     cr_assert_eq(r.lines, 3);
-    char *conflict = replace(ok, "Xa2", "Xc1");
-    cr_assert_eq(check(conflict, &r), 2);
+    char *conflict = cg_replace(ok, "Xa2", "Xc1");
+    cr_assert_eq(cg_check(conflict, &r), 2);
     cr_assert(strstr(r.error, "<text>:10: conflicts with line 8"), "%s", r.error);
     free(conflict);
 }
@@ -548,7 +371,7 @@ Test(verify, malformed_certificates)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         VerifyResult r;
-        cr_assert_eq(check(cases[i][0], &r), 2, "case %zu", i);
+        cr_assert_eq(cg_check(cases[i][0], &r), 2, "case %zu", i);
         cr_assert(strstr(r.error, cases[i][1]), "case %zu: %s", i, r.error);
         cr_assert(!strchr(r.error, '\n'));
     }
@@ -584,13 +407,13 @@ static int run(const char *args, char *out, size_t outlen)
 
 Test(verify, command_line)
 {
-    Cert c;
-    make_cert(&c, 4, 3, VR_ORIGINAL, EMPTY44, 1);
+    CgCert c;
+    cg_make_cert(&c, 4, 3, VR_ORIGINAL, CG_EMPTY44, 1);
     char path[] = "/tmp/ocsolve-verify-XXXXXX", args[128], out[4096];
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     FILE *f = fdopen(fd, "w");
-    char *t = plain(&c), *bad = replace(t, "winner order", "winner chaos");
+    char *t = cg_plain(&c), *bad = cg_replace(t, "winner order", "winner chaos");
     fputs(t, f);
     fclose(f);
     snprintf(args, sizeof args, "%s", path);
@@ -619,5 +442,5 @@ Test(verify, command_line)
     unlink(path);
     free(t);
     free(bad);
-    free_cert(&c);
+    cg_free_cert(&c);
 }

@@ -1,0 +1,41 @@
+/* certgen.h - for the verifier's tests: a small exhaustive solver over the
+ * naive reference rules (ref.c) that writes ocproof certificates, with
+ * canonical frames from ref_image, so the verifier is tested on
+ * certificates that no solver code of the engine produced. */
+#ifndef OCS_CERTGEN_H
+#define OCS_CERTGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../solver/verify.h"
+#include "ref.h"
+
+typedef struct { uint64_t x, o; int v; } CgMapE;
+typedef struct { CgMapE *e; size_t cap, count; } CgMap;
+
+typedef struct {
+    int winner, omit; /* omit: leave out Order's lines where Order wins at once */
+    CgMap seen;
+    char **line;
+    int nlines;
+    char header[256];
+} CgCert;
+
+extern CgMap cg_solved;                 /* positions solved so far (canonical) */
+extern const char *const CG_RULES[3];
+extern const char *const CG_EMPTY44;
+
+void cg_masks(const RefPos *p, uint64_t *x, uint64_t *o);
+int cg_solve(RefPos *p); /* REF_ORDER_WINS or REF_CHAOS_WINS */
+/* Solves root (a position string) and writes the certificate for the true winner. */
+int cg_make_cert(CgCert *c, int n, int k, int rules, const char *root, int omit);
+/* The certificate text; line `skip` left out, line `swap` given the move `move`. */
+char *cg_cert_text(const CgCert *c, int skip, int swap, const char *move);
+char *cg_plain(const CgCert *c);
+char *cg_replace(const char *text, const char *from, const char *to);
+int cg_check(const char *text, VerifyResult *r);
+void cg_free_cert(CgCert *c);
+
+#endif
