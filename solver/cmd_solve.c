@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/notation.h"
 #include "alphabeta.h"
@@ -23,6 +24,9 @@ static const char solve_help[] =
     "  --proof-max-lines N  give up (and remove FILE) past N lines (default 10000000)\n"
     "  --json             one JSON object on stdout\n"
     "  --search S         dfpn (default) or ab (full-depth alpha-beta)\n"
+    "  --progress-every S progress on stderr every S seconds (default 5)\n"
+    "  --quiet            no progress\n"
+    "  --log FILE         the progress figures as CSV, for plotting\n"
     "tuning (for comparing heuristics; the defaults are the measured best):\n"
     "  --epsilon E        1+epsilon threshold trick (default 0.25; 0 = plain df-pn)\n"
     "  --pn-init I        moves (default: a Chaos node starts at its number of safe\n"
@@ -37,6 +41,31 @@ static const char solve_help[] =
     "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
 
 typedef struct {
+    bool tty, shown; /* stderr is a terminal; a line is waiting for its newline */
+    FILE *log;
+    bool quiet;
+    int reports;
+} Progress;
+
+static void show_progress(const DfpnProgress *p, void *arg)
+{
+    Progress *pr = arg;
+    pr->reports++;
+    double nps = p->seconds > 0 ? (double)p->nodes / p->seconds : 0;
+    if (!pr->quiet) {
+        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  root pn %u dn %u  moves %d: %d won, %d lost%s",
+                pr->tty ? "\r" : "", p->seconds, (unsigned long long)p->nodes, nps, p->tt_permille / 10,
+                p->tt_permille % 10, p->pn, p->dn, p->moves, p->proven, p->disproven, pr->tty ? "\033[K" : "\n");
+        pr->shown = pr->tty;
+    }
+    if (pr->log) {
+        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%u,%u,%d,%d,%d\n", p->seconds, (unsigned long long)p->nodes, nps,
+                p->tt_permille, p->pn, p->dn, p->moves, p->proven, p->disproven);
+        fflush(pr->log);
+    }
+}
+
+typedef struct {
     const char *search;
     long tt_mb;
     double time_limit;
@@ -44,13 +73,16 @@ typedef struct {
     bool dtw, json;
     const char *proof;
     long long proof_max;
+    double progress_every;
+    bool quiet;
+    const char *log;
 } SolveOpts;
 
-static double parse_seconds(const char *s)
+static double parse_seconds(const char *s, const char *what)
 {
     char *end;
     double v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || !(v > 0) || v > 1e9) cli_fail("bad --time-limit '%s': seconds > 0", s);
+    if (*s == '\0' || *end != '\0' || !(v > 0) || v > 1e9) cli_fail("bad %s '%s': seconds > 0", what, s);
     return v;
 }
 
@@ -66,7 +98,7 @@ static void print_num(uint32_t v, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR };
+    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG };
     static const struct option longopts[] = {CLI_GAME_LONGOPTS,
                                              {"tt-mb", required_argument, NULL, O_TT},
                                              {"time-limit", required_argument, NULL, O_TIME},
@@ -82,17 +114,23 @@ int cmd_solve(int argc, char **argv)
                                              {"no-dead-cells", no_argument, NULL, O_NODEAD},
                                              {"sym-pieces", required_argument, NULL, O_SYM},
                                              {"pairing", required_argument, NULL, O_PAIR},
+                                             {"progress-every", required_argument, NULL, O_EVERY},
+                                             {"quiet", no_argument, NULL, O_QUIET},
+                                             {"log", required_argument, NULL, O_LOG},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL, 10000000};
+    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL, 10000000, 5, false, NULL};
     DfpnConfig cfg = dfpn_default_config();
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(solve_help, stdout); return 0;
         case O_TT: o.tt_mb = cli_number(optarg, "--tt-mb", 1, 1L << 22); break;
-        case O_TIME: o.time_limit = parse_seconds(optarg); break;
+        case O_TIME: o.time_limit = parse_seconds(optarg, "--time-limit"); break;
+        case O_EVERY: o.progress_every = parse_seconds(optarg, "--progress-every"); break;
+        case O_QUIET: o.quiet = true; break;
+        case O_LOG: o.log = optarg; break;
         case O_NODES: o.node_limit = cli_number(optarg, "--node-limit", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_DTW: o.dtw = true; break;
         case O_PROOF: o.proof = optarg; break;
@@ -130,6 +168,11 @@ int cmd_solve(int argc, char **argv)
     cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
     FILE *proof = NULL;
     if (o.proof && !(proof = fopen(o.proof, "w"))) cli_fail("cannot write proof file '%s'", o.proof);
+    Progress prog = {isatty(STDERR_FILENO) != 0, false, NULL, o.quiet, 0};
+    if (o.log) {
+        if (!(prog.log = fopen(o.log, "w"))) cli_fail("cannot write log file '%s'", o.log);
+        fprintf(prog.log, "seconds,nodes,nodes_per_second,table_permille,root_pn,root_dn,root_moves,proven,disproven\n");
+    }
 
     /* With --dtw a quarter of the memory goes to alpha-beta's own table. */
     size_t bytes = (size_t)o.tt_mb << 20;
@@ -144,6 +187,11 @@ int cmd_solve(int argc, char **argv)
     dfpn_init(&d, &r, &cfg, &tt);
     d.node_limit = (uint64_t)o.node_limit;
     d.deadline = deadline;
+    if (!o.quiet || prog.log) {
+        d.report_every = o.progress_every;
+        d.report = show_progress;
+        d.report_arg = &prog;
+    }
     AlphaBeta ab;
     if (ab_bytes) {
         ab_init(&ab, &r, &cfg.kn, &abtt);
@@ -158,7 +206,13 @@ int cmd_solve(int argc, char **argv)
         dn = v == SOLVE_CHAOS ? 0 : v == SOLVE_ORDER ? DFPN_INF : 1;
     } else {
         v = dfpn_solve(&d, b, &pn, &dn);
+        /* The final figures: in the log, and on stderr if a report was shown. */
+        if (prog.reports == 0) prog.quiet = true;
+        if (d.report && d.nodes > 0) dfpn_report(&d);
+        d.report = NULL; /* later searches (moves, certificates) report nothing */
     }
+    if (prog.shown) fputc('\n', stderr);
+    if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", o.log);
     int dtw = -1;
     if (o.dtw && v == SOLVE_ORDER) dtw = ab_dtw(&ab, b);
     bool order_moves = board_order_to_move(b);

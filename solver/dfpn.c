@@ -104,15 +104,44 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
     return n;
 }
 
+void dfpn_report(Dfpn *d)
+{
+    if (!d->report) return;
+    d->root.seconds = now() - d->started;
+    d->root.nodes = d->nodes;
+    d->root.tt_permille = tt_permille(d->tt);
+    d->report(&d->root, d->report_arg);
+}
+
 static void check_limits(Dfpn *d)
 {
     if (d->node_limit && d->nodes >= d->node_limit) d->stopped = true;
-    if (d->deadline > 0 && (d->nodes & 1023) == 0 && now() >= d->deadline) d->stopped = true;
+    if ((d->nodes & 1023) != 0 || (d->deadline <= 0 && d->report_every <= 0)) return;
+    double t = now();
+    if (d->deadline > 0 && t >= d->deadline) d->stopped = true;
+    if (d->report_every > 0 && t >= d->next_report) {
+        d->next_report = t + d->report_every;
+        dfpn_report(d);
+    }
+}
+
+/* The root's figures for progress reports. */
+static void note_root(Dfpn *d, const Child *ch, int n, uint32_t pn, uint32_t dn)
+{
+    d->root.pn = pn;
+    d->root.dn = dn;
+    d->root.moves = n;
+    d->root.proven = d->root.disproven = 0;
+    for (int i = 0; i < n; i++) {
+        d->root.proven += ch[i].pn == 0;
+        d->root.disproven += ch[i].dn == 0;
+    }
 }
 
 /* Multiple-iterative deepening at an open position: search until its
  * numbers reach a threshold; returns them through *pn, *dn. */
-static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint32_t dt, uint32_t *pn, uint32_t *dn)
+static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint32_t dt, uint32_t *pn, uint32_t *dn,
+                bool root)
 {
     Child ch[MOVES_MAX + 1];
     uint64_t start = d->nodes++;
@@ -148,6 +177,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         *pn = order ? phi1 : delta;
         *dn = order ? delta : phi1;
         best = bi >= 0 ? ch[bi].move : MOVE_NONE;
+        if (root) note_root(d, ch, n, *pn, *dn);
         if (*pn >= pt || *dn >= dt || *pn == 0 || *dn == 0 || d->stopped) break;
 
         Child *c = &ch[bi];
@@ -165,9 +195,9 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         kn_node(d->r, &d->cfg.kn, cb, &ckn);
         uint32_t cpn, cdn;
         if (order)
-            mid(d, cb, c->key, &ckn, cphi_t, (uint32_t)cdelta_t, &cpn, &cdn);
+            mid(d, cb, c->key, &ckn, cphi_t, (uint32_t)cdelta_t, &cpn, &cdn, false);
         else
-            mid(d, cb, c->key, &ckn, (uint32_t)cdelta_t, cphi_t, &cpn, &cdn);
+            mid(d, cb, c->key, &ckn, (uint32_t)cdelta_t, cphi_t, &cpn, &cdn, false);
         c->pn = cpn;
         c->dn = cdn;
     }
@@ -193,8 +223,10 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         return kn.value == KN_ORDER ? SOLVE_ORDER : SOLVE_CHAOS;
     }
     d->stopped = false;
+    d->started = now();
+    d->next_report = d->started + d->report_every;
     Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
-    mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn);
+    mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn, true);
     if (*pn == 0) return SOLVE_ORDER;
     if (*dn == 0) return SOLVE_CHAOS;
     return SOLVE_UNKNOWN;

@@ -34,16 +34,36 @@ typedef struct {
 
 DfpnConfig dfpn_default_config(void);
 
+/* What a progress report sees: the root as the search last left it. */
 typedef struct {
+    double seconds;
+    uint64_t nodes;
+    int tt_permille;
+    uint32_t pn, dn;
+    int moves, proven, disproven; /* root moves, and how many are decided each way */
+} DfpnProgress;
+
+typedef struct Dfpn Dfpn;
+typedef void (*DfpnReport)(const DfpnProgress *p, void *arg);
+
+struct Dfpn {
     const Rules *r;
     DfpnConfig cfg;
     TT *tt;
     uint64_t node_limit; /* 0: none */
-    double deadline;     /* cli_seconds() value; 0: none */
+    double deadline;     /* monotonic seconds; 0: none */
+    double report_every; /* seconds between calls of report; 0: none */
+    DfpnReport report;
+    void *report_arg;
     /* state */
     uint64_t nodes;      /* expanded nodes */
     bool stopped;        /* a limit was hit */
-} Dfpn;
+    double started, next_report;
+    DfpnProgress root;   /* kept up to date by the root's own iterations */
+};
+
+/* Reports the current state through d->report (if set). */
+void dfpn_report(Dfpn *d);
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt);
 
