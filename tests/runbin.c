@@ -1,0 +1,197 @@
+/* runbin.c - see runbin.h. */
+#include "runbin.h"
+
+#include <criterion/criterion.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef OCSOLVE_BIN
+#error "OCSOLVE_BIN must name the ocsolve binary under test"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Running the binary                                                  */
+/* ------------------------------------------------------------------ */
+
+
+int make_tmp(void)
+{
+    char path[] = "/tmp/ocsolve-test-cli-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0, "mkstemp: %s", strerror(errno));
+    unlink(path); /* the file lives on while fd is open */
+    return fd;
+}
+
+char *slurp(int fd, size_t *len)
+{
+    struct stat st;
+    cr_assert(fstat(fd, &st) == 0, "fstat: %s", strerror(errno));
+    size_t size = (size_t)st.st_size;
+    char *buf = malloc(size + 1);
+    cr_assert(buf != NULL);
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = pread(fd, buf + got, size - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        cr_assert(r > 0, "pread: %s", r < 0 ? strerror(errno) : "short file");
+        got += (size_t)r;
+    }
+    buf[size] = '\0';
+    *len = size;
+    return buf;
+}
+
+/* argv: NULL-terminated arguments after the program name. */
+void run_argv(Run *res, const char *const *args)
+{
+    memset(res, 0, sizeof *res);
+    size_t nargs = 0;
+    while (args[nargs]) nargs++;
+    char **argv = calloc(nargs + 2, sizeof *argv);
+    cr_assert(argv != NULL);
+    argv[0] = (char *)"ocsolve";
+    for (size_t i = 0; i < nargs; i++) argv[i + 1] = (char *)args[i];
+    argv[nargs + 1] = NULL;
+
+    size_t used = (size_t)snprintf(res->desc, sizeof res->desc, "ocsolve");
+    for (size_t i = 0; i < nargs && used < sizeof res->desc; i++)
+        used += (size_t)snprintf(res->desc + used, sizeof res->desc - used, " '%s'", args[i]);
+
+    int fo = make_tmp(), fe = make_tmp();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fin = open("/dev/null", O_RDONLY);
+        if (fin >= 0) dup2(fin, 0);
+        if (dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(126);
+        signal(SIGPIPE, SIG_DFL);
+        alarm(60); /* nothing here should take long; a hang becomes a signal */
+        execv(OCSOLVE_BIN, argv);
+        _exit(127);
+    }
+    int status;
+    pid_t w;
+    do w = waitpid(pid, &status, 0);
+    while (w < 0 && errno == EINTR);
+    cr_assert(w == pid, "waitpid: %s", strerror(errno));
+    free(argv);
+
+    res->out = slurp(fo, &res->outlen);
+    res->err = slurp(fe, &res->errlen);
+    close(fo);
+    close(fe);
+    if (WIFEXITED(status)) {
+        res->exited = 1;
+        res->code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signo = WTERMSIG(status);
+    }
+    cr_assert(!(res->exited && res->code == 127 && res->outlen == 0 && res->errlen == 0),
+              "could not execute %s", OCSOLVE_BIN);
+}
+
+void run_free(Run *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                              */
+/* ------------------------------------------------------------------ */
+
+size_t count_char(const char *s, size_t len, char ch)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) k += s[i] == ch;
+    return k;
+}
+
+/* Bad input: exit code 2, nothing on stdout, exactly one line on stderr
+ * (non-empty, '\n'-terminated, no other newline), naming `needle`. */
+void expect_reject_v(const char *needle, const char *const *args)
+{
+    Run r;
+    run_argv(&r, args);
+    cr_expect(r.signo == 0, "%s: killed by signal %d (%s); stderr: %s", r.desc, r.signo, strsignal(r.signo), r.err);
+    cr_expect(r.exited && r.code == 2, "%s: exit code %d, expected 2; stderr: %s", r.desc, r.code, r.err);
+    cr_expect(r.outlen == 0, "%s: expected nothing on stdout, got: %s", r.desc, r.out);
+    cr_expect(r.errlen > 1, "%s: expected an error line on stderr, got %zu bytes", r.desc, r.errlen);
+    cr_expect(strlen(r.err) == r.errlen, "%s: NUL byte on stderr", r.desc);
+    if (r.errlen > 0) {
+        cr_expect(r.err[r.errlen - 1] == '\n', "%s: stderr does not end with a newline: [%s]", r.desc, r.err);
+        cr_expect(count_char(r.err, r.errlen, '\n') == 1, "%s: expected exactly one line on stderr, got: [%s]",
+                  r.desc, r.err);
+    }
+    cr_expect(strstr(r.err, needle) != NULL, "%s: stderr should name the problem ('%s'), got: [%s]", r.desc, needle,
+              r.err);
+    run_free(&r);
+}
+
+/* Good input: exit 0 with something on stdout; returns the run (caller frees). */
+void expect_ok_v(Run *r, const char *const *args)
+{
+    run_argv(r, args);
+    cr_assert(r->signo == 0, "%s: killed by signal %d (%s)", r->desc, r->signo, strsignal(r->signo));
+    cr_assert(r->exited && r->code == 0, "%s: exit code %d, expected 0; stderr: %s", r->desc, r->code, r->err);
+    cr_assert(r->outlen > 0, "%s: expected output on stdout", r->desc);
+    cr_assert(strlen(r->out) == r->outlen, "%s: NUL byte on stdout", r->desc);
+}
+
+/* The last line of s, without its newline, into buf. */
+const char *last_line(const char *s, char *buf, size_t size)
+{
+    size_t len = strlen(s);
+    if (len > 0 && s[len - 1] == '\n') len--;
+    size_t start = len;
+    while (start > 0 && s[start - 1] != '\n') start--;
+    size_t n = len - start < size - 1 ? len - start : size - 1;
+    memcpy(buf, s + start, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The rest of the line that starts with prefix (at the start of a line), or
+ * "" if there is none; into buf. */
+const char *line_value(const char *s, const char *prefix, char *buf, size_t size)
+{
+    size_t pl = strlen(prefix);
+    buf[0] = '\0';
+    for (const char *p = s; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        if (strncmp(p, prefix, pl) == 0) {
+            const char *v = p + pl;
+            size_t n = strcspn(v, "\n");
+            if (n > size - 1) n = size - 1;
+            memcpy(buf, v, n);
+            buf[n] = '\0';
+            return buf;
+        }
+    }
+    return buf;
+}
+
+/* The empty position of n*n cells, as a string, into out (n*n + 1 chars). */
+void make_pos(char *out, int n)
+{
+    for (int i = 0; i < n * n; i++) out[i] = '.';
+    out[n * n] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* Rejections                                                          */
+/* ------------------------------------------------------------------ */
+

@@ -1,0 +1,54 @@
+/* test_cli_solve.c - black-box tests of `ocsolve solve`: options rejected,
+ * JSON fields, the progress log. */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runbin.h"
+
+TestSuite(cli_solve, .timeout = 120);
+
+/* ------------------------------------------------------------------ */
+/* solve: options, JSON, progress log                                   */
+/* ------------------------------------------------------------------ */
+
+Test(cli_solve, rejects_bad_options)
+{
+    expect_reject("--progress-every", "solve", "--progress-every", "0");
+    expect_reject("--time-limit", "solve", "--time-limit", "-3");
+    expect_reject("--search", "solve", "--search", "magic");
+    expect_reject("--epsilon", "solve", "--epsilon", "x");
+    expect_reject("log file", "solve", "--log", "/nonexistent-dir/log.csv");
+    expect_reject("proof file", "solve", "--proof", "/nonexistent-dir/p.txt");
+}
+
+/* A position whose result needs no search beyond one line: Order to move
+ * completes XXXX. on row 1. */
+Test(cli_solve, json_and_log)
+{
+    char log[] = "/tmp/ocsolve-log-XXXXXX";
+    int fd = mkstemp(log);
+    cr_assert(fd >= 0);
+    close(fd);
+    Run r;
+    expect_ok(&r, "solve", "--json", "--dtw", "--log", log, "XXXX..OO.O...X......................");
+    cr_expect(strstr(r.out, "\"result\":\"order\"") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "\"dtw\":1") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "\"best_move\":\"Xe1\"") != NULL, "%s", r.out);
+    run_free(&r);
+    /* A search that runs: the log has its header and the final figures. */
+    expect_ok(&r, "solve", "--quiet", "--log", log, "--node-limit", "5000", "-");
+    cr_expect(strstr(r.out, "result: unknown") != NULL, "%s", r.out);
+    cr_expect(r.errlen == 0, "--quiet still printed: %s", r.err);
+    run_free(&r);
+    FILE *f = fopen(log, "r");
+    cr_assert(f);
+    char line[256];
+    cr_assert(fgets(line, sizeof line, f));
+    cr_expect(strncmp(line, "seconds,nodes,", 14) == 0, "%s", line);
+    cr_expect(fgets(line, sizeof line, f) != NULL, "no figures in the log");
+    fclose(f);
+    unlink(log);
+}
