@@ -1,7 +1,7 @@
 /* alphabeta.c - see alphabeta.h. */
 #include "alphabeta.h"
 
-#include <time.h>
+#include "clock.h"
 
 void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
 {
@@ -11,11 +11,7 @@ void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
 static void check_limits(AlphaBeta *a)
 {
     if (a->node_limit && a->nodes >= a->node_limit) a->stopped = true;
-    if (a->deadline > 0 && (a->nodes & 1023) == 0) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        if ((double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec >= a->deadline) a->stopped = true;
-    }
+    if (a->deadline > 0 && (a->nodes & 1023) == 0 && clock_seconds() >= a->deadline) a->stopped = true;
 }
 
 /* Can Order force a win within depth plies from the ongoing position b?

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../engine/notation.h"
 
@@ -83,11 +82,4 @@ void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, 
         if (board_occupied(*b) & (1ULL << move_cell(m))) cli_fail("move %s: cell %s is occupied", moves[i], moves[i] + 1);
         board_place(b, m);
     }
-}
-
-double cli_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

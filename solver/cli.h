@@ -39,6 +39,4 @@ noreturn void cli_bad_option(char **argv, int opt);
  * move after the game has ended. */
 void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, Rules *r, Board *b);
 
-double cli_seconds(void); /* monotonic clock */
-
 #endif

@@ -5,6 +5,7 @@
 
 #include "../engine/perft.h"
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 
 static const char perft_help[] =
@@ -58,10 +59,10 @@ int cmd_perft(int argc, char **argv)
     printf("perft %d: %s rules, %dx%d, k=%d, method %s\n", depth, rules_name(r.rules), r.n, r.n, r.k, names[mode]);
     fflush(stdout);
     PerftResult res;
-    double t0 = cli_seconds();
+    double t0 = clock_seconds();
     if (perft_run(&r, b, depth, mode, (size_t)hash_mb << 20, &res) != 0)
         cli_fail("cannot allocate a %ld MiB memo table (use --hash-mb)", hash_mb);
-    double dt = cli_seconds() - t0;
+    double dt = clock_seconds() - t0;
     double sec = dt > 1e-9 ? dt : 1e-9;
     printf("time %.3f s, positions made %llu (%.0f/s), sequences %.0f/s\n", dt, (unsigned long long)res.nodes,
            (double)res.nodes / sec, (double)res.count / sec);

@@ -9,6 +9,7 @@
 #include "../engine/notation.h"
 #include "alphabeta.h"
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "dfpn.h"
 #include "proof.h"
@@ -181,7 +182,7 @@ int cmd_solve(int argc, char **argv)
     if (tt_init(&tt, bytes - ab_bytes, false) != 0 || (ab_bytes && tt_init(&abtt, ab_bytes, false) != 0))
         cli_fail("cannot allocate a %ld MiB table (use --tt-mb)", o.tt_mb);
 
-    double t0 = cli_seconds();
+    double t0 = clock_seconds();
     double deadline = o.time_limit > 0 ? t0 + o.time_limit : 0;
     Dfpn d;
     dfpn_init(&d, &r, &cfg, &tt);
@@ -223,7 +224,7 @@ int cmd_solve(int argc, char **argv)
         else if (v == SOLVE_ORDER && dtw >= 0)
             best = ab_best_move(&ab, b); /* Chaos loses: the longest resistance */
     }
-    double dt = cli_seconds() - t0;
+    double dt = clock_seconds() - t0;
     uint64_t nodes = d.nodes + (ab_bytes ? ab.nodes : 0);
 
     ProofStats ps = {0, 0};

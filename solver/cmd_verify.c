@@ -7,6 +7,7 @@
 
 #include "../engine/notation.h"
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "verify.h"
 #include "verify_rules.h"
@@ -119,9 +120,9 @@ int cmd_verify(int argc, char **argv)
     const char *file = argv[optind];
 
     VerifyResult res;
-    double t0 = cli_seconds();
+    double t0 = clock_seconds();
     int rc = verify_file_ex(file, &exp, &res);
-    double seconds = cli_seconds() - t0;
+    double seconds = clock_seconds() - t0;
     if (json) {
         print_json(file, &res, seconds);
         return rc;

@@ -2,9 +2,9 @@
 #include "dfpn.h"
 
 #include <math.h>
-#include <time.h>
 
 #include "../engine/moves.h"
+#include "clock.h"
 
 typedef struct {
     Board key;
@@ -22,13 +22,6 @@ DfpnConfig dfpn_default_config(void)
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
 {
     *d = (Dfpn){.r = r, .cfg = *cfg, .tt = tt};
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
@@ -107,7 +100,7 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 void dfpn_report(Dfpn *d)
 {
     if (!d->report) return;
-    d->root.seconds = now() - d->started;
+    d->root.seconds = clock_seconds() - d->started;
     d->root.nodes = d->nodes;
     d->root.tt_permille = tt_permille(d->tt);
     d->report(&d->root, d->report_arg);
@@ -117,7 +110,7 @@ static void check_limits(Dfpn *d)
 {
     if (d->node_limit && d->nodes >= d->node_limit) d->stopped = true;
     if ((d->nodes & 1023) != 0 || (d->deadline <= 0 && d->report_every <= 0)) return;
-    double t = now();
+    double t = clock_seconds();
     if (d->deadline > 0 && t >= d->deadline) d->stopped = true;
     if (d->report_every > 0 && t >= d->next_report) {
         d->next_report = t + d->report_every;
@@ -223,7 +216,7 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         return kn.value == KN_ORDER ? SOLVE_ORDER : SOLVE_CHAOS;
     }
     d->stopped = false;
-    d->started = now();
+    d->started = clock_seconds();
     d->next_report = d->started + d->report_every;
     Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
     mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn, true);
