@@ -5,9 +5,9 @@
 CC       := gcc
 CPPFLAGS := -D_GNU_SOURCE
 WARN     := -Wall -Wextra -Werror
-CFLAGS   := -std=c11 -O3 -march=native $(WARN)
-SANFLAGS := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
-TSANFLAGS := -std=c11 -O1 -g -fsanitize=thread $(WARN)
+CFLAGS   := -std=c11 -O3 -march=native -fopenmp $(WARN)
+SANFLAGS := -std=c11 -O1 -g -fopenmp -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
+TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 DEB_PKGS := libxxhash-dev libcriterion-dev
 
 # engine -> tables -> solver: the library every program links.

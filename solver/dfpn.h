@@ -52,6 +52,7 @@ struct Dfpn {
     TT *tt;
     uint64_t node_limit; /* 0: none */
     double deadline;     /* monotonic seconds; 0: none */
+    int threads;         /* searching threads (0 or 1: one); more need a shared table */
     double report_every; /* seconds between calls of report; 0: none */
     DfpnReport report;
     void *report_arg;
