@@ -12,12 +12,15 @@
 #include "clock.h"
 #include "commands.h"
 #include "dfpn.h"
+#include "job.h"
+#include "parallel.h"
 #include "proof.h"
 
 static const char solve_help[] =
     "usage: ocsolve solve [options] [POSITION [MOVE ...]]\n"
     "Decide POSITION (default: the empty board): who wins with perfect play.\n" CLI_GAME_HELP
     "  --tt-mb M          transposition table size in MiB (default 256)\n"
+    "  --threads T        searching threads sharing the table (default: all cores)\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --node-limit N     stop after N nodes (result unknown)\n"
     "  --dtw              also the exact distance to win (plies; alpha-beta)\n"
@@ -28,6 +31,10 @@ static const char solve_help[] =
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
     "  --log FILE         the progress figures as CSV, for plotting\n"
+    "  --checkpoint FILE  save the search table to FILE every --checkpoint-every\n"
+    "                     seconds (default 300), at the end and on SIGINT/SIGTERM\n"
+    "  --resume FILE      continue from a checkpoint (same rules, board, position\n"
+    "                     and key settings; anything else is refused)\n"
     "tuning (for comparing heuristics; the defaults are the measured best):\n"
     "  --epsilon E        1+epsilon threshold trick (default 0.25; 0 = plain df-pn)\n"
     "  --pn-init I        moves (default: a Chaos node starts at its number of safe\n"
@@ -37,8 +44,9 @@ static const char solve_help[] =
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
     "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
     "  --help             this text\n"
-    "Exit 0 when the search ran (whatever the result), 1 when --proof could not be\n"
-    "written (the file is removed), 2 on bad input.\n"
+    "Exit 0 when the search ran (whatever the result), 1 when --proof or the last\n"
+    "checkpoint could not be written (a proof file is removed), 2 on bad input,\n"
+    "128+N when stopped by signal N (SIGINT, SIGTERM; the checkpoint is saved).\n"
     "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
 
 typedef struct {
@@ -77,6 +85,8 @@ typedef struct {
     double progress_every;
     bool quiet;
     const char *log;
+    int threads;
+    JobOpts job;
 } SolveOpts;
 
 static double parse_seconds(const char *s, const char *what)
@@ -99,7 +109,7 @@ static void print_num(uint32_t v, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG };
+    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME };
     static const struct option longopts[] = {CLI_GAME_LONGOPTS,
                                              {"tt-mb", required_argument, NULL, O_TT},
                                              {"time-limit", required_argument, NULL, O_TIME},
@@ -118,10 +128,14 @@ int cmd_solve(int argc, char **argv)
                                              {"progress-every", required_argument, NULL, O_EVERY},
                                              {"quiet", no_argument, NULL, O_QUIET},
                                              {"log", required_argument, NULL, O_LOG},
+                                             {"threads", required_argument, NULL, O_THREADS},
+                                             {"checkpoint", required_argument, NULL, O_CKPT},
+                                             {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY},
+                                             {"resume", required_argument, NULL, O_RESUME},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL, 10000000, 5, false, NULL};
+    SolveOpts o = {"dfpn", 256, 0, 0, false, false, NULL, 10000000, 5, false, NULL, par_cores(), {.every = 300}};
     DfpnConfig cfg = dfpn_default_config();
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -132,6 +146,10 @@ int cmd_solve(int argc, char **argv)
         case O_EVERY: o.progress_every = parse_seconds(optarg, "--progress-every"); break;
         case O_QUIET: o.quiet = true; break;
         case O_LOG: o.log = optarg; break;
+        case O_CKPT: o.job.checkpoint = optarg; break;
+        case O_CKPT_EVERY: o.job.every = parse_seconds(optarg, "--checkpoint-every"); break;
+        case O_RESUME: o.job.resume = optarg; break;
+        case O_THREADS: o.threads = (int)cli_number(optarg, "--threads", 1, DFPN_MAX_THREADS); break;
         case O_NODES: o.node_limit = cli_number(optarg, "--node-limit", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_DTW: o.dtw = true; break;
         case O_PROOF: o.proof = optarg; break;
@@ -179,7 +197,7 @@ int cmd_solve(int argc, char **argv)
     size_t bytes = (size_t)o.tt_mb << 20;
     size_t ab_bytes = o.dtw || strcmp(o.search, "ab") == 0 ? bytes / 4 : 0;
     TT tt, abtt;
-    if (tt_init(&tt, bytes - ab_bytes, false) != 0 || (ab_bytes && tt_init(&abtt, ab_bytes, false) != 0))
+    if (tt_init(&tt, bytes - ab_bytes, o.threads > 1) != 0 || (ab_bytes && tt_init(&abtt, ab_bytes, false) != 0))
         cli_fail("cannot allocate a %ld MiB table (use --tt-mb)", o.tt_mb);
 
     double t0 = clock_seconds();
@@ -188,11 +206,18 @@ int cmd_solve(int argc, char **argv)
     dfpn_init(&d, &r, &cfg, &tt);
     d.node_limit = (uint64_t)o.node_limit;
     d.deadline = deadline;
+    d.threads = o.threads;
     if (!o.quiet || prog.log) {
         d.report_every = o.progress_every;
         d.report = show_progress;
         d.report_arg = &prog;
     }
+    o.job.deadline = deadline;
+    o.job.quiet = o.quiet;
+    JobResult jr = {0};
+    bool ab_search = strcmp(o.search, "ab") == 0;
+    if (ab_search && (o.job.checkpoint || o.job.resume)) cli_fail("--checkpoint and --resume need --search dfpn");
+    if (!ab_search) job_prepare(&d, b, &o.job, &jr);
     AlphaBeta ab;
     if (ab_bytes) {
         ab_init(&ab, &r, &cfg.kn, &abtt);
@@ -201,12 +226,12 @@ int cmd_solve(int argc, char **argv)
     }
     uint32_t pn = 0, dn = 0;
     SolveValue v;
-    if (strcmp(o.search, "ab") == 0) {
+    if (ab_search) {
         v = ab_solve(&ab, b);
         pn = v == SOLVE_ORDER ? 0 : v == SOLVE_CHAOS ? DFPN_INF : 1;
         dn = v == SOLVE_CHAOS ? 0 : v == SOLVE_ORDER ? DFPN_INF : 1;
     } else {
-        v = dfpn_solve(&d, b, &pn, &dn);
+        v = job_run(&d, b, &o.job, &pn, &dn, &jr);
         /* The final figures: in the log, and on stderr if a report was shown. */
         if (prog.reports == 0) prog.quiet = true;
         if (d.report && d.nodes > 0) dfpn_report(&d);
@@ -253,6 +278,10 @@ int cmd_solve(int argc, char **argv)
         printf(",\"root_dn\":");
         print_num(dn, true);
         if (o.dtw) printf(dtw >= 0 ? ",\"dtw\":%d" : ",\"dtw\":null", dtw);
+        if (o.job.resume || o.job.checkpoint)
+            printf(",\"total_nodes\":%llu,\"total_seconds\":%.3f,\"checkpoints\":%d",
+                   (unsigned long long)(jr.prev_nodes + nodes), jr.prev_seconds + dt, jr.checkpoints);
+        if (jr.signo) printf(",\"signal\":%d", jr.signo);
         if (o.proof)
             printf(",\"proof\":{\"file\":\"%s\",\"lines\":%llu,\"error\":%s%s%s}", o.proof, (unsigned long long)ps.lines,
                    proof_error ? "\"" : "", proof_error ? proof_error : "null", proof_error ? "\"" : "");
@@ -271,6 +300,10 @@ int cmd_solve(int argc, char **argv)
         printf(" / ");
         print_num(dn, false);
         printf("\n");
+        if (o.job.resume || o.job.checkpoint)
+            printf("all runs: %llu nodes, %.1f s; checkpoints saved: %d\n",
+                   (unsigned long long)(jr.prev_nodes + nodes), jr.prev_seconds + dt, jr.checkpoints);
+        if (jr.signo) printf("stopped by signal %d\n", jr.signo);
         if (o.proof && !proof_error)
             printf("proof: %s (%llu lines, %llu positions)\n", o.proof, (unsigned long long)ps.lines,
                    (unsigned long long)ps.positions);
@@ -282,5 +315,6 @@ int cmd_solve(int argc, char **argv)
     }
     tt_free(&tt);
     if (ab_bytes) tt_free(&abtt);
-    return proof_error ? 1 : 0;
+    if (jr.signo) return 128 + jr.signo;
+    return proof_error || jr.save_failed ? 1 : 0;
 }

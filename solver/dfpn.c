@@ -2,9 +2,24 @@
 #include "dfpn.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "../engine/moves.h"
 #include "clock.h"
+#include "parallel.h"
+
+/* Busy counters: how many threads are inside a position, by its key's hash.
+ * Two positions may share a counter; that only misleads the choice of a
+ * child, never a value. Sharing is rare but costly (measured: with 2^16
+ * counters, a thread alone mistook its own path for another thread's and
+ * took 1.8x the nodes on a suite position; with 2^20 it is within 0.2%). */
+enum { BUSY_SLOTS = 1 << 20, NODE_BATCH = 1024 };
+
+struct DfpnShared {
+    atomic_bool stop;           /* decided, a limit, or an interrupt */
+    _Atomic uint64_t nodes;     /* all threads' nodes, added in batches */
+    _Atomic uint16_t busy[BUSY_SLOTS];
+};
 
 typedef struct {
     Board key;
@@ -12,7 +27,27 @@ typedef struct {
     bool exact; /* pn/dn decided without the table: never re-probed */
     uint32_t pn, dn;
     uint32_t work; /* table's effort for it; 0 when decided without search */
+    uint32_t slot; /* its busy counter (parallel search) */
 } Child;
+
+static inline uint32_t busy_slot(Board key) { return (uint32_t)(tt_hash(key) >> 44); }
+
+static inline void busy_add(DfpnShared *sh, uint32_t slot, int delta)
+{
+    if (delta > 0)
+        atomic_fetch_add_explicit(&sh->busy[slot], 1, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(&sh->busy[slot], 1, memory_order_relaxed);
+}
+
+/* The phi number another thread's presence makes a child look like: twice
+ * as hard per thread inside it. Decided numbers stay as they are. */
+static inline uint32_t virtual_phi(uint32_t phi, unsigned busy)
+{
+    if (phi == 0 || phi == DFPN_INF || busy == 0) return phi;
+    uint64_t v = (uint64_t)phi * (busy + 1);
+    return v >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)v;
+}
 
 DfpnConfig dfpn_default_config(void)
 {
@@ -52,6 +87,7 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
     }
     c->exact = false;
     c->key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    if (d->sh) c->slot = busy_slot(c->key);
     TTData e;
     if (tt_probe(d->tt, c->key, &e)) {
         c->pn = e.pn;
@@ -101,15 +137,44 @@ void dfpn_report(Dfpn *d)
 {
     if (!d->report) return;
     d->root.seconds = clock_seconds() - d->started;
-    d->root.nodes = d->nodes;
+    d->root.nodes = d->sh ? atomic_load_explicit(&d->sh->nodes, memory_order_relaxed) : d->nodes;
     d->root.tt_permille = tt_permille(d->tt);
     d->report(&d->root, d->report_arg);
 }
 
+/* With threads, limits apply to the total: each thread adds its nodes in
+ * batches and raises the common stop flag; only thread 0 reports. */
+static void check_shared_limits(Dfpn *d)
+{
+    DfpnShared *sh = d->sh;
+    if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) d->stopped = true;
+    if (d->nodes % NODE_BATCH != 0) return;
+    uint64_t add = d->nodes - d->flushed;
+    uint64_t total = atomic_fetch_add_explicit(&sh->nodes, add, memory_order_relaxed) + add;
+    d->flushed = d->nodes;
+    bool stop = d->node_limit && total >= d->node_limit;
+    if (d->interrupt && atomic_load_explicit(d->interrupt, memory_order_relaxed)) stop = true;
+    double t = clock_seconds();
+    if (d->deadline > 0 && t >= d->deadline) stop = true;
+    if (stop) {
+        atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+        d->stopped = true;
+    }
+    if (d->tid == 0 && d->report_every > 0 && t >= d->next_report) {
+        d->next_report = t + d->report_every;
+        dfpn_report(d);
+    }
+}
+
 static void check_limits(Dfpn *d)
 {
+    if (d->sh) {
+        check_shared_limits(d);
+        return;
+    }
     if (d->node_limit && d->nodes >= d->node_limit) d->stopped = true;
-    if ((d->nodes & 1023) != 0 || (d->deadline <= 0 && d->report_every <= 0)) return;
+    if ((d->nodes & 1023) != 0 || (d->deadline <= 0 && d->report_every <= 0 && !d->interrupt)) return;
+    if (d->interrupt && atomic_load_explicit(d->interrupt, memory_order_relaxed)) d->stopped = true;
     double t = clock_seconds();
     if (d->deadline > 0 && t >= d->deadline) d->stopped = true;
     if (d->report_every > 0 && t >= d->next_report) {
@@ -131,6 +196,48 @@ static void note_root(Dfpn *d, const Child *ch, int n, uint32_t pn, uint32_t dn)
     }
 }
 
+/* A child another thread has decided meanwhile. Undecided numbers are not
+ * re-read: a frame's own numbers for its children guide it better than the
+ * table's, which other paths through the same position keep rewriting
+ * (measured: re-reading them all costs 1.8x nodes on one thread). */
+static void reprobe(Dfpn *d, Child *c)
+{
+    TTData e;
+    if (c->pn == 0 || c->dn == 0 || !tt_probe(d->tt, c->key, &e)) return;
+    if (e.pn == 0 || e.dn == 0) {
+        c->pn = e.pn;
+        c->dn = e.dn;
+    }
+}
+
+/* OR node: pn = min, dn = sum; AND node the other way round. Call the
+ * "min" number phi and the "sum" number delta. With virtual, a child other
+ * threads are in looks harder (virtual_phi); delta is always the real sum. */
+typedef struct {
+    uint32_t phi1, phi2, delta;
+    int bi;
+} Pick;
+
+static Pick pick(Dfpn *d, const Child *ch, int n, bool order, bool virtual)
+{
+    Pick p = {DFPN_INF, DFPN_INF, 0, -1};
+    for (int i = 0; i < n; i++) {
+        const Child *c = &ch[i];
+        uint32_t phi = order ? c->pn : c->dn, dl = order ? c->dn : c->pn;
+        p.delta = sat_add(p.delta, dl);
+        if (virtual && !c->exact) phi = virtual_phi(phi, atomic_load_explicit(&d->sh->busy[c->slot], memory_order_relaxed));
+        if (phi < p.phi1) {
+            p.phi2 = p.phi1;
+            p.phi1 = phi;
+            p.bi = i;
+        } else if (phi < p.phi2) {
+            p.phi2 = phi;
+        }
+    }
+    if (n == 0) p.delta = DFPN_INF; /* unreachable for open nodes; keeps the numbers exact */
+    return p;
+}
+
 /* Multiple-iterative deepening at an open position: search until its
  * numbers reach a threshold; returns them through *pn, *dn. */
 static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint32_t dt, uint32_t *pn, uint32_t *dn,
@@ -139,47 +246,43 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     Child ch[MOVES_MAX + 1];
     uint64_t start = d->nodes++;
     check_limits(d);
+    uint32_t slot = 0;
+    if (d->sh) {
+        slot = busy_slot(key);
+        busy_add(d->sh, slot, 1);
+    }
     int n = expand(d, b, kn, ch);
     bool order = board_order_to_move(b);
     Move best = MOVE_NONE;
     for (;;) {
-        /* OR node: pn = min, dn = sum; AND node the other way round. Call
-         * the "min" number phi and the "sum" number delta. */
-        uint32_t phi1 = DFPN_INF, phi2 = DFPN_INF, delta = 0;
-        int bi = -1;
-        for (int i = 0; i < n; i++) {
-            Child *c = &ch[i];
-            if (!c->exact && d->cfg.reprobe) {
-                TTData e;
-                if (tt_probe(d->tt, c->key, &e)) {
-                    c->pn = e.pn;
-                    c->dn = e.dn;
-                }
-            }
-            uint32_t phi = order ? c->pn : c->dn, dl = order ? c->dn : c->pn;
-            delta = sat_add(delta, dl);
-            if (phi < phi1) {
-                phi2 = phi1;
-                phi1 = phi;
-                bi = i;
-            } else if (phi < phi2) {
-                phi2 = phi;
-            }
-        }
-        if (n == 0) delta = DFPN_INF; /* unreachable for open nodes; keeps the numbers exact */
-        *pn = order ? phi1 : delta;
-        *dn = order ? delta : phi1;
-        best = bi >= 0 ? ch[bi].move : MOVE_NONE;
+        if (d->sh)
+            for (int i = 0; i < n; i++)
+                if (!ch[i].exact) reprobe(d, &ch[i]);
+        Pick p = pick(d, ch, n, order, false);
+        *pn = order ? p.phi1 : p.delta;
+        *dn = order ? p.delta : p.phi1;
+        best = p.bi >= 0 ? ch[p.bi].move : MOVE_NONE;
         if (root) note_root(d, ch, n, *pn, *dn);
         if (*pn >= pt || *dn >= dt || *pn == 0 || *dn == 0 || d->stopped) break;
 
-        Child *c = &ch[bi];
         uint32_t phi_t = order ? pt : dt, delta_t = order ? dt : pt;
-        uint64_t grown = (uint64_t)ceil((double)phi2 * (1.0 + d->cfg.epsilon));
-        if (grown <= phi2) grown = (uint64_t)phi2 + 1;
-        uint32_t cphi_t = phi2 == DFPN_INF ? phi_t : (uint32_t)(grown < phi_t ? grown : phi_t);
+        if (d->sh && atomic_load_explicit(&d->sh->busy[ch[p.bi].slot], memory_order_relaxed)) {
+            /* Steer clear of children other threads are in, unless the one
+             * chosen instead is already past this node's threshold (it would
+             * return at once, and this thread would spin). A best child no
+             * thread is in stays the choice: virtual numbers only grow. */
+            Pick v = pick(d, ch, n, order, true);
+            if (v.bi != p.bi && (order ? ch[v.bi].pn : ch[v.bi].dn) < phi_t) {
+                p.bi = v.bi;
+                p.phi2 = v.phi2;
+            }
+        }
+        Child *c = &ch[p.bi];
+        uint64_t grown = (uint64_t)ceil((double)p.phi2 * (1.0 + d->cfg.epsilon));
+        if (grown <= p.phi2) grown = (uint64_t)p.phi2 + 1;
+        uint32_t cphi_t = p.phi2 == DFPN_INF ? phi_t : (uint32_t)(grown < phi_t ? grown : phi_t);
         uint32_t cdl = order ? c->dn : c->pn;
-        uint64_t cdelta_t = delta_t == DFPN_INF ? DFPN_INF : (uint64_t)delta_t - delta + cdl;
+        uint64_t cdelta_t = delta_t == DFPN_INF ? DFPN_INF : (uint64_t)delta_t - p.delta + cdl;
         if (cdelta_t > DFPN_INF) cdelta_t = DFPN_INF;
 
         Board cb = b;
@@ -197,6 +300,61 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     uint64_t work = d->nodes - start;
     TTData e = {*pn, *dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best, 0};
     tt_store(d->tt, key, &e);
+    if (d->sh) busy_add(d->sh, slot, -1);
+}
+
+typedef struct {
+    Dfpn *w; /* one searcher per thread */
+    Board b, key;
+    const KnNode *kn;
+    uint32_t pn[DFPN_MAX_THREADS], dn[DFPN_MAX_THREADS];
+} ParSolve;
+
+static void solve_thread(void *arg, int tid)
+{
+    ParSolve *ps = arg;
+    Dfpn *w = &ps->w[tid];
+    mid(w, ps->b, ps->key, ps->kn, DFPN_INF, DFPN_INF, &ps->pn[tid], &ps->dn[tid], tid == 0);
+    /* Decided here: the others stop (their unwinding only stores numbers). */
+    if (ps->pn[tid] == 0 || ps->dn[tid] == 0) atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
+}
+
+/* Every thread searches from the root over the shared table until one of
+ * them decides it or a limit stops them all. */
+static void solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t *pn, uint32_t *dn)
+{
+    int t = d->threads < DFPN_MAX_THREADS ? d->threads : DFPN_MAX_THREADS;
+    DfpnShared *sh = calloc(1, sizeof *sh);
+    Dfpn *w = calloc((size_t)t, sizeof *w);
+    if (!sh || !w) { /* too little memory for threads: search alone */
+        free(sh);
+        free(w);
+        mid(d, b, key, kn, DFPN_INF, DFPN_INF, pn, dn, true);
+        return;
+    }
+    atomic_init(&sh->nodes, d->nodes); /* limits count the nodes of earlier calls too */
+    ParSolve ps = {.w = w, .b = b, .key = key, .kn = kn};
+    for (int i = 0; i < t; i++) {
+        w[i] = *d;
+        w[i].sh = sh;
+        w[i].tid = i;
+        w[i].nodes = w[i].flushed = 0;
+    }
+    par_run(t, solve_thread, &ps);
+    int decider = 0;
+    bool stopped = false;
+    for (int i = 0; i < t; i++) {
+        d->nodes += w[i].nodes;
+        stopped |= w[i].stopped;
+        if (ps.pn[i] == 0 || ps.dn[i] == 0) decider = i;
+    }
+    *pn = ps.pn[decider];
+    *dn = ps.dn[decider];
+    d->stopped = stopped && *pn != 0 && *dn != 0;
+    d->root = w[0].root;
+    d->next_report = w[0].next_report;
+    free(w);
+    free(sh);
 }
 
 SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
@@ -216,10 +374,15 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         return kn.value == KN_ORDER ? SOLVE_ORDER : SOLVE_CHAOS;
     }
     d->stopped = false;
-    d->started = clock_seconds();
-    d->next_report = d->started + d->report_every;
+    if (d->started == 0) { /* a job's segments share one clock */
+        d->started = clock_seconds();
+        d->next_report = d->started + d->report_every;
+    }
     Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
-    mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn, true);
+    if (d->threads > 1)
+        solve_parallel(d, b, key, &kn, pn, dn);
+    else
+        mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn, true);
     if (*pn == 0) return SOLVE_ORDER;
     if (*dn == 0) return SOLVE_CHAOS;
     return SOLVE_UNKNOWN;

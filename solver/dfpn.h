@@ -10,6 +10,19 @@
  * Measured (results/heuristics.md): the 1+eps trick saves 1.4x nodes, the
  * mobility-based initial numbers 2.9x, on the solve suite.
  *
+ * Parallel search (threads > 1), after Kaneko's parallel df-pn: every
+ * thread runs the same search from the root over one shared table, so a
+ * number one thread stores steers the others and a proof found by one is
+ * used by all. To make threads spread out, a thread entering a position
+ * marks it busy (a small table of counters indexed by the key's hash), and
+ * a thread choosing a child sees a busy child's phi number inflated (a
+ * "virtual" number, used only to choose and never stored). Children are
+ * re-read from the table on every iteration so that other threads' work is
+ * seen; an undecided number is taken only if it is larger than the one in
+ * hand, a decided one always. Only proofs and disproofs are facts, and they
+ * come from the same exact rules in every thread, so the value found cannot
+ * depend on the thread count; node counts and timing can.
+ *
  * Soundness: the table returns a record only for an exactly equal key, and
  * keys are equal only for positions of equal value (knowledge.h); a lost
  * record costs work only. Proofs are never inferred from a hash alone.
@@ -21,6 +34,7 @@
 #include "knowledge.h"
 
 #define DFPN_INF UINT32_MAX
+#define DFPN_MAX_THREADS 256
 
 typedef enum { SOLVE_UNKNOWN = 0, SOLVE_ORDER, SOLVE_CHAOS } SolveValue;
 
@@ -28,7 +42,6 @@ typedef struct {
     double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
     bool chaos_pn_moves; /* initial pn of a Chaos node = its number of safe moves */
     bool order_dn_moves; /* initial dn of an Order node = its number of moves */
-    bool reprobe;        /* re-read every child from the table on every iteration */
     Knowledge kn;
 } DfpnConfig;
 
@@ -44,6 +57,7 @@ typedef struct {
 } DfpnProgress;
 
 typedef struct Dfpn Dfpn;
+typedef struct DfpnShared DfpnShared;
 typedef void (*DfpnReport)(const DfpnProgress *p, void *arg);
 
 struct Dfpn {
@@ -53,11 +67,15 @@ struct Dfpn {
     uint64_t node_limit; /* 0: none */
     double deadline;     /* monotonic seconds; 0: none */
     int threads;         /* searching threads (0 or 1: one); more need a shared table */
+    atomic_bool *interrupt; /* when set (e.g. by a signal handler), the search stops */
     double report_every; /* seconds between calls of report; 0: none */
     DfpnReport report;
     void *report_arg;
     /* state */
-    uint64_t nodes;      /* expanded nodes */
+    uint64_t nodes;      /* expanded nodes (all threads' after dfpn_solve) */
+    DfpnShared *sh;      /* the threads' common state; NULL for one thread */
+    int tid;
+    uint64_t flushed;    /* nodes already added to sh's total */
     bool stopped;        /* a limit was hit */
     double started, next_report;
     DfpnProgress root;   /* kept up to date by the root's own iterations */

@@ -106,6 +106,13 @@ void tt_store(TT *t, Board key, const TTData *d)
         if (tt_match(&b->e[j], key)) victim = &b->e[j];
     for (int j = 0; j < TT_BUCKET_ENTRIES && !victim; j++)
         if (!(b->e[j].flags & TT_FLAG_USED)) victim = &b->e[j];
+    /* A proof or disproof is never overwritten by a guess for the same
+     * position: with threads, one that was searching it when another
+     * decided it stores its (stale) numbers afterwards. */
+    if (victim && victim->flags & TT_FLAG_USED && (victim->pn == 0 || victim->dn == 0) && d->pn != 0 && d->dn != 0) {
+        tt_unlock(t, i);
+        return;
+    }
     if (!victim) {
         victim = &b->e[0];
         for (int j = 1; j < TT_BUCKET_ENTRIES; j++)

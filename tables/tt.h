@@ -14,7 +14,8 @@
  *   flags  bit 0: slot in use (the empty board is a real key, so a zero key
  *          cannot mean "free").
  *
- * Replacement: a store overwrites the entry with the same key; otherwise a
+ * Replacement: a store overwrites the entry with the same key (except that
+ * an undecided store never replaces a decided entry); otherwise a
  * free slot; otherwise the entry with the least work in the bucket. Losing
  * an entry loses work, never correctness.
  *

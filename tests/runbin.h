@@ -5,6 +5,7 @@
 #define OCS_RUNBIN_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct {
     int exited;   /* 1: exited normally, code in code */
@@ -20,11 +21,13 @@ typedef struct {
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define expect_reject(needle, ...) expect_reject_v((needle), ARGS(__VA_ARGS__))
 #define expect_ok(r, ...) expect_ok_v((r), ARGS(__VA_ARGS__))
+#define spawn(...) run_spawn(ARGS(__VA_ARGS__))
 
 int make_tmp(void);
 char *slurp(int fd, size_t *len);
 void run_argv(Run *res, const char *const *args);
 void run_free(Run *r);
+pid_t run_spawn(const char *const *args);
 size_t count_char(const char *s, size_t len, char ch);
 void expect_reject_v(const char *needle, const char *const *args);
 void expect_ok_v(Run *r, const char *const *args);

@@ -1,0 +1,95 @@
+/* job.c - see job.h. */
+#include "job.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../tables/checkpoint.h"
+#include "cli.h"
+#include "clock.h"
+
+static atomic_bool job_interrupt;
+static volatile sig_atomic_t job_signo;
+
+static void on_signal(int sig)
+{
+    job_signo = sig;
+    atomic_store_explicit(&job_interrupt, true, memory_order_relaxed);
+}
+
+static CkptInfo job_info(const Dfpn *d, Board b)
+{
+    /* Keys depend on the dead-cell fill and on how many pieces are reduced
+     * by symmetry (knowledge.h: kn_key). */
+    uint32_t scheme = (d->cfg.kn.dead_cells ? 1u : 0u) | (uint32_t)d->cfg.kn.sym_pieces << 8;
+    return (CkptInfo){(uint32_t)d->r->rules, (uint32_t)d->r->n, (uint32_t)d->r->k, scheme, b, 0, 0};
+}
+
+void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res)
+{
+    memset(res, 0, sizeof *res);
+    if (o->checkpoint && (!o->resume || strcmp(o->resume, o->checkpoint) != 0) && access(o->checkpoint, F_OK) == 0)
+        cli_fail("checkpoint file '%s' exists: continue it with --resume %s, or remove it", o->checkpoint,
+                 o->checkpoint);
+    if (o->resume) {
+        CkptInfo want = job_info(d, b), got;
+        uint64_t loaded;
+        char err[512];
+        if (ckpt_load(o->resume, d->tt, &want, &got, &loaded, err, sizeof err) != 0) cli_fail("%s", err);
+        res->prev_nodes = got.nodes;
+        res->prev_seconds = got.seconds;
+        if (!o->quiet)
+            fprintf(stderr, "resumed from %s: %llu table entries; earlier runs searched %llu nodes in %.1f s\n",
+                    o->resume, (unsigned long long)loaded, (unsigned long long)got.nodes, got.seconds);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    d->interrupt = &job_interrupt;
+}
+
+static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double t0)
+{
+    CkptInfo info = job_info(d, b);
+    info.nodes = res->prev_nodes + d->nodes;
+    info.seconds = res->prev_seconds + (clock_seconds() - t0);
+    uint64_t saved;
+    char err[512];
+    double s0 = clock_seconds();
+    res->save_failed = ckpt_save(o->checkpoint, d->tt, &info, &saved, err, sizeof err) != 0;
+    if (res->save_failed) {
+        fprintf(stderr, "ocsolve: %s\n", err); /* the search goes on; the old checkpoint stays */
+        return;
+    }
+    res->checkpoints++;
+    if (!o->quiet)
+        fprintf(stderr, "checkpoint %s: %llu entries in %.1f s\n", o->checkpoint, (unsigned long long)saved,
+                clock_seconds() - s0);
+}
+
+SolveValue job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res)
+{
+    double t0 = clock_seconds();
+    SolveValue v;
+    for (;;) {
+        double seg = o->deadline;
+        if (o->checkpoint) {
+            double next = clock_seconds() + o->every;
+            if (seg <= 0 || next < seg) seg = next;
+        }
+        d->deadline = seg;
+        v = dfpn_solve(d, b, pn, dn);
+        bool over = v != SOLVE_UNKNOWN || job_signo != 0 || (o->deadline > 0 && clock_seconds() >= o->deadline) ||
+                    (d->node_limit && d->nodes >= d->node_limit) || !d->stopped;
+        if (o->checkpoint) job_save(d, b, o, res, t0);
+        if (over) break;
+    }
+    d->deadline = o->deadline;
+    res->signo = job_signo;
+    return v;
+}

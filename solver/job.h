@@ -1,0 +1,39 @@
+/* job.h - a long solve as a job: df-pn run in segments between
+ * checkpoints, resumable, stopped cleanly by SIGINT/SIGTERM.
+ *
+ * The search runs until the next checkpoint time, stops (every thread
+ * unwinds and stores its numbers, so the table is whole and still), the
+ * table is saved (tables/checkpoint.h), and the search goes on from the
+ * root: nothing is lost but the frames' cached numbers, which the table
+ * mostly holds. On SIGINT or SIGTERM the search stops the same way, the
+ * checkpoint is saved, and the job ends with exit code 128 + signal.
+ */
+#ifndef OCS_JOB_H
+#define OCS_JOB_H
+
+#include <stdbool.h>
+
+#include "dfpn.h"
+
+typedef struct {
+    const char *checkpoint; /* save here; NULL: no checkpoints */
+    double every;           /* seconds between checkpoints */
+    const char *resume;     /* load this first; NULL: start afresh */
+    double deadline;        /* the whole run's, monotonic seconds; 0: none */
+    bool quiet;
+} JobOpts;
+
+typedef struct {
+    int signo;              /* the signal that stopped the job; 0: none */
+    bool save_failed;       /* the last checkpoint could not be written */
+    uint64_t prev_nodes;    /* earlier runs' totals, from the resumed file */
+    double prev_seconds;
+    int checkpoints;        /* saved by this run */
+} JobResult;
+
+/* Fails through cli_fail (exit 2) on a refused --resume file or when the
+ * checkpoint file exists but is not being resumed (it would be lost). */
+void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res);
+SolveValue job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);
+
+#endif
