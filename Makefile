@@ -26,7 +26,8 @@ help:
 	@echo "make            build build/ocsolve (runs deps first)"
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
 	@echo "make test       build and run the Criterion tests"
-	@echo "make solve      the main job: solve the empty board (SOLVE_SECONDS=600, SOLVE_TT_MB=4096)"
+	@echo "make solve      the main job: solve the empty board, all cores, checkpointed and resumed"
+	@echo "                (SOLVE_THREADS, SOLVE_TT_MB, SOLVE_SECONDS, SOLVE_CKPT override the defaults)"
 	@echo "make bench      the benchmark"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
 	@echo "make clean      remove build/"
@@ -84,13 +85,21 @@ sanitize: $(S)/ocsolve $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	@for t in $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%); do echo "TSan: $$t"; TSAN_OPTIONS=halt_on_error=1 $$t || exit 1; done
 
 # --- jobs ---
-# The main job: the empty 6x6 board under the original rules. Parallel
-# search, checkpoints and resume are issue #4; until then one bounded run.
-SOLVE_SECONDS ?= 600
-SOLVE_TT_MB   ?= 4096
+# The main job: the empty 6x6 board under the original rules, on every core,
+# with half the machine's memory (at most 16 GiB) for the table, progress on
+# stderr and in a CSV log, and a checkpoint every 5 minutes (and on Ctrl-C)
+# that the next `make solve` resumes. SOLVE_SECONDS bounds one run (empty:
+# until solved).
+SOLVE_THREADS ?= $(shell nproc)
+SOLVE_TT_MB   ?= $(shell awk '/MemTotal/ { m = int($$2 / 2048); print (m > 16384 ? 16384 : m) }' /proc/meminfo)
+SOLVE_SECONDS ?=
+SOLVE_CKPT    ?= results/solve-empty.ckpt
 solve: $(B)/ocsolve
 	@mkdir -p results
-	$(B)/ocsolve solve --tt-mb $(SOLVE_TT_MB) --time-limit $(SOLVE_SECONDS) --json | tee results/solve-empty-latest.json
+	$(B)/ocsolve solve --threads $(SOLVE_THREADS) --tt-mb $(SOLVE_TT_MB) $(if $(SOLVE_SECONDS),--time-limit $(SOLVE_SECONDS)) \
+	  --checkpoint $(SOLVE_CKPT) $(if $(wildcard $(SOLVE_CKPT)),--resume $(SOLVE_CKPT)) \
+	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
+	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc
 
 bench: $(B)/ocsolve
 	@echo "The bench workload is issue #5; for now: the full-visit hot path, perft 5."

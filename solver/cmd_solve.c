@@ -30,7 +30,8 @@ static const char solve_help[] =
     "  --search S         dfpn (default) or ab (full-depth alpha-beta)\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
-    "  --log FILE         the progress figures as CSV, for plotting\n"
+    "  --log FILE         the progress figures as CSV, for plotting (appended to\n"
+    "                     with --resume; seconds and nodes count all runs)\n"
     "  --checkpoint FILE  save the search table to FILE every --checkpoint-every\n"
     "                     seconds (default 300), at the end and on SIGINT/SIGTERM\n"
     "  --resume FILE      continue from a checkpoint (same rules, board, position\n"
@@ -54,21 +55,25 @@ typedef struct {
     FILE *log;
     bool quiet;
     int reports;
+    double prev_seconds; /* a resumed job's earlier runs: the figures are totals */
+    uint64_t prev_nodes;
 } Progress;
 
 static void show_progress(const DfpnProgress *p, void *arg)
 {
     Progress *pr = arg;
     pr->reports++;
-    double nps = p->seconds > 0 ? (double)p->nodes / p->seconds : 0;
+    double nps = p->seconds > 0 ? (double)p->nodes / p->seconds : 0; /* this run's speed */
+    double secs = pr->prev_seconds + p->seconds;
+    unsigned long long nodes = pr->prev_nodes + p->nodes;
     if (!pr->quiet) {
         fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  root pn %u dn %u  moves %d: %d won, %d lost%s",
-                pr->tty ? "\r" : "", p->seconds, (unsigned long long)p->nodes, nps, p->tt_permille / 10,
+                pr->tty ? "\r" : "", secs, nodes, nps, p->tt_permille / 10,
                 p->tt_permille % 10, p->pn, p->dn, p->moves, p->proven, p->disproven, pr->tty ? "\033[K" : "\n");
         pr->shown = pr->tty;
     }
     if (pr->log) {
-        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%u,%u,%d,%d,%d\n", p->seconds, (unsigned long long)p->nodes, nps,
+        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%u,%u,%d,%d,%d\n", secs, nodes, nps,
                 p->tt_permille, p->pn, p->dn, p->moves, p->proven, p->disproven);
         fflush(pr->log);
     }
@@ -187,10 +192,12 @@ int cmd_solve(int argc, char **argv)
     cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
     FILE *proof = NULL;
     if (o.proof && !(proof = fopen(o.proof, "w"))) cli_fail("cannot write proof file '%s'", o.proof);
-    Progress prog = {isatty(STDERR_FILENO) != 0, false, NULL, o.quiet, 0};
+    Progress prog = {isatty(STDERR_FILENO) != 0, false, NULL, o.quiet, 0, 0, 0};
     if (o.log) {
-        if (!(prog.log = fopen(o.log, "w"))) cli_fail("cannot write log file '%s'", o.log);
-        fprintf(prog.log, "seconds,nodes,nodes_per_second,table_permille,root_pn,root_dn,root_moves,proven,disproven\n");
+        /* A resumed job adds to its log; a fresh one starts it anew. */
+        if (!(prog.log = fopen(o.log, o.job.resume ? "a" : "w"))) cli_fail("cannot write log file '%s'", o.log);
+        if (ftell(prog.log) == 0)
+            fprintf(prog.log, "seconds,nodes,nodes_per_second,table_permille,root_pn,root_dn,root_moves,proven,disproven\n");
     }
 
     /* With --dtw a quarter of the memory goes to alpha-beta's own table. */
@@ -218,6 +225,8 @@ int cmd_solve(int argc, char **argv)
     bool ab_search = strcmp(o.search, "ab") == 0;
     if (ab_search && (o.job.checkpoint || o.job.resume)) cli_fail("--checkpoint and --resume need --search dfpn");
     if (!ab_search) job_prepare(&d, b, &o.job, &jr);
+    prog.prev_seconds = jr.prev_seconds;
+    prog.prev_nodes = jr.prev_nodes;
     AlphaBeta ab;
     if (ab_bytes) {
         ab_init(&ab, &r, &cfg.kn, &abtt);

@@ -1,0 +1,94 @@
+/* test_parallel.c - the threaded df-pn decides exactly what the brute force
+ * (brute.c over ref.c) and the committed suite's alpha-beta values say, for
+ * 2 and 3 threads (3 on 2 cores interleaves more). Values only: node counts
+ * of a parallel search depend on timing. */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/notation.h"
+#include "../solver/dfpn.h"
+#include "brute.h"
+#include "testlib.h"
+
+#ifdef OCS_SANITIZE
+#define SCALE 5
+#else
+#define SCALE 1
+#endif
+
+TestSuite(parallel, .timeout = 600);
+
+static SolveValue solve_threads(const Rules *r, TT *tt, Board b, int threads)
+{
+    DfpnConfig cfg = dfpn_default_config();
+    Dfpn d;
+    dfpn_init(&d, r, &cfg, tt);
+    d.threads = threads;
+    uint32_t pn, dn;
+    SolveValue v = dfpn_solve(&d, b, &pn, &dn);
+    cr_assert(!d.stopped);
+    return v;
+}
+
+static void against_brute(int rs, int threads)
+{
+    Rules r;
+    char err[128];
+    cr_assert_eq(rules_init(&r, 6, 5, tl_rules(rs), err, sizeof err), 0, "%s", err);
+    TT tt;
+    cr_assert_eq(tt_init(&tt, 16 << 20, true), 0);
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    uint64_t rng = 77 + (uint64_t)rs * 10 + (uint64_t)threads;
+    for (int t = 0; t < 200 / SCALE; t++) {
+        RefPos p;
+        int empties = 6 + t % 6;
+        if (tl_random_ongoing(&p, 6, 5, rs, 36 - empties, &rng) != 0) {
+            t--;
+            continue;
+        }
+        tt_clear(&tt); /* each search on its own: threads must find it all */
+        SolveValue want = brute_dtw(memo, &p) >= 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+        char s[65];
+        ref_format(&p, s);
+        cr_assert_eq(solve_threads(&r, &tt, tl_board(&p), threads), want, "%d threads, %s rules %d", threads, s, rs);
+    }
+    brute_free(memo);
+    tt_free(&tt);
+}
+
+Test(parallel, two_threads_brute_force) { against_brute(REF_ORIGINAL, 2); }
+Test(parallel, three_threads_brute_force_exact) { against_brute(REF_EXACT, 3); }
+
+/* Deeper positions (17-24 empty cells), where the threads really share work:
+ * the suite's values come from alpha-beta, not from df-pn. */
+Test(parallel, suite_positions)
+{
+    FILE *f = fopen("bench/suite-original.txt", "r");
+    cr_assert(f, "run the tests from the repository root");
+    Rules r;
+    char err[128];
+    cr_assert_eq(rules_init(&r, 6, 5, RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+    TT tt;
+    cr_assert_eq(tt_init(&tt, 64 << 20, true), 0);
+    char line[256];
+    int done = 0, seen = 0;
+    while (fgets(line, sizeof line, f)) {
+        char pos[64], value[16];
+        int empty;
+        if (line[0] == '#' || sscanf(line, "%63s %d %15s", pos, &empty, value) != 3 || empty < 17) continue;
+        if (seen++ % (2 * SCALE) != 0) continue;
+        Board b;
+        int n;
+        cr_assert_eq(notation_parse_position(pos, 6, &b, &n, err, sizeof err), 0, "%s: %s", pos, err);
+        tt_clear(&tt);
+        SolveValue want = strcmp(value, "order") == 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+        cr_assert_eq(solve_threads(&r, &tt, b, 2), want, "2 threads: %s", pos);
+        done++;
+    }
+    fclose(f);
+    cr_expect_gt(done, 40 / SCALE / 2, "only %d suite positions", done);
+    tt_free(&tt);
+}
