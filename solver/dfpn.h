@@ -12,16 +12,17 @@
  *
  * Parallel search (threads > 1), after Kaneko's parallel df-pn: every
  * thread runs the same search from the root over one shared table, so a
- * number one thread stores steers the others and a proof found by one is
- * used by all. To make threads spread out, a thread entering a position
- * marks it busy (a small table of counters indexed by the key's hash), and
- * a thread choosing a child sees a busy child's phi number inflated (a
- * "virtual" number, used only to choose and never stored). Children are
- * re-read from the table on every iteration so that other threads' work is
- * seen; an undecided number is taken only if it is larger than the one in
- * hand, a decided one always. Only proofs and disproofs are facts, and they
- * come from the same exact rules in every thread, so the value found cannot
- * depend on the thread count; node counts and timing can.
+ * number one thread stores steers the others when they reach that position,
+ * and a proof found by one is used by all. To make threads spread out, a
+ * thread entering a position marks it busy (counters indexed by the key's
+ * hash), and a thread whose best child is busy chooses as if that child's
+ * phi number were one higher per thread inside it (a "virtual" number, used
+ * only to choose, never stored or returned). In every iteration a frame
+ * re-reads its children's entries and takes any proof or disproof another
+ * thread has found. Only proofs and disproofs are facts, they come from the
+ * same exact rules in every thread, and the table never lets a guess
+ * overwrite one; so the value found cannot depend on the thread count, only
+ * node counts and timing can. Measured speedups: results/speedup.csv.
  *
  * Soundness: the table returns a record only for an exactly equal key, and
  * keys are equal only for positions of equal value (knowledge.h); a lost

@@ -1,6 +1,7 @@
 /* tt.c - see tt.h. */
 #include "tt.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,21 +33,12 @@ int tt_init(TT *t, size_t bytes, bool shared)
      * here, not mid-search), and page faults are not charged to the search. */
     memset(t->buckets, 0, len);
     t->shared = shared;
-    if (shared) {
-        t->locks = aligned_alloc(_Alignof(TTLock), TT_LOCKS * sizeof(TTLock));
-        if (!t->locks) {
-            tt_free(t);
-            return -1;
-        }
-        for (int i = 0; i < TT_LOCKS; i++) atomic_flag_clear(&t->locks[i].f);
-    }
     return 0;
 }
 
 void tt_free(TT *t)
 {
     if (t->map) munmap(t->map, t->map_len);
-    free(t->locks);
     memset(t, 0, sizeof *t);
 }
 
@@ -63,14 +55,17 @@ static inline size_t tt_index(const TT *t, Board key)
 static inline void tt_lock(TT *t, size_t i)
 {
     if (!t->shared) return;
-    atomic_flag *f = &t->locks[i % TT_LOCKS].f;
-    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {
-    }
+    uint8_t *l = &t->buckets[i].e[0].lock;
+    /* Held for a few dozen instructions; but when there are more threads
+     * than free cores the holder may be descheduled, so a waiter that has
+     * spun a while gives its core away rather than burn its time slice. */
+    for (int spins = 0; __atomic_test_and_set(l, __ATOMIC_ACQUIRE);)
+        if (++spins % 64 == 0) sched_yield();
 }
 
 static inline void tt_unlock(TT *t, size_t i)
 {
-    if (t->shared) atomic_flag_clear_explicit(&t->locks[i % TT_LOCKS].f, memory_order_release);
+    if (t->shared) __atomic_clear(&t->buckets[i].e[0].lock, __ATOMIC_RELEASE);
 }
 
 static inline bool tt_match(const TTEntry *e, Board key)
@@ -118,7 +113,14 @@ void tt_store(TT *t, Board key, const TTData *d)
         for (int j = 1; j < TT_BUCKET_ENTRIES; j++)
             if (b->e[j].work < victim->work) victim = &b->e[j];
     }
-    *victim = (TTEntry){{key.s[0], key.s[1]}, d->pn, d->dn, d->work, d->move, TT_FLAG_USED, d->aux};
+    victim->key[0] = key.s[0];
+    victim->key[1] = key.s[1];
+    victim->pn = d->pn;
+    victim->dn = d->dn;
+    victim->work = d->work;
+    victim->move = d->move;
+    victim->flags = TT_FLAG_USED;
+    victim->aux = d->aux;
     tt_unlock(t, i);
 }
 

@@ -2,8 +2,8 @@
  *
  * Entry, 32 bytes, four to a 128-byte bucket (two cache lines):
  *
- *   byte 0          8          16   20   24     28     29      30    32
- *       | key X bits | key O bits | pn | dn | work | move | flags | aux |
+ *   byte 0          8          16   20   24     28     29      30    31     32
+ *       | key X bits | key O bits | pn | dn | work | move | flags | aux | lock |
  *
  *   key    the whole position (the caller passes its canonical form when it
  *          reduces by symmetry): a hit needs both words equal, so a hash
@@ -13,19 +13,26 @@
  *   move   best move found (MOVE_NONE if none); aux: free for the solver;
  *   flags  bit 0: slot in use (the empty board is a real key, so a zero key
  *          cannot mean "free").
+ *   lock   entry 0's is the bucket's spinlock (shared tables only); the
+ *          others' are unused. A store writes the fields one by one and
+ *          never these bytes.
  *
  * Replacement: a store overwrites the entry with the same key (except that
  * an undecided store never replaces a decided entry); otherwise a
  * free slot; otherwise the entry with the least work in the bucket. Losing
  * an entry loses work, never correctness.
  *
- * Concurrency (for the parallel search of later issues): striped spinlocks.
- * Bucket i is guarded by lock i mod TT_LOCKS, each lock on its own cache
- * line; probe and store copy a whole entry under the lock, so a reader never
- * sees a half-written entry and ThreadSanitizer sees ordinary locked access.
- * A lockless XOR-checked scheme was rejected: a torn read could pass its
- * check with tiny but non-zero probability, and an exact answer is the point.
- * With shared = false (one thread) the locks are skipped.
+ * Concurrency: a spinlock per bucket, in the bucket's own first cache line;
+ * probe and store copy a whole entry under it, so a reader never sees a
+ * half-written entry and ThreadSanitizer sees ordinary locked access. The
+ * lock lives with the data because a separate array of locks is written by
+ * every thread on every probe, and its cache lines then travel between
+ * cores on nearly every access (measured: 2 threads searched at 1.78x one
+ * thread's node rate with 1024 striped locks; see results/README.md for
+ * the figure with bucket locks). A lockless XOR-checked scheme was
+ * rejected: a torn read could pass its check with tiny but non-zero
+ * probability, and an exact answer is the point. With shared = false (one
+ * thread) the locks are skipped.
  *
  * Memory: the table is exactly the requested size rounded down to whole
  * buckets (at least one), advised to use huge pages, and touched in full at
@@ -41,7 +48,7 @@
 
 #include "../engine/board.h"
 
-enum { TT_BUCKET_ENTRIES = 4, TT_LOCKS = 1024 };
+enum { TT_BUCKET_ENTRIES = 4 };
 
 typedef struct {
     uint64_t key[2];
@@ -49,7 +56,8 @@ typedef struct {
     uint32_t work;
     uint8_t move;
     uint8_t flags;
-    uint16_t aux;
+    uint8_t aux;
+    uint8_t lock;
 } TTEntry;
 
 typedef struct {
@@ -57,13 +65,9 @@ typedef struct {
 } TTBucket;
 
 typedef struct {
-    _Alignas(64) atomic_flag f;
-} TTLock;
-
-typedef struct {
     uint32_t pn, dn, work;
     Move move;
-    uint16_t aux;
+    uint8_t aux;
 } TTData;
 
 typedef struct {
@@ -72,7 +76,6 @@ typedef struct {
     void *map;       /* what was mapped, for munmap */
     size_t map_len;
     bool shared;
-    TTLock *locks;
 } TT;
 
 /* bytes: the table's size (rounded down to whole buckets, at least one).

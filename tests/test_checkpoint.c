@@ -52,7 +52,7 @@ Test(checkpoint, table_round_trip)
         keys[i] = (Board){{xs(&rng), xs(&rng)}};
         uint32_t kind = (uint32_t)(xs(&rng) % 3);
         data[i] = (TTData){kind == 0 ? 0 : (uint32_t)xs(&rng), kind == 1 ? 0 : (uint32_t)xs(&rng),
-                           (uint32_t)xs(&rng), (Move)(xs(&rng) & 0x7F), (uint16_t)xs(&rng)};
+                           (uint32_t)xs(&rng), (Move)(xs(&rng) & 0x7F), (uint8_t)xs(&rng)};
         tt_store(&a, keys[i], &data[i]);
     }
     char path[128];

@@ -17,7 +17,7 @@ static Board random_board(uint64_t *rng)
 static TTData data_for(Board b, uint32_t work)
 {
     uint64_t h = b.s[0] * 0x9E3779B97F4A7C15ULL ^ b.s[1] * 0xC2B2AE3D27D4EB4FULL;
-    return (TTData){(uint32_t)h, (uint32_t)(h >> 32), work, (Move)(h & 63), (uint16_t)(h >> 17)};
+    return (TTData){(uint32_t)h, (uint32_t)(h >> 32), work, (Move)(h & 63), (uint8_t)(h >> 17)};
 }
 
 static void expect_data(TTData got, TTData want)
