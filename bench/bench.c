@@ -68,11 +68,11 @@ int cmd_bench(int argc, char **argv)
     if (o.txt && !o.solver_only) {
         double bound = bench_probe_bound(&tt);
         fprintf(o.txt,
-                "table-probe bound: %.0f table operations/s (search-like pattern above)\n"
-                "  solver nodes/s / bound = %.4f (target: within 3x, i.e. >= 0.33; but one solver node is one\n"
-                "  expansion, which probes the table once for every open child and stores once, so\n"
-                "  about %.0f probes per node would match the bound exactly)\n",
-                bound, bench_rate(nps, bound), bench_rate(bound, nps));
+                "table-probe bound: %.2f M table operations/s (the search-like pattern above)\n"
+                "  solver nodes/s / bound = %.4f (target >= 0.33, within 3x). A solver node is an expansion, which\n"
+                "  probes the table once per open child and stores at least once: several operations per node;\n"
+                "  at the bound a node could afford %.0f table operations\n",
+                bound / 1e6, bench_rate(nps, bound), bench_rate(bound, nps));
     }
     if (o.threads > 0) {
         if (o.txt) fprintf(o.txt, "solver, %d thread%s, shared table:\n", o.threads, o.threads == 1 ? "" : "s");
