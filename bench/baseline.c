@@ -64,10 +64,7 @@ static uint64_t base_rec(Base *bs, uint64_t x, uint64_t o, int depth)
 
 uint64_t bench_baseline_perft(int n, int k, Board b, int depth, uint64_t *nodes, int *windows)
 {
-    static Base bs; /* the window list is 2 KiB: kept off the stack */
-    bs.n = n;
-    bs.cells = board_mask(n);
-    bs.nodes = 0;
+    Base bs = {.n = n, .cells = board_mask(n)};
     base_windows(&bs, n, k);
     *windows = bs.nwin;
     uint64_t count;

@@ -122,7 +122,8 @@ void bench_json(FILE *f, const BenchOpts *o, const BenchHot *hot, const BenchTT 
  * solver's node rate is compared with. */
 double bench_probe_bound(const BenchTT *tt);
 
-/* Exits with code 1 after a one-line message: the workload's own checks. */
-_Noreturn void bench_mismatch(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Exits with code 1 after a one-line message on stderr: a failed check (a
+ * count or value mismatch) or a table that cannot be had; not bad input. */
+_Noreturn void bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -8,7 +8,7 @@
 
 double bench_rate(double amount, double seconds) { return amount / (seconds > 1e-9 ? seconds : 1e-9); }
 
-void bench_mismatch(const char *fmt, ...)
+void bench_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -12,12 +12,12 @@ void bench_solver(const BenchOpts *o, int threads, BenchSolver *out)
 {
     Rules r;
     char err[128];
-    if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err) != 0) bench_mismatch("%s", err);
+    if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err) != 0) bench_fail("%s", err);
     /* threads == 0: the reference run, one thread on an unshared table (no
      * locks); otherwise the parallel run, on a shared table. */
     TT tt;
     if (tt_init(&tt, BENCH_SOLVER_TT_BYTES, threads > 0) != 0)
-        bench_mismatch("cannot allocate the %zu MiB table", BENCH_SOLVER_TT_BYTES >> 20);
+        bench_fail("cannot allocate the %zu MiB table", BENCH_SOLVER_TT_BYTES >> 20);
     DfpnConfig cfg = dfpn_default_config();
     *out = (BenchSolver){.threads = threads > 0 ? threads : 1};
     if (o->txt && threads == 0)
@@ -39,7 +39,7 @@ void bench_solver(const BenchOpts *o, int threads, BenchSolver *out)
         SolveValue v = dfpn_solve(&d, b, &pn, &dn);
         double dt = clock_seconds() - t0;
         if (v != p->value)
-            bench_mismatch("solver (%d thread%s): %s is a %s win, df-pn says %s", out->threads,
+            bench_fail("solver (%d thread%s): %s is a %s win, df-pn says %s", out->threads,
                            out->threads == 1 ? "" : "s", p->pos, value_name(p->value), value_name(v));
         int k = out->npos++;
         out->index[k] = i;

@@ -33,7 +33,7 @@ static Board tb_random_key(uint64_t *s, uint64_t cells)
     return (Board){{x, o}};
 }
 
-static void tt_random(TT *t, uint64_t n, BenchTT *out)
+static void tb_random(TT *t, uint64_t n, BenchTT *out)
 {
     uint64_t cells = board_mask(BENCH_N), s = 1;
     double t0 = clock_seconds();
@@ -55,7 +55,7 @@ static void tt_random(TT *t, uint64_t n, BenchTT *out)
     out->rnd_probe = (BenchTTFig){n, hits, t2 - t1};
 }
 
-static void tt_walk(TT *t, Board root, uint64_t descents, BenchTT *out)
+static void tb_walk(TT *t, Board root, uint64_t descents, BenchTT *out)
 {
     uint64_t cells = board_mask(BENCH_N), s = 2, probes = 0, hits = 0, stores = 0;
     double t0 = clock_seconds();
@@ -94,17 +94,17 @@ void bench_tt(const BenchOpts *o, BenchTT *out)
 {
     TT t;
     *out = (BenchTT){.bytes = BENCH_TT_BYTES};
-    if (tt_init(&t, BENCH_TT_BYTES, false) != 0) bench_mismatch("cannot allocate the %zu MiB table", BENCH_TT_BYTES >> 20);
+    if (tt_init(&t, BENCH_TT_BYTES, false) != 0) bench_fail("cannot allocate the %zu MiB table", BENCH_TT_BYTES >> 20);
     /* Twice the table's entries: the random stores also exercise replacement. */
     uint64_t n = o->quick ? 200000 : 2 * (uint64_t)tt_capacity(&t);
-    tt_random(&t, n, out);
+    tb_random(&t, n, out);
     tt_clear(&t);
     Rules r;
     char err[128];
-    if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err) != 0) bench_mismatch("%s", err);
+    if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err) != 0) bench_fail("%s", err);
     Board root;
     bench_parse(bench_tt_root, &r, &root);
-    tt_walk(&t, root, o->quick ? 5000 : 400000, out);
+    tb_walk(&t, root, o->quick ? 5000 : 400000, out);
     tt_free(&t);
     if (!o->txt) return;
     fprintf(o->txt, "table (tables/tt.h, %zu MiB, one thread, unshared):\n", out->bytes >> 20);

@@ -69,8 +69,8 @@ void bench_parse(const char *pos, const Rules *r, Board *b)
 {
     char err[NOTATION_ERR_LEN];
     int n;
-    if (notation_parse_position(pos, r->n, b, &n, err, sizeof err) != 0) bench_mismatch("workload: %s", err);
-    if (rules_status(r, *b) != STATUS_ONGOING) bench_mismatch("workload: %s is not an ongoing position", pos);
+    if (notation_parse_position(pos, r->n, b, &n, err, sizeof err) != 0) bench_fail("workload: %s", err);
+    if (rules_status(r, *b) != STATUS_ONGOING) bench_fail("workload: %s is not an ongoing position", pos);
 }
 
 _Static_assert(sizeof bench_perft_pos / sizeof bench_perft_pos[0] <= BENCH_MAX_PERFT, "raise BENCH_MAX_PERFT");
