@@ -8,17 +8,23 @@ WARN     := -Wall -Wextra -Werror
 CFLAGS   := -std=c11 -O3 -march=native -fopenmp $(WARN)
 SANFLAGS := -std=c11 -O1 -g -fopenmp -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
 TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
-DEB_PKGS := libxxhash-dev libcriterion-dev
+O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
+DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox
 
 # engine -> tables -> solver: the library every program links.
 LIB_SRC  := $(wildcard engine/*.c) $(wildcard tables/*.c) $(filter-out solver/main.c,$(wildcard solver/*.c))
+# The ocsolve command: main.c and the bench subcommand on top of the library.
+CMD_SRC  := solver/main.c $(wildcard bench/*.c)
 TEST_SRC := $(wildcard tests/*.c)
-HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h tests/*.h)
+HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h bench/*.h tests/*.h)
+# What the tests need to know about the tree.
+TEST_DEFS := -DOCS_SIGNATURE_FILE='"$(abspath bench/signature.txt)"'
 
 B := build
 S := build/san
+O := build/o0
 
-.PHONY: all deps test solve bench sanitize help clean
+.PHONY: all deps test solve bench bench-check sanitize help clean
 
 all: $(B)/ocsolve
 
@@ -28,7 +34,9 @@ help:
 	@echo "make test       build and run the Criterion tests"
 	@echo "make solve      the main job: solve the empty board, all cores, checkpointed and resumed"
 	@echo "                (SOLVE_THREADS, SOLVE_TT_MB, SOLVE_SECONDS, SOLVE_CKPT override the defaults)"
-	@echo "make bench      the benchmark"
+	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
+	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
+	@echo "                build, both against bench/signature.txt (the solver part only, ~2 min)"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
 	@echo "make clean      remove build/"
 
@@ -49,10 +57,10 @@ $(B)/%.o: %.c $(HEADERS) | deps
 $(B)/libocsolve.a: $(LIB_SRC:%.c=$(B)/%.o)
 	ar rcs $@ $^
 
-$(B)/ocsolve: $(B)/solver/main.o $(B)/libocsolve.a
+$(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lm -o $@
 
-$(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"'
+$(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread -lm -o $@
 
@@ -67,10 +75,10 @@ $(S)/%.o: %.c $(HEADERS) | deps
 $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
 	ar rcs $@ $^
 
-$(S)/ocsolve: $(S)/solver/main.o $(S)/libocsolve.a
+$(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lm -o $@
 
-$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE
+$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread -lm -o $@
 
@@ -101,9 +109,27 @@ solve: $(B)/ocsolve
 	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
 	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc
 
+# --- unoptimised build: the bench signature must not depend on the optimiser ---
+$(O)/%.o: %.c $(HEADERS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(O0FLAGS) -c $< -o $@
+
+$(O)/ocsolve: $(CMD_SRC:%.c=$(O)/%.o) $(LIB_SRC:%.c=$(O)/%.o)
+	$(CC) $(O0FLAGS) $^ -lm -o $@
+
+BENCH_THREADS ?= 2
 bench: $(B)/ocsolve
-	@echo "The bench workload is issue #5; for now: the full-visit hot path, perft 5."
-	$(B)/ocsolve perft --method full 5
+	$(B)/ocsolve bench --threads $(BENCH_THREADS)
+
+# The solver part of the bench at -O0 and -O3: both signatures must be the
+# recorded one (bench/signature.txt, line 'full N').
+bench-check: $(B)/ocsolve $(O)/ocsolve
+	@want=$$(sed -n 's/^full //p' bench/signature.txt); \
+	for bin in $(O)/ocsolve $(B)/ocsolve; do \
+	  got=$$($$bin bench --solver-only | sed -n 's/^bench signature: //p'); \
+	  echo "$$bin: bench signature $$got (recorded: $$want)"; \
+	  [ -n "$$got" ] && [ "$$got" = "$$want" ] || { echo "make bench-check: signature mismatch" >&2; exit 1; }; \
+	done
 
 clean:
 	rm -rf $(B)
