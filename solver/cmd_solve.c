@@ -40,6 +40,8 @@ static const char solve_help[] =
     "  --epsilon E        1+epsilon threshold trick (default 0.25; 0 = plain df-pn)\n"
     "  --pn-init I        moves (default: a Chaos node starts at its number of safe\n"
     "                     moves) or one\n"
+    "  --order O          move ordering among equal children: cells (default,\n"
+    "                     by cell index) or center (nearest the centre first)\n"
     "  --no-threats       no four/zugzwang knowledge\n"
     "  --no-dead-cells    no dead-cell reduction\n"
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
@@ -114,7 +116,7 @@ static void print_num(uint32_t v, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME };
+    enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER };
     static const struct option longopts[] = {CLI_GAME_LONGOPTS,
                                              {"tt-mb", required_argument, NULL, O_TT},
                                              {"time-limit", required_argument, NULL, O_TIME},
@@ -137,6 +139,7 @@ int cmd_solve(int argc, char **argv)
                                              {"checkpoint", required_argument, NULL, O_CKPT},
                                              {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY},
                                              {"resume", required_argument, NULL, O_RESUME},
+                                             {"order", required_argument, NULL, O_ORDER},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
@@ -176,6 +179,11 @@ int cmd_solve(int argc, char **argv)
             if (strcmp(optarg, "moves") == 0) cfg.chaos_pn_moves = true;
             else if (strcmp(optarg, "one") == 0) cfg.chaos_pn_moves = false;
             else cli_fail("unknown --pn-init '%s' (moves or one)", optarg);
+            break;
+        case O_ORDER:
+            if (strcmp(optarg, "cells") == 0) cfg.center_first = false;
+            else if (strcmp(optarg, "center") == 0) cfg.center_first = true;
+            else cli_fail("unknown --order '%s' (cells or center)", optarg);
             break;
         case O_NOTHREAT: cfg.kn.threats = false; break;
         case O_NODEAD: cfg.kn.dead_cells = false; break;

@@ -125,13 +125,32 @@ static int add_child(Dfpn *d, Board b, Move m, Child *ch, int n, bool dedupe)
     return n + 1;
 }
 
+/* The board's cells, nearest the centre first (ties by cell index): the
+ * --order center move ordering. */
+static int center_order(int n, int *cells)
+{
+    int k = 0;
+    for (int dist = 0; dist <= 2 * (n - 1); dist++)
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                if (abs(2 * r - (n - 1)) + abs(2 * c - (n - 1)) == dist) cells[k++] = r * 8 + c;
+    return k;
+}
+
 /* The moves the search tries at b (kn_node already said: open). */
 static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 {
     bool dedupe = board_count(b) + 1 <= d->cfg.kn.sym_pieces;
     int n = 0;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t e = kn->moves[s]; e;) n = add_child(d, b, move_make(s, bb_pop(&e)), ch, n, dedupe);
+    if (d->cfg.center_first) {
+        int cells[64], k = center_order(d->r->n, cells);
+        for (int s = 0; s < 2; s++)
+            for (int i = 0; i < k; i++)
+                if (kn->moves[s] >> cells[i] & 1) n = add_child(d, b, move_make(s, cells[i]), ch, n, dedupe);
+    } else {
+        for (int s = 0; s < 2; s++)
+            for (uint64_t e = kn->moves[s]; e;) n = add_child(d, b, move_make(s, bb_pop(&e)), ch, n, dedupe);
+    }
     if (kn->pass) n = add_child(d, b, move_make(SYM_X, __builtin_ctzll(kn->dead)), ch, n, dedupe);
     return n;
 }

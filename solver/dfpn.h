@@ -43,6 +43,8 @@ typedef struct {
     double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
     bool chaos_pn_moves; /* initial pn of a Chaos node = its number of safe moves */
     bool order_dn_moves; /* initial dn of an Order node = its number of moves */
+    bool center_first;   /* move ordering: children in order of closeness to the
+                          * centre rather than by cell index (it decides ties) */
     Knowledge kn;
 } DfpnConfig;
 

@@ -118,7 +118,7 @@ Test(solver, small_boards, .timeout = 600)
 /* Every reduction off in turn: each must be sound on its own. */
 Test(solver, each_reduction_alone, .timeout = 600)
 {
-    for (int variant = 0; variant < 6; variant++) {
+    for (int variant = 0; variant < 7; variant++) {
         DfpnConfig cfg = dfpn_default_config();
         if (variant == 0) cfg.kn.threats = false;
         if (variant == 1) cfg.kn.dead_cells = false;
@@ -126,6 +126,7 @@ Test(solver, each_reduction_alone, .timeout = 600)
         if (variant == 3) cfg.kn.sym_pieces = 64;
         if (variant == 4) cfg.epsilon = 0, cfg.chaos_pn_moves = false, cfg.order_dn_moves = false;
         if (variant == 5) cfg.kn.threats = false, cfg.kn.dead_cells = false, cfg.kn.pairing = 0;
+        if (variant == 6) cfg.center_first = true;
         for (int rs = 0; rs < 3; rs++) {
             Bench b;
             bench_open(&b, 6, 5, rs, &cfg);
