@@ -75,6 +75,7 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
     c->move = m;
     c->exact = true;
     c->work = 0;
+    c->slot = 0;
     Status st = rules_status_after(d->r, b, m);
     if (st != STATUS_ONGOING) {
         c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
@@ -330,6 +331,7 @@ typedef struct {
     Board b, key;
     const KnNode *kn;
     uint32_t pn[DFPN_MAX_THREADS], dn[DFPN_MAX_THREADS];
+    bool ran[DFPN_MAX_THREADS]; /* OpenMP may start fewer threads than asked */
 } ParSolve;
 
 static void solve_thread(void *arg, int tid)
@@ -337,6 +339,7 @@ static void solve_thread(void *arg, int tid)
     ParSolve *ps = arg;
     Dfpn *w = &ps->w[tid];
     mid(w, ps->b, ps->key, ps->kn, DFPN_INF, DFPN_INF, &ps->pn[tid], &ps->dn[tid], tid == 0);
+    ps->ran[tid] = true;
     /* Decided here: the others stop (their unwinding only stores numbers). */
     if (ps->pn[tid] == 0 || ps->dn[tid] == 0) atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
 }
@@ -368,7 +371,7 @@ static void solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32
     for (int i = 0; i < t; i++) {
         d->nodes += w[i].nodes;
         stopped |= w[i].stopped;
-        if (ps.pn[i] == 0 || ps.dn[i] == 0) decider = i;
+        if (ps.ran[i] && (ps.pn[i] == 0 || ps.dn[i] == 0)) decider = i;
     }
     *pn = ps.pn[decider];
     *dn = ps.dn[decider];

@@ -5,11 +5,13 @@
 #include <criterion/criterion.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../engine/notation.h"
 #include "../solver/dfpn.h"
 #include "brute.h"
+#include "runbin.h"
 #include "testlib.h"
 
 #ifdef OCS_SANITIZE
@@ -91,4 +93,16 @@ Test(parallel, suite_positions)
     fclose(f);
     cr_expect_gt(done, 40 / SCALE / 2, "only %d suite positions", done);
     tt_free(&tt);
+}
+
+/* When OpenMP starts fewer threads than asked (a thread limit, a busy
+ * machine), the threads that never ran must not count as having decided
+ * anything: a Chaos win stays a Chaos win. */
+Test(parallel, fewer_threads_than_asked)
+{
+    cr_assert_eq(setenv("OMP_THREAD_LIMIT", "1", 1), 0);
+    Run r;
+    expect_ok(&r, "solve", "--threads", "4", "--quiet", "..X..OXX.....OO..O......X......X.XO.");
+    cr_expect(strstr(r.out, "result: chaos wins") != NULL, "%s", r.out);
+    run_free(&r);
 }
