@@ -69,8 +69,10 @@ static uint32_t sat_add(uint32_t a, uint32_t b)
     return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
 }
 
-/* Numbers of a position seen from its parent, without expanding it. */
-static void evaluate(Dfpn *d, Board b, Move m, Child *c)
+/* What a child is known to be without the table (evaluate's first half).
+ * A decided child gets its numbers here (exact); an open one its key, and
+ * its bucket is prefetched. Returns the child's number of moves (open). */
+static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
 {
     c->move = m;
     c->exact = true;
@@ -79,24 +81,35 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
     if (st != STATUS_ONGOING) {
         c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
         c->dn = st == STATUS_ORDER_WINS ? DFPN_INF : 0;
-        return;
+        return 0;
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
     if (kn.value != KN_OPEN) {
         c->pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
         c->dn = kn.value == KN_ORDER ? DFPN_INF : 0;
-        return;
+        return 0;
     }
     c->exact = false;
     c->key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    tt_prefetch(d->tt, c->key);
     if (d->sh) c->slot = busy_slot(c->key);
+    *nlive = kn.nlive;
+    return kn.nmoves;
+}
+
+/* The second half, for an open child: the table's numbers, else pairing,
+ * else the initial numbers. Table operations happen here only, so running
+ * every child's first half before any second half keeps the sequence of
+ * probes and stores, and with it every number, as it was. */
+static void evaluate_table(Dfpn *d, Board b, int nmoves, int nlive, Child *c)
+{
     TTData e;
     if (tt_probe(d->tt, c->key, &e)) {
         c->pn = e.pn;
         c->dn = e.dn;
         c->work = e.work;
-    } else if (kn_chaos_pairs(d->r, &d->cfg.kn, b)) {
+    } else if (kn_pairs_may(d->r, &d->cfg.kn, nlive) && kn_chaos_pairs(d->r, &d->cfg.kn, b)) {
         /* Remembered, so that the pairing search is not run again here. */
         c->pn = DFPN_INF;
         c->dn = 0;
@@ -104,35 +117,56 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
         tt_store(d->tt, c->key, &e);
     } else if (board_order_to_move(b)) {
         c->pn = 1;
-        c->dn = d->cfg.order_dn_moves ? (uint32_t)kn.nmoves : 1;
+        c->dn = d->cfg.order_dn_moves ? (uint32_t)nmoves : 1;
     } else {
-        c->pn = d->cfg.chaos_pn_moves ? (uint32_t)kn.nmoves : 1;
+        c->pn = d->cfg.chaos_pn_moves ? (uint32_t)nmoves : 1;
         c->dn = 1;
     }
 }
 
-/* Adds the child of b by m, unless it is symmetric to one already there:
- * where keys are canonical, equal keys are equal values, and counting one
- * twice would only inflate an AND node's proof number (or an OR node's
- * disproof number). */
-static int add_child(Dfpn *d, Board b, Move m, Child *ch, int n, bool dedupe)
+/* Numbers of a position seen from its parent, without expanding it. */
+static void evaluate(Dfpn *d, Board b, Move m, Child *c)
 {
-    board_place(&b, m);
-    evaluate(d, b, m, &ch[n]);
-    if (dedupe && !ch[n].exact)
-        for (int i = 0; i < n; i++)
-            if (!ch[i].exact && board_equal(ch[i].key, ch[n].key)) return n;
-    return n + 1;
+    int nlive = -1;
+    int nmoves = evaluate_static(d, b, m, c, &nlive);
+    if (!c->exact) evaluate_table(d, b, nmoves, nlive, c);
 }
 
-/* The moves the search tries at b (kn_node already said: open). */
+/* The moves the search tries at b (kn_node already said: open), in the
+ * order cells ascending, X then O, then the dead-cell move. A child
+ * symmetric to one already there is left out: where keys are canonical,
+ * equal keys are equal values, and counting one twice would only inflate
+ * an AND node's proof number (or an OR node's disproof number). */
 static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 {
     bool dedupe = board_count(b) + 1 <= d->cfg.kn.sym_pieces;
+    int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
+    int all = 0;
+    for (int s = 0; s < 3; s++) {
+        uint64_t cells = s < 2 ? kn->moves[s] : (kn->pass ? kn->dead & -kn->dead : 0);
+        int sym = s < 2 ? s : SYM_X;
+        for (uint64_t e = cells; e; all++) {
+            Board cb = b;
+            Move m = move_make(sym, bb_pop(&e));
+            board_place(&cb, m);
+            int nl = -1;
+            nmoves[all] = (int16_t)evaluate_static(d, cb, m, &ch[all], &nl);
+            nlive[all] = (int16_t)nl;
+        }
+    }
     int n = 0;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t e = kn->moves[s]; e;) n = add_child(d, b, move_make(s, bb_pop(&e)), ch, n, dedupe);
-    if (kn->pass) n = add_child(d, b, move_make(SYM_X, __builtin_ctzll(kn->dead)), ch, n, dedupe);
+    for (int i = 0; i < all; i++) {
+        Child *c = &ch[i];
+        if (!c->exact) {
+            Board cb = b;
+            board_place(&cb, c->move);
+            evaluate_table(d, cb, nmoves[i], nlive[i], c);
+        }
+        bool dup = false;
+        if (dedupe && !c->exact)
+            for (int j = 0; j < n && !dup; j++) dup = !ch[j].exact && board_equal(ch[j].key, c->key);
+        if (!dup) ch[n++] = *c; /* n <= i: compacts in place */
+    }
     return n;
 }
 

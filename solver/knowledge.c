@@ -74,6 +74,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
     out->dtw = 0;
     out->pass = 0;
     out->dead = 0;
+    out->nlive = -1;
     out->moves[0] = out->moves[1] = empty;
     if (!kn->threats && !kn->dead_cells) {
         out->nmoves = 2 * __builtin_popcountll(empty);
@@ -81,6 +82,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
     }
     KnScan sc;
     kn_scan(r, b, &sc);
+    out->nlive = sc.nlive;
     uint64_t cand = empty;
     if (kn->dead_cells) {
         cand = empty & sc.relevant;
