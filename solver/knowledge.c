@@ -5,37 +5,74 @@
 
 #include "../engine/symmetry.h"
 
-void kn_scan(const Rules *r, Board b, KnScan *out)
+/* The scan's masks without the list of live windows (which only pairing
+ * and proofs read). Branch-free over the windows: whether a window is live
+ * is as good as random, so branches on it mispredict often, while the
+ * masked form lets the compiler run several windows per vector. */
+typedef struct {
+    uint64_t rel, win[2], maker[2];
+    int nlive;
+} ScanMasks;
+
+static inline ScanMasks scan_masks(const Rules *r, uint64_t x, uint64_t o)
 {
-    uint64_t rel = 0, win[2] = {0, 0}, maker[2] = {0, 0}, occ = board_occupied(b);
-    bool ends_matter = r->rules != RULES_ORIGINAL;
-    int k = r->k, nlive = 0;
-    for (int i = 0; i < r->nwin; i++) {
-        uint64_t w = r->win[i], e = r->ends[i];
-        bool live = false;
-        for (int s = 0; s < 2; s++) {
-            if (b.s[s ^ 1] & w) continue;
-            if (ends_matter && (b.s[s] & e)) continue;
-            live = true;
-            rel |= ends_matter ? (w | e) : w;
-            int own = __builtin_popcountll(b.s[s] & w);
-            if (own == k - 1) win[s] |= w & ~b.s[s];
-            else if (own == k - 2) maker[s] |= w & ~b.s[s];
-        }
-        if (live) out->live[nlive++] = w & ~occ;
+    const bool ends_matter = r->rules != RULES_ORIGINAL;
+    /* 64-bit counts and flags throughout: every lane of the vector loop
+     * stays a uint64_t, with no conversions between widths. */
+    const uint64_t k1 = (uint64_t)r->k - 1, k2 = (uint64_t)r->k - 2;
+    const int nwin = r->nwin;
+    uint64_t rel = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0;
+    for (int i = 0; i < nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
+        uint64_t lo = -(uint64_t)((x & w) == 0 && (o & e) == 0);
+        uint64_t cx = (uint64_t)__builtin_popcountll(x & w), co = (uint64_t)__builtin_popcountll(o & w);
+        rel |= (lx | lo) & (w | e);
+        wx |= lx & -(uint64_t)(cx == k1) & w & ~x;
+        wo |= lo & -(uint64_t)(co == k1) & w & ~o;
+        mx |= lx & -(uint64_t)(cx == k2) & w & ~x;
+        mo |= lo & -(uint64_t)(co == k2) & w & ~o;
+        nlive += (lx | lo) & 1;
     }
-    out->nlive = nlive;
-    out->relevant = rel;
+    return (ScanMasks){rel, {wx, wo}, {mx, mo}, (int)nlive};
+}
+
+/* Completes a scan from its masks (the rule-set adjustments of kn_scan). */
+static inline void scan_finish(const Rules *r, Board b, const ScanMasks *m, KnScan *out)
+{
+    out->nlive = m->nlive;
+    out->relevant = m->rel;
     if (r->rules == RULES_EXACT_END) {
         /* Nothing is won before the board is full: only the last cell. */
         rules_winning_cells(r, b, out->win);
-        maker[0] = maker[1] = 0;
+        out->maker[0] = out->maker[1] = 0;
     } else {
-        out->win[0] = win[0];
-        out->win[1] = win[1];
+        out->win[0] = m->win[0];
+        out->win[1] = m->win[1];
+        out->maker[0] = m->maker[0];
+        out->maker[1] = m->maker[1];
     }
-    out->maker[0] = maker[0];
-    out->maker[1] = maker[1];
+}
+
+/* The empty cells of each live window, in window order. */
+static inline void scan_live(const Rules *r, Board b, KnScan *out)
+{
+    const uint64_t x = b.s[SYM_X], o = b.s[SYM_O], occ = x | o;
+    const bool ends_matter = r->rules != RULES_ORIGINAL;
+    int n = 0;
+    for (int i = 0; i < r->nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
+        out->live[n] = w & ~occ;
+        n += live;
+    }
+}
+
+void kn_scan(const Rules *r, Board b, KnScan *out)
+{
+    ScanMasks m = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
+    scan_finish(r, b, &m, out);
+    scan_live(r, b, out);
 }
 
 /* Does Chaos's move m leave Order without a win at once (and not end the
@@ -80,8 +117,9 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
         out->nmoves = 2 * __builtin_popcountll(empty);
         return;
     }
-    KnScan sc;
-    kn_scan(r, b, &sc);
+    KnScan sc; /* all but the live list, which kn_node does not read */
+    ScanMasks sm = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
+    scan_finish(r, b, &sm, &sc);
     out->nlive = sc.nlive;
     uint64_t cand = empty;
     if (kn->dead_cells) {
@@ -184,16 +222,21 @@ static bool pair_from(Pairing *p, int i, uint64_t used)
 bool kn_pairing(const KnScan *sc, int budget)
 {
     /* Most constrained windows first: a window with fewer empty cells has
-     * fewer pairs to choose from and fails soonest. */
+     * fewer pairs to choose from and fails soonest. A stable counting sort
+     * on the empty count (2..7, and 8 for all larger), so windows of equal
+     * count keep their scan order. */
     uint64_t live[RULES_MAX_WINDOWS];
-    int n = 0;
-    for (int want = 2; want <= 8; want++)
-        for (int i = 0; i < sc->nlive; i++) {
-            int c = __builtin_popcountll(sc->live[i]);
-            if (c < 2) return false;
-            if (c == want || (want == 8 && c > 8)) live[n++] = sc->live[i];
-        }
-    Pairing p = {live, n, {0}, 0, budget};
+    uint8_t key[RULES_MAX_WINDOWS];
+    int start[10] = {0};
+    for (int i = 0; i < sc->nlive; i++) {
+        int c = __builtin_popcountll(sc->live[i]);
+        if (c < 2) return false;
+        key[i] = (uint8_t)(c > 8 ? 8 : c);
+        start[key[i] + 1]++;
+    }
+    for (int c = 3; c <= 9; c++) start[c] += start[c - 1];
+    for (int i = 0; i < sc->nlive; i++) live[start[key[i]]++] = sc->live[i];
+    Pairing p = {live, sc->nlive, {0}, 0, budget};
     return pair_from(&p, 0, 0);
 }
 
@@ -203,8 +246,11 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
      * on an odd one: on an even board that is every position. */
     if (!kn->pairing || (r->n & 1)) return false;
     KnScan sc;
-    kn_scan(r, b, &sc);
-    return sc.nlive <= kn->pairing_live && kn_pairing(&sc, kn->pairing);
+    ScanMasks sm = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
+    if (sm.nlive > kn->pairing_live) return false;
+    sc.nlive = sm.nlive;
+    scan_live(r, b, &sc);
+    return kn_pairing(&sc, kn->pairing);
 }
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)
