@@ -165,7 +165,12 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
         bool dup = false;
         if (dedupe && !c->exact)
             for (int j = 0; j < n && !dup; j++) dup = !ch[j].exact && board_equal(ch[j].key, c->key);
-        if (!dup) ch[n++] = *c; /* n <= i: compacts in place */
+        if (dup) continue;
+        /* n <= i: compacts in place. Copying only when a duplicate has left
+         * a gap matters: the child was just written field by field, and
+         * reading it back whole at once stalls on store forwarding. */
+        if (n != i) ch[n] = *c;
+        n++;
     }
     return n;
 }

@@ -37,21 +37,27 @@ static inline ScanMasks scan_masks(const Rules *r, uint64_t x, uint64_t o)
     return (ScanMasks){rel, {wx, wo}, {mx, mo}, (int)nlive};
 }
 
-/* Completes a scan from its masks (the rule-set adjustments of kn_scan). */
-static inline void scan_finish(const Rules *r, Board b, const ScanMasks *m, KnScan *out)
+/* The rule-set adjustment: under exact-end nothing is won before the
+ * board is full, so only the last cell can complete a line, and no move
+ * makes a four. */
+static inline void scan_adjust(const Rules *r, Board b, ScanMasks *m)
 {
-    out->nlive = m->nlive;
-    out->relevant = m->rel;
     if (r->rules == RULES_EXACT_END) {
-        /* Nothing is won before the board is full: only the last cell. */
-        rules_winning_cells(r, b, out->win);
-        out->maker[0] = out->maker[1] = 0;
-    } else {
-        out->win[0] = m->win[0];
-        out->win[1] = m->win[1];
-        out->maker[0] = m->maker[0];
-        out->maker[1] = m->maker[1];
+        rules_winning_cells(r, b, m->win);
+        m->maker[0] = m->maker[1] = 0;
     }
+}
+
+/* Completes a scan from its masks. */
+static inline void scan_finish(const Rules *r, Board b, ScanMasks m, KnScan *out)
+{
+    scan_adjust(r, b, &m);
+    out->nlive = m.nlive;
+    out->relevant = m.rel;
+    out->win[0] = m.win[0];
+    out->win[1] = m.win[1];
+    out->maker[0] = m.maker[0];
+    out->maker[1] = m.maker[1];
 }
 
 /* The empty cells of each live window, in window order. */
@@ -70,8 +76,7 @@ static inline void scan_live(const Rules *r, Board b, KnScan *out)
 
 void kn_scan(const Rules *r, Board b, KnScan *out)
 {
-    ScanMasks m = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
-    scan_finish(r, b, &m, out);
+    scan_finish(r, b, scan_masks(r, b.s[SYM_X], b.s[SYM_O]), out);
     scan_live(r, b, out);
 }
 
@@ -104,8 +109,15 @@ static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
     return 1;
 }
 
-void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
+void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
+    /* b arrives in two registers; left alone, gcc spills them and reloads
+     * the pair as one 16-byte vector, which cannot be forwarded from the two
+     * 8-byte stores and stalls every call. The empty asm makes the words
+     * opaque register values, so the board is rebuilt from them instead. */
+    uint64_t x = bin.s[SYM_X], o = bin.s[SYM_O];
+    __asm__("" : "+r"(x), "+r"(o));
+    Board b = {{x, o}};
     uint64_t empty = r->cells & ~board_occupied(b);
     out->value = KN_OPEN;
     out->dtw = 0;
@@ -117,13 +129,13 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
         out->nmoves = 2 * __builtin_popcountll(empty);
         return;
     }
-    KnScan sc; /* all but the live list, which kn_node does not read */
-    ScanMasks sm = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
-    scan_finish(r, b, &sm, &sc);
+    /* The scan's masks only: kn_node never reads the live-window list. */
+    ScanMasks sc = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
+    scan_adjust(r, b, &sc);
     out->nlive = sc.nlive;
     uint64_t cand = empty;
     if (kn->dead_cells) {
-        cand = empty & sc.relevant;
+        cand = empty & sc.rel;
         if (cand == 0) {
             /* Nothing can change any more. Under original and exact a
              * standing line would already have ended the game. */
@@ -133,7 +145,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
             out->nmoves = 0;
             return;
         }
-        out->dead = empty & ~sc.relevant;
+        out->dead = empty & ~sc.rel;
         out->pass = out->dead != 0;
     }
     out->moves[0] = out->moves[1] = cand;
@@ -219,6 +231,55 @@ static bool pair_from(Pairing *p, int i, uint64_t used)
     return true;
 }
 
+/* The same search as pair_from, for at most 64 windows, with the windows
+ * already covered kept as a bit set: win_of[c] holds the windows that
+ * contain cell c, so a new pair {a, b} covers win_of[a] & win_of[b], and
+ * the next window to cover is one count-trailing-zeros away instead of a
+ * loop over windows and pairs. It spends its budget exactly as pair_from
+ * does (the same windows, pairs and order), so it gives the same answer
+ * even when the budget runs out. */
+typedef struct {
+    const uint64_t *live;
+    uint64_t all; /* the windows, as a bit set */
+    uint64_t win_of[64];
+    int budget;
+} FastPairing;
+
+static bool fast_pair_from(FastPairing *p, int i, uint64_t used, uint64_t covered)
+{
+    uint64_t open = p->all & ~covered & (~0ULL << i);
+    if (open == 0) return true;
+    i = __builtin_ctzll(open);
+    uint64_t free = p->live[i] & ~used;
+    if (__builtin_popcountll(free) < 2 || --p->budget < 0) return false;
+    for (uint64_t a = free; a;) {
+        int ac = bb_pop(&a);
+        for (uint64_t rest = a; rest;) {
+            int bc = bb_pop(&rest);
+            uint64_t pair = (1ULL << ac) | (1ULL << bc);
+            if (i + 1 < 64 && fast_pair_from(p, i + 1, used | pair, covered | (p->win_of[ac] & p->win_of[bc])))
+                return true;
+            if (i + 1 == 64) return true; /* the last window was just covered */
+            if (p->budget < 0) return false;
+        }
+    }
+    return false;
+}
+
+static bool fast_pairing(const uint64_t *live, int n, int budget)
+{
+    FastPairing p;
+    p.live = live;
+    p.all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    p.budget = budget;
+    uint64_t cells = 0;
+    for (int i = 0; i < n; i++) cells |= live[i];
+    for (uint64_t c = cells; c;) p.win_of[bb_pop(&c)] = 0;
+    for (int i = 0; i < n; i++)
+        for (uint64_t c = live[i]; c;) p.win_of[bb_pop(&c)] |= 1ULL << i;
+    return fast_pair_from(&p, 0, 0, 0);
+}
+
 bool kn_pairing(const KnScan *sc, int budget)
 {
     /* Most constrained windows first: a window with fewer empty cells has
@@ -236,6 +297,7 @@ bool kn_pairing(const KnScan *sc, int budget)
     }
     for (int c = 3; c <= 9; c++) start[c] += start[c - 1];
     for (int i = 0; i < sc->nlive; i++) live[start[key[i]]++] = sc->live[i];
+    if (sc->nlive <= 64) return fast_pairing(live, sc->nlive, budget);
     Pairing p = {live, sc->nlive, {0}, 0, budget};
     return pair_from(&p, 0, 0);
 }
