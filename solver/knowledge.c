@@ -60,8 +60,9 @@ static inline void scan_finish(const Rules *r, Board b, ScanMasks m, KnScan *out
     out->maker[1] = m.maker[1];
 }
 
-/* The empty cells of each live window, in window order. */
-static inline void scan_live(const Rules *r, Board b, KnScan *out)
+/* The empty cells of each live window, in window order; returns their
+ * number. */
+static inline int scan_live(const Rules *r, Board b, KnScan *out)
 {
     const uint64_t x = b.s[SYM_X], o = b.s[SYM_O], occ = x | o;
     const bool ends_matter = r->rules != RULES_ORIGINAL;
@@ -72,6 +73,7 @@ static inline void scan_live(const Rules *r, Board b, KnScan *out)
         out->live[n] = w & ~occ;
         n += live;
     }
+    return n;
 }
 
 void kn_scan(const Rules *r, Board b, KnScan *out)
@@ -111,13 +113,7 @@ static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
 
 void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
-    /* b arrives in two registers; left alone, gcc spills them and reloads
-     * the pair as one 16-byte vector, which cannot be forwarded from the two
-     * 8-byte stores and stalls every call. The empty asm makes the words
-     * opaque register values, so the board is rebuilt from them instead. */
-    uint64_t x = bin.s[SYM_X], o = bin.s[SYM_O];
-    __asm__("" : "+r"(x), "+r"(o));
-    Board b = {{x, o}};
+    Board b = board_regs(bin); /* see board_regs: a stall otherwise */
     uint64_t empty = r->cells & ~board_occupied(b);
     out->value = KN_OPEN;
     out->dtw = 0;
@@ -307,12 +303,9 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
     /* Pairing needs Order to move on an even number of empty cells or Chaos
      * on an odd one: on an even board that is every position. */
     if (!kn->pairing || (r->n & 1)) return false;
-    KnScan sc;
-    ScanMasks sm = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
-    if (sm.nlive > kn->pairing_live) return false;
-    sc.nlive = sm.nlive;
-    scan_live(r, b, &sc);
-    return kn_pairing(&sc, kn->pairing);
+    KnScan sc; /* only the live list: pairing reads nothing else */
+    sc.nlive = scan_live(r, b, &sc);
+    return sc.nlive <= kn->pairing_live && kn_pairing(&sc, kn->pairing);
 }
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)
