@@ -2,6 +2,7 @@
 #include "knowledge.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "../engine/symmetry.h"
 
@@ -14,27 +15,36 @@ typedef struct {
     int nlive;
 } ScanMasks;
 
-static inline ScanMasks scan_masks(const Rules *r, uint64_t x, uint64_t o)
+static inline ScanMasks scan_masks_with(const Rules *r, uint64_t x, uint64_t o, bool ends_matter)
 {
-    const bool ends_matter = r->rules != RULES_ORIGINAL;
     /* 64-bit counts and flags throughout: every lane of the vector loop
      * stays a uint64_t, with no conversions between widths. */
-    const uint64_t k1 = (uint64_t)r->k - 1, k2 = (uint64_t)r->k - 2;
+    const uint64_t occ = x | o;
     const int nwin = r->nwin;
     uint64_t rel = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0;
     for (int i = 0; i < nwin; i++) {
         uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
         uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
         uint64_t lo = -(uint64_t)((x & w) == 0 && (o & e) == 0);
-        uint64_t cx = (uint64_t)__builtin_popcountll(x & w), co = (uint64_t)__builtin_popcountll(o & w);
+        /* Every piece in a window live for S is an S, so S holds k-1 (k-2)
+         * of it exactly when one (two) of its cells are empty: one count
+         * serves both symbols. */
+        uint64_t hole = w & ~occ, nh = (uint64_t)__builtin_popcountll(hole);
+        uint64_t one = -(uint64_t)(nh == 1) & hole, two = -(uint64_t)(nh == 2) & hole;
         rel |= (lx | lo) & (w | e);
-        wx |= lx & -(uint64_t)(cx == k1) & w & ~x;
-        wo |= lo & -(uint64_t)(co == k1) & w & ~o;
-        mx |= lx & -(uint64_t)(cx == k2) & w & ~x;
-        mo |= lo & -(uint64_t)(co == k2) & w & ~o;
+        wx |= lx & one;
+        wo |= lo & one;
+        mx |= lx & two;
+        mo |= lo & two;
         nlive += (lx | lo) & 1;
     }
     return (ScanMasks){rel, {wx, wo}, {mx, mo}, (int)nlive};
+}
+
+/* The loop compiled twice: the original rule set has no ends to load. */
+static inline ScanMasks scan_masks(const Rules *r, uint64_t x, uint64_t o)
+{
+    return r->rules == RULES_ORIGINAL ? scan_masks_with(r, x, o, false) : scan_masks_with(r, x, o, true);
 }
 
 /* The rule-set adjustment: under exact-end nothing is won before the
@@ -237,7 +247,7 @@ static bool pair_from(Pairing *p, int i, uint64_t used)
 typedef struct {
     const uint64_t *live;
     uint64_t all; /* the windows, as a bit set */
-    uint64_t win_of[64];
+    uint64_t win_of[65]; /* [64]: a sink (fast_pairing) */
     int budget;
 } FastPairing;
 
@@ -268,11 +278,23 @@ static bool fast_pairing(const uint64_t *live, int n, int budget)
     p.live = live;
     p.all = n == 64 ? ~0ULL : (1ULL << n) - 1;
     p.budget = budget;
-    uint64_t cells = 0;
-    for (int i = 0; i < n; i++) cells |= live[i];
-    for (uint64_t c = cells; c;) p.win_of[bb_pop(&c)] = 0;
-    for (int i = 0; i < n; i++)
-        for (uint64_t c = live[i]; c;) p.win_of[bb_pop(&c)] |= 1ULL << i;
+    memset(p.win_of, 0, sizeof p.win_of);
+    /* Every window takes the same number of steps (the most empty cells
+     * any has), the steps past its own cells landing in the sink
+     * win_of[64]: a loop whose length varied with each window mispredicted
+     * its exit once per window. */
+    int most = 0;
+    for (int i = 0; i < n; i++) {
+        int c = __builtin_popcountll(live[i]);
+        most = c > most ? c : most;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t m = live[i], bit = 1ULL << i;
+        for (int j = 0; j < most; j++) {
+            p.win_of[m ? __builtin_ctzll(m) : 64] |= bit;
+            m &= m - 1;
+        }
+    }
     return fast_pair_from(&p, 0, 0, 0);
 }
 
