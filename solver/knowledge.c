@@ -251,21 +251,24 @@ typedef struct {
     int budget;
 } FastPairing;
 
+/* Covers window i (open, with at least two free cells) and every open
+ * window after it. Where pair_from would call itself only to find that
+ * the next open window has fewer than two free cells (and return false at
+ * no cost to the budget), this looks first and skips the call. */
 static bool fast_pair_from(FastPairing *p, int i, uint64_t used, uint64_t covered)
 {
-    uint64_t open = p->all & ~covered & (~0ULL << i);
-    if (open == 0) return true;
-    i = __builtin_ctzll(open);
+    if (--p->budget < 0) return false;
     uint64_t free = p->live[i] & ~used;
-    if (__builtin_popcountll(free) < 2 || --p->budget < 0) return false;
+    uint64_t later = i == 63 ? 0 : p->all & (~0ULL << (i + 1));
     for (uint64_t a = free; a;) {
         int ac = bb_pop(&a);
         for (uint64_t rest = a; rest;) {
             int bc = bb_pop(&rest);
-            uint64_t pair = (1ULL << ac) | (1ULL << bc);
-            if (i + 1 < 64 && fast_pair_from(p, i + 1, used | pair, covered | (p->win_of[ac] & p->win_of[bc])))
-                return true;
-            if (i + 1 == 64) return true; /* the last window was just covered */
+            uint64_t u = used | (1ULL << ac) | (1ULL << bc), c = covered | (p->win_of[ac] & p->win_of[bc]);
+            uint64_t open = later & ~c;
+            if (open == 0) return true;
+            int j = __builtin_ctzll(open);
+            if (__builtin_popcountll(p->live[j] & ~u) >= 2 && fast_pair_from(p, j, u, c)) return true;
             if (p->budget < 0) return false;
         }
     }
@@ -295,7 +298,8 @@ static bool fast_pairing(const uint64_t *live, int n, int budget)
             m &= m - 1;
         }
     }
-    return fast_pair_from(&p, 0, 0, 0);
+    if (n == 0) return true;
+    return __builtin_popcountll(live[0]) >= 2 && fast_pair_from(&p, 0, 0, 0);
 }
 
 bool kn_pairing(const KnScan *sc, int budget)
