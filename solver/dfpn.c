@@ -15,6 +15,16 @@
  * took 1.8x the nodes on a suite position; with 2^20 it is within 0.2%). */
 enum { BUSY_SLOTS = 1 << 20, NODE_BATCH = 1024 };
 
+/* Boards on which the pairing test failed, direct-mapped by a hash of the
+ * board. A child that misses the table is tested for pairing, and fails
+ * are not stored in the table, so the same child was tested again each
+ * time its parent was expanded (a third of all tests, measured on the
+ * bench with these 16 K slots). The test is a pure function of the board,
+ * so remembering it changes no number. One memo per thread, for the
+ * duration of a dfpn_solve; a child never has an empty board, so the zero
+ * slot means "free". */
+enum { MEMO_BITS = 14 };
+
 struct DfpnShared {
     atomic_bool stop;           /* decided, a limit, or an interrupt */
     _Atomic uint64_t nodes;     /* all threads' nodes, added in batches */
@@ -69,8 +79,29 @@ static uint32_t sat_add(uint32_t a, uint32_t b)
     return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
 }
 
-/* Numbers of a position seen from its parent, without expanding it. */
-static void evaluate(Dfpn *d, Board b, Move m, Child *c)
+static inline Board *memo_slot(Dfpn *d, Board b)
+{
+    uint64_t h = b.s[0] * 0x9E3779B97F4A7C15ULL ^ b.s[1] * 0xC2B2AE3D27D4EB4FULL;
+    return &d->memo[h >> (64 - MEMO_BITS)];
+}
+
+static bool chaos_pairs(Dfpn *d, Board b)
+{
+    if (!d->memo) return kn_chaos_pairs(d->r, &d->cfg.kn, b);
+    Board *m = memo_slot(d, b);
+    if (board_equal(*m, b)) return false;
+    bool win = kn_chaos_pairs(d->r, &d->cfg.kn, b);
+    if (!win) *m = b;
+    return win;
+}
+
+static Board *memo_new(void) { return calloc((size_t)1 << MEMO_BITS, sizeof(Board)); }
+
+/* What a child is known to be without the table (evaluate's first half).
+ * A decided child gets its numbers here (exact); an open one its key, and
+ * its bucket (and its pairing memo slot) is prefetched. Returns the
+ * child's number of moves (open). */
+static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
 {
     c->move = m;
     c->exact = true;
@@ -80,24 +111,37 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
     if (st != STATUS_ONGOING) {
         c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
         c->dn = st == STATUS_ORDER_WINS ? DFPN_INF : 0;
-        return;
+        return 0;
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
     if (kn.value != KN_OPEN) {
         c->pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
         c->dn = kn.value == KN_ORDER ? DFPN_INF : 0;
-        return;
+        return 0;
     }
     c->exact = false;
     c->key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    tt_prefetch(d->tt, c->key);
+    if (d->memo && kn_pairs_may(d->r, &d->cfg.kn, kn.nlive)) __builtin_prefetch(memo_slot(d, b));
     if (d->sh) c->slot = busy_slot(c->key);
+    *nlive = kn.nlive;
+    return kn.nmoves;
+}
+
+/* The second half, for an open child: the table's numbers, else pairing,
+ * else the initial numbers. Table operations happen here only, so running
+ * every child's first half before any second half keeps the sequence of
+ * probes and stores, and with it every number, as it was. */
+static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
+{
+    Board b = board_regs(bin); /* see board_regs: a stall otherwise */
     TTData e;
     if (tt_probe(d->tt, c->key, &e)) {
         c->pn = e.pn;
         c->dn = e.dn;
         c->work = e.work;
-    } else if (kn_chaos_pairs(d->r, &d->cfg.kn, b)) {
+    } else if (kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b)) {
         /* Remembered, so that the pairing search is not run again here. */
         c->pn = DFPN_INF;
         c->dn = 0;
@@ -105,25 +149,19 @@ static void evaluate(Dfpn *d, Board b, Move m, Child *c)
         tt_store(d->tt, c->key, &e);
     } else if (board_order_to_move(b)) {
         c->pn = 1;
-        c->dn = d->cfg.order_dn_moves ? (uint32_t)kn.nmoves : 1;
+        c->dn = d->cfg.order_dn_moves ? (uint32_t)nmoves : 1;
     } else {
-        c->pn = d->cfg.chaos_pn_moves ? (uint32_t)kn.nmoves : 1;
+        c->pn = d->cfg.chaos_pn_moves ? (uint32_t)nmoves : 1;
         c->dn = 1;
     }
 }
 
-/* Adds the child of b by m, unless it is symmetric to one already there:
- * where keys are canonical, equal keys are equal values, and counting one
- * twice would only inflate an AND node's proof number (or an OR node's
- * disproof number). */
-static int add_child(Dfpn *d, Board b, Move m, Child *ch, int n, bool dedupe)
+/* Numbers of a position seen from its parent, without expanding it. */
+static void evaluate(Dfpn *d, Board b, Move m, Child *c)
 {
-    board_place(&b, m);
-    evaluate(d, b, m, &ch[n]);
-    if (dedupe && !ch[n].exact)
-        for (int i = 0; i < n; i++)
-            if (!ch[i].exact && board_equal(ch[i].key, ch[n].key)) return n;
-    return n + 1;
+    int nlive = -1;
+    int nmoves = evaluate_static(d, b, m, c, &nlive);
+    if (!c->exact) evaluate_table(d, b, nmoves, nlive, c);
 }
 
 /* The board's cells, nearest the centre first (ties by cell index): the
@@ -138,21 +176,56 @@ static int center_order(int n, int *cells)
     return k;
 }
 
-/* The moves the search tries at b (kn_node already said: open). */
+/* The moves the search tries at b (kn_node already said: open), in the
+ * order cells ascending (or centre first, --order center), X then O, then
+ * the dead-cell move. A child symmetric to one already there is left out:
+ * where keys are canonical, equal keys are equal values, and counting one
+ * twice would only inflate an AND node's proof number (or an OR node's
+ * disproof number). */
 static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 {
     bool dedupe = board_count(b) + 1 <= d->cfg.kn.sym_pieces;
-    int n = 0;
-    if (d->cfg.center_first) {
-        int cells[64], k = center_order(d->r->n, cells);
-        for (int s = 0; s < 2; s++)
-            for (int i = 0; i < k; i++)
-                if (kn->moves[s] >> cells[i] & 1) n = add_child(d, b, move_make(s, cells[i]), ch, n, dedupe);
-    } else {
-        for (int s = 0; s < 2; s++)
-            for (uint64_t e = kn->moves[s]; e;) n = add_child(d, b, move_make(s, bb_pop(&e)), ch, n, dedupe);
+    int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
+    int all = 0;
+    int order[64], k = d->cfg.center_first ? center_order(d->r->n, order) : 0;
+    for (int s = 0; s < 3; s++) {
+        uint64_t cells = s < 2 ? kn->moves[s] : (kn->pass ? kn->dead & -kn->dead : 0);
+        int sym = s < 2 ? s : SYM_X;
+        for (int i = 0; cells; all++) {
+            int cell;
+            if (k && s < 2) {
+                while (!(cells >> order[i] & 1)) i++;
+                cell = order[i++];
+                cells &= ~(1ULL << cell);
+            } else {
+                cell = bb_pop(&cells);
+            }
+            Board cb = b;
+            Move m = move_make(sym, cell);
+            board_place(&cb, m);
+            int nl = -1;
+            nmoves[all] = (int16_t)evaluate_static(d, cb, m, &ch[all], &nl);
+            nlive[all] = (int16_t)nl;
+        }
     }
-    if (kn->pass) n = add_child(d, b, move_make(SYM_X, __builtin_ctzll(kn->dead)), ch, n, dedupe);
+    int n = 0;
+    for (int i = 0; i < all; i++) {
+        Child *c = &ch[i];
+        if (!c->exact) {
+            Board cb = b;
+            board_place(&cb, c->move);
+            evaluate_table(d, cb, nmoves[i], nlive[i], c);
+        }
+        bool dup = false;
+        if (dedupe && !c->exact)
+            for (int j = 0; j < n && !dup; j++) dup = !ch[j].exact && board_equal(ch[j].key, c->key);
+        if (dup) continue;
+        /* n <= i: compacts in place. Copying only when a duplicate has left
+         * a gap matters: the child was just written field by field, and
+         * reading it back whole at once stalls on store forwarding. */
+        if (n != i) ch[n] = *c;
+        n++;
+    }
     return n;
 }
 
@@ -338,8 +411,11 @@ static void solve_thread(void *arg, int tid)
 {
     ParSolve *ps = arg;
     Dfpn *w = &ps->w[tid];
+    w->memo = memo_new(); /* each thread its own (NULL: none) */
     mid(w, ps->b, ps->key, ps->kn, DFPN_INF, DFPN_INF, &ps->pn[tid], &ps->dn[tid], tid == 0);
     ps->ran[tid] = true;
+    free(w->memo);
+    w->memo = NULL;
     /* Decided here: the others stop (their unwinding only stores numbers). */
     if (ps->pn[tid] == 0 || ps->dn[tid] == 0) atomic_store_explicit(&w->sh->stop, true, memory_order_relaxed);
 }
@@ -404,10 +480,14 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         d->next_report = d->started + d->report_every;
     }
     Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
-    if (d->threads > 1)
+    if (d->threads > 1) {
         solve_parallel(d, b, key, &kn, pn, dn);
-    else
+    } else {
+        d->memo = memo_new();
         mid(d, b, key, &kn, DFPN_INF, DFPN_INF, pn, dn, true);
+        free(d->memo);
+        d->memo = NULL;
+    }
     if (*pn == 0) return SOLVE_ORDER;
     if (*dn == 0) return SOLVE_CHAOS;
     return SOLVE_UNKNOWN;

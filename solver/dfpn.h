@@ -82,6 +82,7 @@ struct Dfpn {
     bool stopped;        /* a limit was hit */
     double started, next_report;
     DfpnProgress root;   /* kept up to date by the root's own iterations */
+    Board *memo;         /* boards kn_chaos_pairs failed on (dfpn.c); NULL: none */
 };
 
 /* Reports the current state through d->report (if set). */

@@ -2,40 +2,94 @@
 #include "knowledge.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "../engine/symmetry.h"
 
+/* The scan's masks without the list of live windows (which only pairing
+ * and proofs read). Branch-free over the windows: whether a window is live
+ * is as good as random, so branches on it mispredict often, while the
+ * masked form lets the compiler run several windows per vector. */
+typedef struct {
+    uint64_t rel, win[2], maker[2];
+    int nlive;
+} ScanMasks;
+
+static inline ScanMasks scan_masks_with(const Rules *r, uint64_t x, uint64_t o, bool ends_matter)
+{
+    /* 64-bit counts and flags throughout: every lane of the vector loop
+     * stays a uint64_t, with no conversions between widths. */
+    const uint64_t occ = x | o;
+    const int nwin = r->nwin;
+    uint64_t rel = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0;
+    for (int i = 0; i < nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
+        uint64_t lo = -(uint64_t)((x & w) == 0 && (o & e) == 0);
+        /* Every piece in a window live for S is an S, so S holds k-1 (k-2)
+         * of it exactly when one (two) of its cells are empty: one count
+         * serves both symbols. */
+        uint64_t hole = w & ~occ, nh = (uint64_t)__builtin_popcountll(hole);
+        uint64_t one = -(uint64_t)(nh == 1) & hole, two = -(uint64_t)(nh == 2) & hole;
+        rel |= (lx | lo) & (w | e);
+        wx |= lx & one;
+        wo |= lo & one;
+        mx |= lx & two;
+        mo |= lo & two;
+        nlive += (lx | lo) & 1;
+    }
+    return (ScanMasks){rel, {wx, wo}, {mx, mo}, (int)nlive};
+}
+
+/* The loop compiled twice: the original rule set has no ends to load. */
+static inline ScanMasks scan_masks(const Rules *r, uint64_t x, uint64_t o)
+{
+    return r->rules == RULES_ORIGINAL ? scan_masks_with(r, x, o, false) : scan_masks_with(r, x, o, true);
+}
+
+/* The rule-set adjustment: under exact-end nothing is won before the
+ * board is full, so only the last cell can complete a line, and no move
+ * makes a four. */
+static inline void scan_adjust(const Rules *r, Board b, ScanMasks *m)
+{
+    if (r->rules == RULES_EXACT_END) {
+        rules_winning_cells(r, b, m->win);
+        m->maker[0] = m->maker[1] = 0;
+    }
+}
+
+/* Completes a scan from its masks. */
+static inline void scan_finish(const Rules *r, Board b, ScanMasks m, KnScan *out)
+{
+    scan_adjust(r, b, &m);
+    out->nlive = m.nlive;
+    out->relevant = m.rel;
+    out->win[0] = m.win[0];
+    out->win[1] = m.win[1];
+    out->maker[0] = m.maker[0];
+    out->maker[1] = m.maker[1];
+}
+
+/* The empty cells of each live window, in window order; returns their
+ * number. */
+static inline int scan_live(const Rules *r, Board b, KnScan *out)
+{
+    const uint64_t x = b.s[SYM_X], o = b.s[SYM_O], occ = x | o;
+    const bool ends_matter = r->rules != RULES_ORIGINAL;
+    int n = 0;
+    for (int i = 0; i < r->nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
+        out->live[n] = w & ~occ;
+        n += live;
+    }
+    return n;
+}
+
 void kn_scan(const Rules *r, Board b, KnScan *out)
 {
-    uint64_t rel = 0, win[2] = {0, 0}, maker[2] = {0, 0}, occ = board_occupied(b);
-    bool ends_matter = r->rules != RULES_ORIGINAL;
-    int k = r->k, nlive = 0;
-    for (int i = 0; i < r->nwin; i++) {
-        uint64_t w = r->win[i], e = r->ends[i];
-        bool live = false;
-        for (int s = 0; s < 2; s++) {
-            if (b.s[s ^ 1] & w) continue;
-            if (ends_matter && (b.s[s] & e)) continue;
-            live = true;
-            rel |= ends_matter ? (w | e) : w;
-            int own = __builtin_popcountll(b.s[s] & w);
-            if (own == k - 1) win[s] |= w & ~b.s[s];
-            else if (own == k - 2) maker[s] |= w & ~b.s[s];
-        }
-        if (live) out->live[nlive++] = w & ~occ;
-    }
-    out->nlive = nlive;
-    out->relevant = rel;
-    if (r->rules == RULES_EXACT_END) {
-        /* Nothing is won before the board is full: only the last cell. */
-        rules_winning_cells(r, b, out->win);
-        maker[0] = maker[1] = 0;
-    } else {
-        out->win[0] = win[0];
-        out->win[1] = win[1];
-    }
-    out->maker[0] = maker[0];
-    out->maker[1] = maker[1];
+    scan_finish(r, b, scan_masks(r, b.s[SYM_X], b.s[SYM_O]), out);
+    scan_live(r, b, out);
 }
 
 /* Does Chaos's move m leave Order without a win at once (and not end the
@@ -67,23 +121,27 @@ static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
     return 1;
 }
 
-void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
+void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
+    Board b = board_regs(bin); /* see board_regs: a stall otherwise */
     uint64_t empty = r->cells & ~board_occupied(b);
     out->value = KN_OPEN;
     out->dtw = 0;
     out->pass = 0;
     out->dead = 0;
+    out->nlive = -1;
     out->moves[0] = out->moves[1] = empty;
     if (!kn->threats && !kn->dead_cells) {
         out->nmoves = 2 * __builtin_popcountll(empty);
         return;
     }
-    KnScan sc;
-    kn_scan(r, b, &sc);
+    /* The scan's masks only: kn_node never reads the live-window list. */
+    ScanMasks sc = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
+    scan_adjust(r, b, &sc);
+    out->nlive = sc.nlive;
     uint64_t cand = empty;
     if (kn->dead_cells) {
-        cand = empty & sc.relevant;
+        cand = empty & sc.rel;
         if (cand == 0) {
             /* Nothing can change any more. Under original and exact a
              * standing line would already have ended the game. */
@@ -93,7 +151,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out)
             out->nmoves = 0;
             return;
         }
-        out->dead = empty & ~sc.relevant;
+        out->dead = empty & ~sc.rel;
         out->pass = out->dead != 0;
     }
     out->moves[0] = out->moves[1] = cand;
@@ -179,19 +237,90 @@ static bool pair_from(Pairing *p, int i, uint64_t used)
     return true;
 }
 
+/* The same search as pair_from, for at most 64 windows, with the windows
+ * already covered kept as a bit set: win_of[c] holds the windows that
+ * contain cell c, so a new pair {a, b} covers win_of[a] & win_of[b], and
+ * the next window to cover is one count-trailing-zeros away instead of a
+ * loop over windows and pairs. It spends its budget exactly as pair_from
+ * does (the same windows, pairs and order), so it gives the same answer
+ * even when the budget runs out. */
+typedef struct {
+    const uint64_t *live;
+    uint64_t all; /* the windows, as a bit set */
+    uint64_t win_of[65]; /* [64]: a sink (fast_pairing) */
+    int budget;
+} FastPairing;
+
+/* Covers window i (open, with at least two free cells) and every open
+ * window after it. Where pair_from would call itself only to find that
+ * the next open window has fewer than two free cells (and return false at
+ * no cost to the budget), this looks first and skips the call. */
+static bool fast_pair_from(FastPairing *p, int i, uint64_t used, uint64_t covered)
+{
+    if (--p->budget < 0) return false;
+    uint64_t free = p->live[i] & ~used;
+    uint64_t later = i == 63 ? 0 : p->all & (~0ULL << (i + 1));
+    for (uint64_t a = free; a;) {
+        int ac = bb_pop(&a);
+        for (uint64_t rest = a; rest;) {
+            int bc = bb_pop(&rest);
+            uint64_t u = used | (1ULL << ac) | (1ULL << bc), c = covered | (p->win_of[ac] & p->win_of[bc]);
+            uint64_t open = later & ~c;
+            if (open == 0) return true;
+            int j = __builtin_ctzll(open);
+            if (__builtin_popcountll(p->live[j] & ~u) >= 2 && fast_pair_from(p, j, u, c)) return true;
+            if (p->budget < 0) return false;
+        }
+    }
+    return false;
+}
+
+static bool fast_pairing(const uint64_t *live, int n, int budget)
+{
+    FastPairing p;
+    p.live = live;
+    p.all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    p.budget = budget;
+    memset(p.win_of, 0, sizeof p.win_of);
+    /* Every window takes the same number of steps (the most empty cells
+     * any has), the steps past its own cells landing in the sink
+     * win_of[64]: a loop whose length varied with each window mispredicted
+     * its exit once per window. */
+    int most = 0;
+    for (int i = 0; i < n; i++) {
+        int c = __builtin_popcountll(live[i]);
+        most = c > most ? c : most;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t m = live[i], bit = 1ULL << i;
+        for (int j = 0; j < most; j++) {
+            p.win_of[m ? __builtin_ctzll(m) : 64] |= bit;
+            m &= m - 1;
+        }
+    }
+    if (n == 0) return true;
+    return __builtin_popcountll(live[0]) >= 2 && fast_pair_from(&p, 0, 0, 0);
+}
+
 bool kn_pairing(const KnScan *sc, int budget)
 {
     /* Most constrained windows first: a window with fewer empty cells has
-     * fewer pairs to choose from and fails soonest. */
+     * fewer pairs to choose from and fails soonest. A stable counting sort
+     * on the empty count (2..7, and 8 for all larger), so windows of equal
+     * count keep their scan order. */
     uint64_t live[RULES_MAX_WINDOWS];
-    int n = 0;
-    for (int want = 2; want <= 8; want++)
-        for (int i = 0; i < sc->nlive; i++) {
-            int c = __builtin_popcountll(sc->live[i]);
-            if (c < 2) return false;
-            if (c == want || (want == 8 && c > 8)) live[n++] = sc->live[i];
-        }
-    Pairing p = {live, n, {0}, 0, budget};
+    uint8_t key[RULES_MAX_WINDOWS];
+    int start[10] = {0};
+    for (int i = 0; i < sc->nlive; i++) {
+        int c = __builtin_popcountll(sc->live[i]);
+        if (c < 2) return false;
+        key[i] = (uint8_t)(c > 8 ? 8 : c);
+        start[key[i] + 1]++;
+    }
+    for (int c = 3; c <= 9; c++) start[c] += start[c - 1];
+    for (int i = 0; i < sc->nlive; i++) live[start[key[i]]++] = sc->live[i];
+    if (sc->nlive <= 64) return fast_pairing(live, sc->nlive, budget);
+    Pairing p = {live, sc->nlive, {0}, 0, budget};
     return pair_from(&p, 0, 0);
 }
 
@@ -200,8 +329,8 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
     /* Pairing needs Order to move on an even number of empty cells or Chaos
      * on an odd one: on an even board that is every position. */
     if (!kn->pairing || (r->n & 1)) return false;
-    KnScan sc;
-    kn_scan(r, b, &sc);
+    KnScan sc; /* only the live list: pairing reads nothing else */
+    sc.nlive = scan_live(r, b, &sc);
     return sc.nlive <= kn->pairing_live && kn_pairing(&sc, kn->pairing);
 }
 

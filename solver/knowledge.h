@@ -95,6 +95,7 @@ typedef struct {
     int pass;         /* 1: the representative dead-cell move is among the moves */
     int nmoves;
     uint64_t dead;    /* dead empty cells */
+    int nlive;        /* live windows; -1 when not counted (no scan) */
 } KnNode;
 
 /* Classifies an ongoing position (its status already checked) and lists
@@ -107,6 +108,13 @@ bool kn_pairing(const KnScan *sc, int budget);
  * apart from kn_node because it is the dearest test: callers ask the table
  * first. */
 bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b);
+
+/* Can kn_chaos_pairs succeed at a position with nlive live windows (as
+ * kn_node counted them, -1 for unknown)? A cheap "no" spares its scan. */
+static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
+{
+    return kn->pairing && !(r->n & 1) && nlive <= kn->pairing_live;
+}
 
 /* The table key of b (see above). */
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead);

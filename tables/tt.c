@@ -124,6 +124,18 @@ void tt_store(TT *t, Board key, const TTData *d)
     tt_unlock(t, i);
 }
 
+void tt_prefetch(const TT *t, Board key)
+{
+    const TTBucket *b = &t->buckets[tt_index(t, key)];
+    if (t->shared) { /* the probe will take the bucket's lock: fetch for writing */
+        __builtin_prefetch(&b->e[0], 1, 3);
+        __builtin_prefetch(&b->e[2], 1, 3);
+    } else {
+        __builtin_prefetch(&b->e[0], 0, 3);
+        __builtin_prefetch(&b->e[2], 0, 3); /* the bucket's second cache line */
+    }
+}
+
 size_t tt_capacity(const TT *t) { return t->nbuckets * TT_BUCKET_ENTRIES; }
 
 int tt_permille(TT *t)

@@ -89,6 +89,11 @@ uint64_t tt_hash(Board key);
 /* Copies the entry for exactly this key into *out; false when absent. */
 bool tt_probe(TT *t, Board key, TTData *out);
 void tt_store(TT *t, Board key, const TTData *d);
+/* Starts loading key's bucket into the cache and returns at once: a hint
+ * that changes nothing but the time of a later probe or store. The solver
+ * issues one per child before probing them in turn, so the children's cache
+ * misses overlap instead of queueing one after another. */
+void tt_prefetch(const TT *t, Board key);
 
 size_t tt_capacity(const TT *t); /* entries */
 /* Used entries per thousand, sampled over the first buckets. */
