@@ -37,10 +37,16 @@ typedef struct {
     bool exact; /* pn/dn decided without the table: never re-probed */
     uint32_t pn, dn;
     uint32_t work; /* table's effort for it; 0 when decided without search */
-    uint32_t slot; /* its busy counter (parallel search) */
 } Child;
 
 static inline uint32_t busy_slot(Board key) { return (uint32_t)(tt_hash(key) >> 44); }
+
+/* Hashed when needed only: for the chosen child, and for all children
+ * only when that one is busy (hashing every child cost 8% of a node). */
+static inline unsigned busy_count(DfpnShared *sh, Board key)
+{
+    return atomic_load_explicit(&sh->busy[busy_slot(key)], memory_order_relaxed);
+}
 
 static inline void busy_add(DfpnShared *sh, uint32_t slot, int delta)
 {
@@ -106,7 +112,6 @@ static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
     c->move = m;
     c->exact = true;
     c->work = 0;
-    c->slot = 0;
     Status st = rules_status_after(d->r, b, m);
     if (st != STATUS_ONGOING) {
         c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
@@ -124,7 +129,6 @@ static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
     c->key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
     tt_prefetch(d->tt, c->key);
     if (d->memo && kn_pairs_may(d->r, &d->cfg.kn, kn.nlive)) __builtin_prefetch(memo_slot(d, b));
-    if (d->sh) c->slot = busy_slot(c->key);
     *nlive = kn.nlive;
     return kn.nmoves;
 }
@@ -295,15 +299,16 @@ static void note_root(Dfpn *d, const Child *ch, int n, uint32_t pn, uint32_t dn)
 /* A child another thread has decided meanwhile. Undecided numbers are not
  * re-read: a frame's own numbers for its children guide it better than the
  * table's, which other paths through the same position keep rewriting
- * (measured: re-reading them all costs 1.8x nodes on one thread). */
-static void reprobe(Dfpn *d, Child *c)
+ * (measured: re-reading them all costs 1.8x nodes on one thread). Called
+ * for the chosen child only (see mid). */
+static bool reprobe(Dfpn *d, Child *c)
 {
     TTData e;
-    if (c->pn == 0 || c->dn == 0 || !tt_probe(d->tt, c->key, &e)) return;
-    if (e.pn == 0 || e.dn == 0) {
-        c->pn = e.pn;
-        c->dn = e.dn;
-    }
+    if (c->pn == 0 || c->dn == 0 || !tt_probe(d->tt, c->key, &e)) return false;
+    if (e.pn != 0 && e.dn != 0) return false;
+    c->pn = e.pn;
+    c->dn = e.dn;
+    return true;
 }
 
 /* OR node: pn = min, dn = sum; AND node the other way round. Call the
@@ -321,7 +326,7 @@ static Pick pick(Dfpn *d, const Child *ch, int n, bool order, bool virtual)
         const Child *c = &ch[i];
         uint32_t phi = order ? c->pn : c->dn, dl = order ? c->dn : c->pn;
         p.delta = sat_add(p.delta, dl);
-        if (virtual && !c->exact) phi = virtual_phi(phi, atomic_load_explicit(&d->sh->busy[c->slot], memory_order_relaxed));
+        if (virtual && !c->exact) phi = virtual_phi(phi, busy_count(d->sh, c->key));
         if (phi < p.phi1) {
             p.phi2 = p.phi1;
             p.phi1 = phi;
@@ -351,9 +356,6 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     bool order = board_order_to_move(b);
     Move best = MOVE_NONE;
     for (;;) {
-        if (d->sh)
-            for (int i = 0; i < n; i++)
-                if (!ch[i].exact) reprobe(d, &ch[i]);
         Pick p = pick(d, ch, n, order, false);
         *pn = order ? p.phi1 : p.delta;
         *dn = order ? p.delta : p.phi1;
@@ -361,8 +363,12 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         if (root) note_root(d, ch, n, *pn, *dn);
         if (*pn >= pt || *dn >= dt || *pn == 0 || *dn == 0 || d->stopped) break;
 
+        /* Another thread may have decided the chosen child meanwhile: then
+         * choose again. Only the chosen one is re-read; re-reading every
+         * child every iteration cost 10% of a node's time for little. */
+        if (d->sh && !ch[p.bi].exact && reprobe(d, &ch[p.bi])) continue;
         uint32_t phi_t = order ? pt : dt, delta_t = order ? dt : pt;
-        if (d->sh && atomic_load_explicit(&d->sh->busy[ch[p.bi].slot], memory_order_relaxed)) {
+        if (d->sh && busy_count(d->sh, ch[p.bi].key)) {
             /* Steer clear of children other threads are in, unless the one
              * chosen instead is already past this node's threshold (it would
              * return at once, and this thread would spin). A best child no

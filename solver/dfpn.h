@@ -17,9 +17,9 @@
  * thread entering a position marks it busy (counters indexed by the key's
  * hash), and a thread whose best child is busy chooses as if that child's
  * phi number were one higher per thread inside it (a "virtual" number, used
- * only to choose, never stored or returned). In every iteration a frame
- * re-reads its children's entries and takes any proof or disproof another
- * thread has found. Only proofs and disproofs are facts, they come from the
+ * only to choose, never stored or returned). Before descending, a frame
+ * re-reads the chosen child's entry and takes a proof or disproof another
+ * thread has found there. Only proofs and disproofs are facts, they come from the
  * same exact rules in every thread, and the table never lets a guess
  * overwrite one; so the value found cannot depend on the thread count, only
  * node counts and timing can. Measured speedups: results/speedup.csv.
