@@ -1,6 +1,7 @@
 /* job.c - see job.h. */
 #include "job.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,12 +28,19 @@ static CkptInfo job_info(const Dfpn *d, Board b)
     return (CkptInfo){(uint32_t)d->r->rules, (uint32_t)d->r->n, (uint32_t)d->r->k, scheme, b, 0, 0};
 }
 
-void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res)
+void job_check(const JobOpts *o)
 {
-    memset(res, 0, sizeof *res);
     if (o->checkpoint && (!o->resume || strcmp(o->resume, o->checkpoint) != 0) && access(o->checkpoint, F_OK) == 0)
         cli_fail("checkpoint file '%s' exists: continue it with --resume %s, or remove it", o->checkpoint,
                  o->checkpoint);
+    if (o->resume && access(o->resume, R_OK) != 0)
+        cli_fail("cannot read checkpoint '%s': %s", o->resume, strerror(errno));
+}
+
+void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res)
+{
+    memset(res, 0, sizeof *res);
+    job_check(o);
     if (o->resume) {
         CkptInfo want = job_info(d, b), got;
         uint64_t loaded;

@@ -31,8 +31,11 @@ typedef struct {
     int checkpoints;        /* saved by this run */
 } JobResult;
 
-/* Fails through cli_fail (exit 2) on a refused --resume file or when the
- * checkpoint file exists but is not being resumed (it would be lost). */
+/* Fails through cli_fail (exit 2) when the checkpoint file exists but is
+ * not being resumed (it would be lost) or the --resume file is unreadable:
+ * cheap checks, made before a large table is allocated. */
+void job_check(const JobOpts *o);
+/* job_check, then loads --resume (refused files fail through cli_fail). */
 void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res);
 SolveValue job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);
 
