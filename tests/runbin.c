@@ -51,17 +51,26 @@ char *slurp(int fd, size_t *len)
     return buf;
 }
 
+/* The program's argv for execv: "ocsolve", then args (NULL-terminated);
+ * *nargs gets the count of args. Freed by the caller. */
+static char **exec_argv(const char *const *args, size_t *nargs)
+{
+    size_t n = 0;
+    while (args[n]) n++;
+    char **argv = calloc(n + 2, sizeof *argv);
+    cr_assert(argv != NULL);
+    argv[0] = (char *)"ocsolve";
+    for (size_t i = 0; i < n; i++) argv[i + 1] = (char *)args[i];
+    *nargs = n;
+    return argv;
+}
+
 /* argv: NULL-terminated arguments after the program name. */
 void run_argv(Run *res, const char *const *args)
 {
     memset(res, 0, sizeof *res);
-    size_t nargs = 0;
-    while (args[nargs]) nargs++;
-    char **argv = calloc(nargs + 2, sizeof *argv);
-    cr_assert(argv != NULL);
-    argv[0] = (char *)"ocsolve";
-    for (size_t i = 0; i < nargs; i++) argv[i + 1] = (char *)args[i];
-    argv[nargs + 1] = NULL;
+    size_t nargs;
+    char **argv = exec_argv(args, &nargs);
 
     size_t used = (size_t)snprintf(res->desc, sizeof res->desc, "ocsolve");
     for (size_t i = 0; i < nargs && used < sizeof res->desc; i++)
@@ -105,12 +114,8 @@ void run_argv(Run *res, const char *const *args)
 /* Starts the binary in the background, output discarded; the caller waits. */
 pid_t run_spawn(const char *const *args)
 {
-    size_t nargs = 0;
-    while (args[nargs]) nargs++;
-    char **argv = calloc(nargs + 2, sizeof *argv);
-    cr_assert(argv != NULL);
-    argv[0] = (char *)"ocsolve";
-    for (size_t i = 0; i < nargs; i++) argv[i + 1] = (char *)args[i];
+    size_t nargs;
+    char **argv = exec_argv(args, &nargs);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
