@@ -208,13 +208,14 @@ int cmd_solve(int argc, char **argv)
             fprintf(prog.log, "seconds,nodes,nodes_per_second,table_permille,root_pn,root_dn,root_moves,proven,disproven\n");
     }
 
-    if (strcmp(o.search, "ab") == 0 && (o.job.checkpoint || o.job.resume))
+    bool ab_search = strcmp(o.search, "ab") == 0;
+    if (ab_search && (o.job.checkpoint || o.job.resume))
         cli_fail("--checkpoint and --resume need --search dfpn");
     job_check(&o.job); /* before minutes of table allocation, not after */
 
     /* With --dtw a quarter of the memory goes to alpha-beta's own table. */
     size_t bytes = (size_t)o.tt_mb << 20;
-    size_t ab_bytes = o.dtw || strcmp(o.search, "ab") == 0 ? bytes / 4 : 0;
+    size_t ab_bytes = o.dtw || ab_search ? bytes / 4 : 0;
     TT tt, abtt;
     if (tt_init(&tt, bytes - ab_bytes, o.threads > 1) != 0 || (ab_bytes && tt_init(&abtt, ab_bytes, false) != 0))
         cli_fail("cannot allocate a %ld MiB table (use --tt-mb)", o.tt_mb);
@@ -234,7 +235,6 @@ int cmd_solve(int argc, char **argv)
     o.job.deadline = deadline;
     o.job.quiet = o.quiet;
     JobResult jr = {0};
-    bool ab_search = strcmp(o.search, "ab") == 0;
     if (!ab_search) job_prepare(&d, b, &o.job, &jr);
     prog.prev_seconds = jr.prev_seconds;
     prog.prev_nodes = jr.prev_nodes;

@@ -65,6 +65,26 @@ static char **exec_argv(const char *const *args, size_t *nargs)
     return argv;
 }
 
+/* Forks and runs the binary with stdin from /dev/null, stdout and stderr to
+ * out and err, and an alarm of secs seconds; returns the child's pid. */
+static pid_t start_child(char **argv, int out, int err, unsigned secs)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fin = open("/dev/null", O_RDONLY);
+        if (fin >= 0) dup2(fin, 0);
+        if (dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
+        signal(SIGPIPE, SIG_DFL);
+        alarm(secs);
+        execv(OCSOLVE_BIN, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
 /* argv: NULL-terminated arguments after the program name. */
 void run_argv(Run *res, const char *const *args)
 {
@@ -77,19 +97,7 @@ void run_argv(Run *res, const char *const *args)
         used += (size_t)snprintf(res->desc + used, sizeof res->desc - used, " '%s'", args[i]);
 
     int fo = make_tmp(), fe = make_tmp();
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        int fin = open("/dev/null", O_RDONLY);
-        if (fin >= 0) dup2(fin, 0);
-        if (dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(126);
-        signal(SIGPIPE, SIG_DFL);
-        alarm(60); /* nothing here should take long; a hang becomes a signal */
-        execv(OCSOLVE_BIN, argv);
-        _exit(127);
-    }
+    pid_t pid = start_child(argv, fo, fe, 60); /* nothing here should take long; a hang becomes a signal */
     int status;
     pid_t w;
     do w = waitpid(pid, &status, 0);
@@ -116,17 +124,10 @@ pid_t run_spawn(const char *const *args)
 {
     size_t nargs;
     char **argv = exec_argv(args, &nargs);
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) _exit(126);
-        alarm(120);
-        execv(OCSOLVE_BIN, argv);
-        _exit(127);
-    }
+    int null = open("/dev/null", O_WRONLY);
+    cr_assert(null >= 0);
+    pid_t pid = start_child(argv, null, null, 120);
+    close(null);
     free(argv);
     return pid;
 }
