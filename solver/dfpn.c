@@ -8,12 +8,7 @@
 #include "clock.h"
 #include "parallel.h"
 
-/* Busy counters: how many threads are inside a position, by its key's hash.
- * Two positions may share a counter; that only misleads the choice of a
- * child, never a value. Sharing is rare but costly (measured: with 2^16
- * counters, a thread alone mistook its own path for another thread's and
- * took 1.8x the nodes on a suite position; with 2^20 it is within 0.2%). */
-enum { BUSY_SLOTS = 1 << 20, NODE_BATCH = 1024 };
+enum { NODE_BATCH = 1024 };
 
 /* Boards on which the pairing test failed, direct-mapped by a hash of the
  * board. A child that misses the table is tested for pairing, and fails
@@ -28,7 +23,6 @@ enum { MEMO_BITS = 14 };
 struct DfpnShared {
     atomic_bool stop;           /* decided, a limit, or an interrupt */
     _Atomic uint64_t nodes;     /* all threads' nodes, added in batches */
-    _Atomic uint16_t busy[BUSY_SLOTS];
 };
 
 typedef struct {
@@ -38,23 +32,6 @@ typedef struct {
     uint32_t pn, dn;
     uint32_t work; /* table's effort for it; 0 when decided without search */
 } Child;
-
-static inline uint32_t busy_slot(Board key) { return (uint32_t)(tt_hash(key) >> 44); }
-
-/* Hashed when needed only: for the chosen child, and for all children
- * only when that one is busy (hashing every child cost 8% of a node). */
-static inline unsigned busy_count(DfpnShared *sh, Board key)
-{
-    return atomic_load_explicit(&sh->busy[busy_slot(key)], memory_order_relaxed);
-}
-
-static inline void busy_add(DfpnShared *sh, uint32_t slot, int delta)
-{
-    if (delta > 0)
-        atomic_fetch_add_explicit(&sh->busy[slot], 1, memory_order_relaxed);
-    else
-        atomic_fetch_sub_explicit(&sh->busy[slot], 1, memory_order_relaxed);
-}
 
 /* The phi number another thread's presence makes a child look like: one
  * more per thread inside it (Kaneko's virtual numbers). Measured on 8
@@ -326,7 +303,7 @@ static Pick pick(Dfpn *d, const Child *ch, int n, bool order, bool virtual)
         const Child *c = &ch[i];
         uint32_t phi = order ? c->pn : c->dn, dl = order ? c->dn : c->pn;
         p.delta = sat_add(p.delta, dl);
-        if (virtual && !c->exact) phi = virtual_phi(phi, busy_count(d->sh, c->key));
+        if (virtual && !c->exact) phi = virtual_phi(phi, tt_busy(d->tt, c->key));
         if (phi < p.phi1) {
             p.phi2 = p.phi1;
             p.phi1 = phi;
@@ -347,11 +324,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     Child ch[MOVES_MAX + 1];
     uint64_t start = d->nodes++;
     check_limits(d);
-    uint32_t slot = 0;
-    if (d->sh) {
-        slot = busy_slot(key);
-        busy_add(d->sh, slot, 1);
-    }
+    if (d->sh) tt_busy_add(d->tt, key, 1);
     int n = expand(d, b, kn, ch);
     bool order = board_order_to_move(b);
     Move best = MOVE_NONE;
@@ -368,7 +341,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
          * child every iteration cost 10% of a node's time for little. */
         if (d->sh && !ch[p.bi].exact && reprobe(d, &ch[p.bi])) continue;
         uint32_t phi_t = order ? pt : dt, delta_t = order ? dt : pt;
-        if (d->sh && busy_count(d->sh, ch[p.bi].key)) {
+        if (d->sh && tt_busy(d->tt, ch[p.bi].key)) {
             /* Steer clear of children other threads are in, unless the one
              * chosen instead is already past this node's threshold (it would
              * return at once, and this thread would spin). A best child no
@@ -402,7 +375,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     uint64_t work = d->nodes - start;
     TTData e = {*pn, *dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best, 0};
     tt_store(d->tt, key, &e);
-    if (d->sh) busy_add(d->sh, slot, -1);
+    if (d->sh) tt_busy_add(d->tt, key, -1);
 }
 
 typedef struct {

@@ -14,8 +14,8 @@
  * thread runs the same search from the root over one shared table, so a
  * number one thread stores steers the others when they reach that position,
  * and a proof found by one is used by all. To make threads spread out, a
- * thread entering a position marks it busy (counters indexed by the key's
- * hash), and a thread whose best child is busy chooses as if that child's
+ * thread entering a position marks it busy (a count in its table bucket,
+ * tt_busy_add), and a thread whose best child is busy chooses as if that child's
  * phi number were one higher per thread inside it (a "virtual" number, used
  * only to choose, never stored or returned). Before descending, a frame
  * re-reads the chosen child's entry and takes a proof or disproof another

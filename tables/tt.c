@@ -55,7 +55,7 @@ static inline size_t tt_index(const TT *t, Board key)
 static inline void tt_lock(TT *t, size_t i)
 {
     if (!t->shared) return;
-    uint8_t *l = &t->buckets[i].e[0].lock;
+    uint8_t *l = &t->buckets[i].e[0].sync;
     /* Held for a few dozen instructions; but when there are more threads
      * than free cores the holder may be descheduled, so a waiter that has
      * spun a while gives its core away rather than burn its time slice. */
@@ -65,7 +65,7 @@ static inline void tt_lock(TT *t, size_t i)
 
 static inline void tt_unlock(TT *t, size_t i)
 {
-    if (t->shared) __atomic_clear(&t->buckets[i].e[0].lock, __ATOMIC_RELEASE);
+    if (t->shared) __atomic_clear(&t->buckets[i].e[0].sync, __ATOMIC_RELEASE);
 }
 
 static inline bool tt_match(const TTEntry *e, Board key)
@@ -134,6 +134,20 @@ void tt_prefetch(const TT *t, Board key)
         __builtin_prefetch(&b->e[0], 0, 3);
         __builtin_prefetch(&b->e[2], 0, 3); /* the bucket's second cache line */
     }
+}
+
+void tt_busy_add(TT *t, Board key, int delta)
+{
+    uint8_t *m = &t->buckets[tt_index(t, key)].e[1].sync;
+    if (delta > 0)
+        __atomic_fetch_add(m, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_fetch_sub(m, 1, __ATOMIC_RELAXED);
+}
+
+unsigned tt_busy(const TT *t, Board key)
+{
+    return __atomic_load_n(&t->buckets[tt_index(t, key)].e[1].sync, __ATOMIC_RELAXED);
 }
 
 size_t tt_capacity(const TT *t) { return t->nbuckets * TT_BUCKET_ENTRIES; }

@@ -3,7 +3,7 @@
  * Entry, 32 bytes, four to a 128-byte bucket (two cache lines):
  *
  *   byte 0          8          16   20   24     28     29      30    31     32
- *       | key X bits | key O bits | pn | dn | work | move | flags | aux | lock |
+ *       | key X bits | key O bits | pn | dn | work | move | flags | aux | sync |
  *
  *   key    the whole position (the caller passes its canonical form when it
  *          reduces by symmetry): a hit needs both words equal, so a hash
@@ -13,7 +13,8 @@
  *   move   best move found (MOVE_NONE if none); aux: free for the solver;
  *   flags  bit 0: slot in use (the empty board is a real key, so a zero key
  *          cannot mean "free").
- *   lock   entry 0's is the bucket's spinlock (shared tables only); the
+ *   sync   the bucket's, not the entry's: entry 0's is the bucket's spinlock
+ *          (shared tables only), entry 1's its busy count (below), the
  *          others' are unused. A store writes the fields one by one and
  *          never these bytes.
  *
@@ -34,6 +35,14 @@
  * torn read could pass its check with tiny but non-zero probability, and
  * an exact answer is the point. With shared = false (one thread) the locks
  * are skipped.
+ *
+ * Busy marks (parallel search): how many threads are inside positions that
+ * hash to a bucket, for Kaneko's virtual proof numbers. They live in the
+ * bucket because the search reads a child's mark right after probing the
+ * child, when the bucket is already in the cache (a separate 2 MiB array
+ * of counters missed the cache on every read: 4% of a node's time with 2
+ * threads). Positions sharing a bucket share a mark; that only misleads
+ * the choice of a child, never a value. Zero whenever no search runs.
  *
  * Memory: the table is exactly the requested size rounded down to whole
  * buckets (at least one), advised to use huge pages, and touched in full at
@@ -58,7 +67,7 @@ typedef struct {
     uint8_t move;
     uint8_t flags;
     uint8_t aux;
-    uint8_t lock;
+    uint8_t sync;
 } TTEntry;
 
 typedef struct {
@@ -94,6 +103,11 @@ void tt_store(TT *t, Board key, const TTData *d);
  * issues one per child before probing them in turn, so the children's cache
  * misses overlap instead of queueing one after another. */
 void tt_prefetch(const TT *t, Board key);
+
+/* Busy marks: a thread entering a position adds 1 (delta = +1), leaving
+ * it takes 1 away (delta = -1). */
+void tt_busy_add(TT *t, Board key, int delta);
+unsigned tt_busy(const TT *t, Board key);
 
 size_t tt_capacity(const TT *t); /* entries */
 /* Used entries per thousand, sampled over the first buckets. */
