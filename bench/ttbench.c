@@ -39,7 +39,7 @@ static void tb_random(TT *t, uint64_t n, BenchTT *out)
     double t0 = clock_seconds();
     for (uint64_t i = 0; i < n; i++) {
         Board k = tb_random_key(&s, cells);
-        TTData d = {(uint32_t)i, 1, (uint32_t)(i & 1023), MOVE_NONE, 0};
+        TTData d = {(uint32_t)i, 1, (uint32_t)(i & 1023), MOVE_NONE};
         tt_store(t, k, &d);
     }
     double t1 = clock_seconds();
@@ -73,7 +73,7 @@ static void tb_walk(TT *t, Board root, uint64_t descents, BenchTT *out)
                 hits += tt_probe(t, c, &d);
             }
             probes += (uint64_t)nc;
-            TTData d = {1, 1, (uint32_t)(WALK_DEPTH - ply), ml.m[0], 0};
+            TTData d = {1, 1, (uint32_t)(WALK_DEPTH - ply), ml.m[0]};
             tt_store(t, b, &d);
             stores++;
             board_place(&b, ml.m[tb_next(&s) % (uint64_t)(nc < WALK_BRANCH ? nc : WALK_BRANCH)]);

@@ -26,7 +26,7 @@ static bool within(AlphaBeta *a, Board b, int depth)
     if (kn.value == KN_ORDER) return kn.dtw <= depth;
     if (kn.value == KN_CHAOS) return false;
     Board key = kn_key(a->r, &a->kn, b, kn.dead);
-    TTData e = {DFPN_INF, 0, 0, MOVE_NONE, 0};
+    TTData e = {DFPN_INF, 0, 0, MOVE_NONE};
     bool hit = tt_probe(a->tt, key, &e);
     if (hit && e.pn <= (uint32_t)depth) return true;
     if (hit && e.dn >= (uint32_t)depth) return false;

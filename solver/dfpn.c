@@ -126,7 +126,7 @@ static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
         /* Remembered, so that the pairing search is not run again here. */
         c->pn = DFPN_INF;
         c->dn = 0;
-        e = (TTData){DFPN_INF, 0, 0, MOVE_NONE, 0};
+        e = (TTData){DFPN_INF, 0, 0, MOVE_NONE};
         tt_store(d->tt, c->key, &e);
     } else if (board_order_to_move(b)) {
         c->pn = 1;
@@ -373,7 +373,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         c->dn = cdn;
     }
     uint64_t work = d->nodes - start;
-    TTData e = {*pn, *dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best, 0};
+    TTData e = {*pn, *dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best};
     tt_store(d->tt, key, &e);
     if (d->sh) tt_busy_add(d->tt, key, -1);
 }

@@ -31,6 +31,8 @@
 #ifndef OCS_DFPN_H
 #define OCS_DFPN_H
 
+#include <stdatomic.h>
+
 #include "../tables/tt.h"
 #include "knowledge.h"
 

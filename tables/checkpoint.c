@@ -15,7 +15,14 @@
 
 static const char ckpt_magic[8] = "OCSCKPT";
 enum { CKPT_HEADER = 72, CKPT_ENTRY = 32, CKPT_ORDER = 0x01020304 };
-_Static_assert(sizeof(TTEntry) == CKPT_ENTRY, "checkpoint entries are TT entries");
+
+/* A table entry as written (checkpoint.h). */
+typedef struct {
+    uint64_t key[2];
+    uint32_t pn, dn, work;
+    uint8_t move, flags, zero[2];
+} CkptRecord;
+_Static_assert(sizeof(CkptRecord) == CKPT_ENTRY, "a record is 32 bytes");
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -61,8 +68,9 @@ static void header_encode(unsigned char *h, const CkptInfo *in, uint64_t count)
 static uint64_t used_entries(const TT *t)
 {
     uint64_t n = 0;
-    for (size_t i = 0; i < t->nbuckets; i++)
-        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) n += t->buckets[i].e[j].flags & 1;
+    Board key;
+    TTData d;
+    for (size_t i = 0; i < tt_capacity(t); i++) n += tt_entry(t, i, &key, &d);
     return n;
 }
 
@@ -86,13 +94,14 @@ int ckpt_save(const char *path, TT *t, const CkptInfo *info, uint64_t *saved, ch
     XXH3_64bits_update(st, h, sizeof h);
     bool ok = fwrite(h, sizeof h, 1, f) == 1;
     /* The caller has stopped every searching thread: the table is still. */
-    for (size_t i = 0; i < t->nbuckets && ok; i++)
-        for (int j = 0; j < TT_BUCKET_ENTRIES && ok; j++) {
-            const TTEntry *e = &t->buckets[i].e[j];
-            if (!(e->flags & 1)) continue;
-            XXH3_64bits_update(st, e, sizeof *e);
-            ok = fwrite(e, sizeof *e, 1, f) == 1;
-        }
+    for (size_t i = 0; i < tt_capacity(t) && ok; i++) {
+        Board key;
+        TTData d;
+        if (!tt_entry(t, i, &key, &d)) continue;
+        CkptRecord e = {{key.s[0], key.s[1]}, d.pn, d.dn, d.work, d.move, 1, {0, 0}};
+        XXH3_64bits_update(st, &e, sizeof e);
+        ok = fwrite(&e, sizeof e, 1, f) == 1;
+    }
     unsigned char sum[8];
     put64(sum, XXH3_64bits_digest(st));
     XXH3_freeState(st);
@@ -122,7 +131,7 @@ static int ckpt_pass(FILE *f, uint64_t count, TT *t, uint64_t *sum_out)
     unsigned char h[CKPT_HEADER];
     int rc = fseek(f, 0, SEEK_SET) == 0 && fread(h, sizeof h, 1, f) == 1 ? 0 : -1;
     XXH3_64bits_update(st, h, sizeof h);
-    TTEntry buf[4096];
+    CkptRecord buf[4096];
     for (uint64_t done = 0; done < count && rc == 0;) {
         size_t want = count - done < 4096 ? (size_t)(count - done) : 4096;
         if (fread(buf, sizeof buf[0], want, f) != want) {
@@ -132,7 +141,7 @@ static int ckpt_pass(FILE *f, uint64_t count, TT *t, uint64_t *sum_out)
         XXH3_64bits_update(st, buf, want * sizeof buf[0]);
         for (size_t i = 0; t && i < want; i++) {
             Board key = {{buf[i].key[0], buf[i].key[1]}};
-            TTData d = {buf[i].pn, buf[i].dn, buf[i].work, buf[i].move, buf[i].aux};
+            TTData d = {buf[i].pn, buf[i].dn, buf[i].work, buf[i].move};
             tt_store(t, key, &d);
         }
         done += want;

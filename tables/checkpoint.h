@@ -13,7 +13,8 @@
  *       48     8  nodes searched by all runs so far
  *       56     8  seconds (double) spent by all runs so far
  *       64     8  entry count E
- *       72  32*E  table entries, each a TTEntry as drawn in tt.h
+ *       72  32*E  table entries, each: key (X bits, O bits; 16), pn, dn,
+ *                 work (4 each), move, flags (1 each; flags = 1), 2 zero bytes
  *   72+32E     8  XXH3-64 of every byte before it
  *
  * Invariants: a file is written to FILE.tmp, flushed to disk and renamed

@@ -52,113 +52,133 @@ static inline size_t tt_index(const TT *t, Board key)
     return (size_t)(((unsigned __int128)tt_hash(key) * t->nbuckets) >> 64);
 }
 
-static inline void tt_lock(TT *t, size_t i)
+_Static_assert(sizeof(TTBucket) == 128, "a bucket is two cache lines");
+
+/* Acquire loads and release stores: plain moves on x86, and what the
+ * sequence lock's proof needs (see tt.h): a probe that reads any byte of a
+ * store also reads that store's odd seq, or a later one, on its second look. */
+#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static inline TTBucket *tt_bucket(const TT *t, Board key) { return &t->buckets[tt_index(t, key)]; }
+
+/* A store in progress is held for a few dozen instructions; but when there
+ * are more threads than free cores its thread may be descheduled, so a
+ * waiter that has spun a while gives its core away rather than burn its
+ * time slice. */
+static inline void tt_wait(unsigned *spins)
 {
-    if (!t->shared) return;
-    uint8_t *l = &t->buckets[i].e[0].sync;
-    /* Held for a few dozen instructions; but when there are more threads
-     * than free cores the holder may be descheduled, so a waiter that has
-     * spun a while gives its core away rather than burn its time slice. */
-    for (int spins = 0; __atomic_test_and_set(l, __ATOMIC_ACQUIRE);)
-        if (++spins % 64 == 0) sched_yield();
+    if (++*spins % 64 == 0) sched_yield();
 }
 
-static inline void tt_unlock(TT *t, size_t i)
+/* Makes seq odd: excludes other stores and tells probes to retry. */
+static inline uint32_t tt_lock(TTBucket *b)
 {
-    if (t->shared) __atomic_clear(&t->buckets[i].e[0].sync, __ATOMIC_RELEASE);
+    for (unsigned spins = 0;; tt_wait(&spins)) {
+        uint32_t s = __atomic_load_n(&b->seq, __ATOMIC_RELAXED);
+        if (!(s & 1) && __atomic_compare_exchange_n(&b->seq, &s, s + 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return s + 1;
+    }
 }
 
-static inline bool tt_match(const TTEntry *e, Board key)
+static inline int tt_find(const TTBucket *b, Board key)
 {
-    return (e->flags & TT_FLAG_USED) && e->key[0] == key.s[0] && e->key[1] == key.s[1];
+    for (int j = 0; j < TT_BUCKET_ENTRIES; j++)
+        if (LOAD(&b->key[j][0]) == key.s[0] && LOAD(&b->key[j][1]) == key.s[1] && (LOAD(&b->flags[j]) & TT_FLAG_USED))
+            return j;
+    return -1;
+}
+
+static inline TTData tt_read(const TTBucket *b, int j)
+{
+    return (TTData){LOAD(&b->pn[j]), LOAD(&b->dn[j]), LOAD(&b->work[j]), LOAD(&b->move[j])};
 }
 
 bool tt_probe(TT *t, Board key, TTData *out)
 {
-    size_t i = tt_index(t, key);
-    TTBucket *b = &t->buckets[i];
-    bool hit = false;
-    tt_lock(t, i);
-    for (int j = 0; j < TT_BUCKET_ENTRIES; j++) {
-        const TTEntry *e = &b->e[j];
-        if (tt_match(e, key)) {
-            *out = (TTData){e->pn, e->dn, e->work, e->move, e->aux};
-            hit = true;
-            break;
-        }
+    TTBucket *b = tt_bucket(t, key);
+    if (!t->shared) {
+        int j = tt_find(b, key);
+        if (j >= 0) *out = tt_read(b, j);
+        return j >= 0;
     }
-    tt_unlock(t, i);
-    return hit;
+    for (unsigned spins = 0;; tt_wait(&spins)) {
+        uint32_t s = LOAD(&b->seq);
+        if (s & 1) continue;
+        int j = tt_find(b, key);
+        TTData d = {0, 0, 0, 0};
+        if (j >= 0) d = tt_read(b, j);
+        /* Ordered after the loads above by their acquire. */
+        if (__atomic_load_n(&b->seq, __ATOMIC_RELAXED) != s) continue;
+        if (j >= 0) *out = d;
+        return j >= 0;
+    }
 }
 
 void tt_store(TT *t, Board key, const TTData *d)
 {
-    size_t i = tt_index(t, key);
-    TTBucket *b = &t->buckets[i];
-    tt_lock(t, i);
-    TTEntry *victim = NULL;
-    for (int j = 0; j < TT_BUCKET_ENTRIES && !victim; j++)
-        if (tt_match(&b->e[j], key)) victim = &b->e[j];
-    for (int j = 0; j < TT_BUCKET_ENTRIES && !victim; j++)
-        if (!(b->e[j].flags & TT_FLAG_USED)) victim = &b->e[j];
+    TTBucket *b = tt_bucket(t, key);
+    uint32_t seq = t->shared ? tt_lock(b) : 0;
+    int v = tt_find(b, key);
+    for (int j = 0; j < TT_BUCKET_ENTRIES && v < 0; j++)
+        if (!(LOAD(&b->flags[j]) & TT_FLAG_USED)) v = j;
     /* A proof or disproof is never overwritten by a guess for the same
      * position: with threads, one that was searching it when another
      * decided it stores its (stale) numbers afterwards. */
-    if (victim && victim->flags & TT_FLAG_USED && (victim->pn == 0 || victim->dn == 0) && d->pn != 0 && d->dn != 0) {
-        tt_unlock(t, i);
-        return;
+    bool keep = v >= 0 && (LOAD(&b->flags[v]) & TT_FLAG_USED) && (LOAD(&b->pn[v]) == 0 || LOAD(&b->dn[v]) == 0) &&
+                d->pn != 0 && d->dn != 0;
+    if (!keep) {
+        if (v < 0) {
+            v = 0;
+            for (int j = 1; j < TT_BUCKET_ENTRIES; j++)
+                if (LOAD(&b->work[j]) < LOAD(&b->work[v])) v = j;
+        }
+        STORE(&b->key[v][0], key.s[0]);
+        STORE(&b->key[v][1], key.s[1]);
+        STORE(&b->pn[v], d->pn);
+        STORE(&b->dn[v], d->dn);
+        STORE(&b->work[v], d->work);
+        STORE(&b->move[v], d->move);
+        STORE(&b->flags[v], (uint8_t)TT_FLAG_USED);
     }
-    if (!victim) {
-        victim = &b->e[0];
-        for (int j = 1; j < TT_BUCKET_ENTRIES; j++)
-            if (b->e[j].work < victim->work) victim = &b->e[j];
-    }
-    victim->key[0] = key.s[0];
-    victim->key[1] = key.s[1];
-    victim->pn = d->pn;
-    victim->dn = d->dn;
-    victim->work = d->work;
-    victim->move = d->move;
-    victim->flags = TT_FLAG_USED;
-    victim->aux = d->aux;
-    tt_unlock(t, i);
+    if (t->shared) STORE(&b->seq, seq + 1);
 }
 
 void tt_prefetch(const TT *t, Board key)
 {
-    const TTBucket *b = &t->buckets[tt_index(t, key)];
-    if (t->shared) { /* the probe will take the bucket's lock: fetch for writing */
-        __builtin_prefetch(&b->e[0], 1, 3);
-        __builtin_prefetch(&b->e[2], 1, 3);
-    } else {
-        __builtin_prefetch(&b->e[0], 0, 3);
-        __builtin_prefetch(&b->e[2], 0, 3); /* the bucket's second cache line */
-    }
+    const TTBucket *b = tt_bucket(t, key);
+    __builtin_prefetch(&b->key[0], 0, 3);
+    __builtin_prefetch(&b->pn[0], 0, 3); /* the bucket's second cache line */
 }
 
 void tt_busy_add(TT *t, Board key, int delta)
 {
-    uint8_t *m = &t->buckets[tt_index(t, key)].e[1].sync;
+    uint16_t *m = &tt_bucket(t, key)->busy;
     if (delta > 0)
         __atomic_fetch_add(m, 1, __ATOMIC_RELAXED);
     else
         __atomic_fetch_sub(m, 1, __ATOMIC_RELAXED);
 }
 
-unsigned tt_busy(const TT *t, Board key)
-{
-    return __atomic_load_n(&t->buckets[tt_index(t, key)].e[1].sync, __ATOMIC_RELAXED);
-}
+unsigned tt_busy(const TT *t, Board key) { return __atomic_load_n(&tt_bucket(t, key)->busy, __ATOMIC_RELAXED); }
 
 size_t tt_capacity(const TT *t) { return t->nbuckets * TT_BUCKET_ENTRIES; }
 
+bool tt_entry(const TT *t, size_t i, Board *key, TTData *out)
+{
+    const TTBucket *b = &t->buckets[i / TT_BUCKET_ENTRIES];
+    int j = (int)(i % TT_BUCKET_ENTRIES);
+    if (!(LOAD(&b->flags[j]) & TT_FLAG_USED)) return false;
+    *key = (Board){{LOAD(&b->key[j][0]), LOAD(&b->key[j][1])}};
+    *out = tt_read(b, j);
+    return true;
+}
+
+/* Unlocked reads: a sample for progress reports, exact only when still. */
 int tt_permille(TT *t)
 {
     size_t n = t->nbuckets < 250 ? t->nbuckets : 250, used = 0;
-    for (size_t i = 0; i < n; i++) {
-        tt_lock(t, i);
-        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += t->buckets[i].e[j].flags & TT_FLAG_USED;
-        tt_unlock(t, i);
-    }
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += LOAD(&t->buckets[i].flags[j]) & TT_FLAG_USED;
     return (int)(used * 1000 / (n * TT_BUCKET_ENTRIES));
 }

@@ -1,46 +1,51 @@
 /* tt.h - the transposition table: fixed size, exact keys, thread-safe.
  *
- * Entry, 32 bytes, four to a 128-byte bucket (two cache lines):
+ * A bucket holds four entries, stored field by field in two cache lines:
  *
- *   byte 0          8          16   20   24     28     29      30    31     32
- *       | key X bits | key O bits | pn | dn | work | move | flags | aux | sync |
+ *   line 0  byte 0        16        32        48        64
+ *           | key 0     | key 1   | key 2   | key 3   |     (X bits, O bits)
+ *   line 1  byte 64    80     96      112      116       120   124    126     128
+ *           | pn[4]   | dn[4] | work[4] | move[4] | flags[4] | seq | busy | spare |
  *
  *   key    the whole position (the caller passes its canonical form when it
  *          reduces by symmetry): a hit needs both words equal, so a hash
  *          collision can never return another position's data. The hash
  *          (XXH3 of the key) only picks the bucket.
  *   pn, dn proof and disproof numbers; work: search effort (replacement);
- *   move   best move found (MOVE_NONE if none); aux: free for the solver;
+ *   move   best move found (MOVE_NONE if none);
  *   flags  bit 0: slot in use (the empty board is a real key, so a zero key
  *          cannot mean "free").
- *   sync   the bucket's, not the entry's: entry 0's is the bucket's spinlock
- *          (shared tables only), entry 1's its busy count (below), the
- *          others' are unused. A store writes the fields one by one and
- *          never these bytes.
+ *   seq    the bucket's sequence number (shared tables only), below.
+ *   busy   the bucket's busy mark, below.
  *
  * Replacement: a store overwrites the entry with the same key (except that
  * an undecided store never replaces a decided entry); otherwise a
  * free slot; otherwise the entry with the least work in the bucket. Losing
  * an entry loses work, never correctness.
  *
- * Concurrency: a spinlock per bucket, in the bucket's own first cache line;
- * probe and store copy a whole entry under it, so a reader never sees a
- * half-written entry and ThreadSanitizer sees ordinary locked access. The
- * lock lives with the data so that a probe touches no other cache line (a
- * separate array of striped locks, written by every thread, costs a line
- * that travels between cores; measured on 8 hard positions with 2 threads:
- * 192 K nodes/s with 1024 striped locks, 195 K with bucket locks, one
- * thread 108 K). A waiter yields its core after a while, for runs with more
- * threads than free cores. A lockless XOR-checked scheme was rejected: a
- * torn read could pass its check with tiny but non-zero probability, and
- * an exact answer is the point. With shared = false (one thread) the locks
- * are skipped.
+ * Concurrency (shared tables): a sequence lock per bucket. A store makes
+ * seq odd (compare-and-swap from even: this also excludes other stores),
+ * writes, and makes it even again. A probe reads seq, then the entries,
+ * then seq again, and retries unless both reads gave the same even number,
+ * so a probe never takes another position's data or half of a store. It
+ * writes nothing: probes, a node's most frequent operation, no longer pay
+ * an atomic exchange each or pull the bucket's line away from the other
+ * core (measured, 2 threads on 3 hard positions: 4% more nodes/s than a
+ * per-bucket spinlock held by probes too). seq is 32 bits: a probe could
+ * only be fooled by exactly 2^31 stores to its bucket between its two
+ * reads. Every access to a shared bucket is a C11 atomic one (acquire and
+ * release, plain moves on x86), so ThreadSanitizer checks the protocol
+ * itself. A probe or store that finds a store in progress yields its core
+ * after a while, for runs with more threads than free cores. A lockless
+ * XOR-checked scheme was rejected: a torn read could pass its check with
+ * tiny but non-zero probability, and an exact answer is the point. With
+ * shared = false (one thread) seq is not used.
  *
  * Busy marks (parallel search): how many threads are inside positions that
  * hash to a bucket, for Kaneko's virtual proof numbers. They live in the
  * bucket because the search reads a child's mark right after probing the
  * child, when the bucket is already in the cache (a separate 2 MiB array
- * of counters missed the cache on every read: 4% of a node's time with 2
+ * of counters missed the cache on every read: 7% fewer nodes/s with 2
  * threads). Positions sharing a bucket share a mark; that only misleads
  * the choice of a child, never a value. Zero whenever no search runs.
  *
@@ -51,7 +56,6 @@
 #ifndef OCS_TT_H
 #define OCS_TT_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,23 +65,17 @@
 enum { TT_BUCKET_ENTRIES = 4 };
 
 typedef struct {
-    uint64_t key[2];
-    uint32_t pn, dn;
-    uint32_t work;
-    uint8_t move;
-    uint8_t flags;
-    uint8_t aux;
-    uint8_t sync;
-} TTEntry;
-
-typedef struct {
-    _Alignas(128) TTEntry e[TT_BUCKET_ENTRIES];
+    _Alignas(128) uint64_t key[TT_BUCKET_ENTRIES][2];
+    uint32_t pn[TT_BUCKET_ENTRIES], dn[TT_BUCKET_ENTRIES], work[TT_BUCKET_ENTRIES];
+    uint8_t move[TT_BUCKET_ENTRIES], flags[TT_BUCKET_ENTRIES];
+    uint32_t seq;
+    uint16_t busy;
+    uint16_t spare;
 } TTBucket;
 
 typedef struct {
     uint32_t pn, dn, work;
     Move move;
-    uint8_t aux;
 } TTData;
 
 typedef struct {
@@ -110,6 +108,9 @@ void tt_busy_add(TT *t, Board key, int delta);
 unsigned tt_busy(const TT *t, Board key);
 
 size_t tt_capacity(const TT *t); /* entries */
+/* Entry i (0 <= i < tt_capacity) when in use, for saving the table: only
+ * while no thread searches it. */
+bool tt_entry(const TT *t, size_t i, Board *key, TTData *out);
 /* Used entries per thousand, sampled over the first buckets. */
 int tt_permille(TT *t);
 

@@ -1,6 +1,7 @@
 /* tt_threads.c - a standalone threaded program for ThreadSanitizer
  * (Criterion does not run under TSan): two threads store and probe keys in
- * one shared table whose buckets they contend for. Exit 0 when every hit
+ * one shared table whose buckets they contend for (64 buckets and random
+ * keys, then one bucket whose six keys both rewrite). Exit 0 when every hit
  * carried its own key's data; TSan itself reports any data race. */
 #include <pthread.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 typedef struct {
     TT *t;
     uint64_t rng;
+    int few; /* 0: random keys; else keys 1..few */
     long bad, hits;
 } Worker;
 
@@ -27,26 +29,43 @@ static void *run(void *arg)
     uint64_t cells = board_mask(6);
     for (int i = 0; i < 100000; i++) {
         uint64_t x = next(&w->rng) & cells, o = next(&w->rng) & cells & ~x;
+        if (w->few) { /* a few keys, rewritten by both threads */
+            x = (uint64_t)(i % w->few) + 1;
+            o = x << 40;
+        }
         Board b = {{x, o}};
-        TTData d = {(uint32_t)x, (uint32_t)o, (uint32_t)i, (Move)(x & 63), (uint16_t)(o >> 3)}, got;
+        /* Data of this key and this store: a torn read shows. */
+        uint32_t v = (uint32_t)i * 2654435761u;
+        TTData d = {(uint32_t)x ^ v, (uint32_t)o + v, (uint32_t)i, (Move)((x + (uint64_t)i) & 63)}, got;
         tt_store(w->t, b, &d);
         if (tt_probe(w->t, b, &got)) {
             w->hits++;
-            w->bad += got.pn != (uint32_t)x || got.dn != (uint32_t)o || got.move != (Move)(x & 63);
+            v = got.work * 2654435761u;
+            w->bad += got.pn != ((uint32_t)x ^ v) || got.dn != (uint32_t)o + v || got.move != (Move)((x + got.work) & 63);
         }
     }
     return NULL;
 }
 
-int main(void)
+/* Two threads on one table; returns the wrong hits. */
+static long race(size_t bytes, int few, long *hits)
 {
     TT t;
-    if (tt_init(&t, 8 << 10, true) != 0) return 1;
-    Worker w[2] = {{&t, 0x1234567ULL, 0, 0}, {&t, 0x89ABCDEFULL, 0, 0}};
+    if (tt_init(&t, bytes, true) != 0) return 1;
+    Worker w[2] = {{&t, 0x1234567ULL, few, 0, 0}, {&t, 0x89ABCDEFULL, few, 0, 0}};
     pthread_t th[2];
     for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, run, &w[i]);
     for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
     tt_free(&t);
-    printf("tt_threads: %ld hits, %ld wrong\n", w[0].hits + w[1].hits, w[0].bad + w[1].bad);
-    return w[0].bad + w[1].bad ? 1 : 0;
+    *hits = w[0].hits + w[1].hits;
+    return w[0].bad + w[1].bad;
+}
+
+int main(void)
+{
+    long hits1, hits2;
+    long bad = race(8 << 10, 0, &hits1);   /* 64 buckets, random keys */
+    bad += race(1, 6, &hits2);            /* one bucket, six keys rewritten */
+    printf("tt_threads: %ld + %ld hits, %ld wrong\n", hits1, hits2, bad);
+    return bad || hits2 == 0 ? 1 : 0;
 }
