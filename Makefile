@@ -24,7 +24,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: all deps test solve bench bench-check sanitize help clean
+.PHONY: all deps test solve solve-tt-mb bench bench-check sanitize help clean
 
 all: $(B)/ocsolve
 
@@ -108,6 +108,10 @@ solve: $(B)/ocsolve
 	  --checkpoint $(SOLVE_CKPT) $(if $(wildcard $(SOLVE_CKPT)),--resume $(SOLVE_CKPT)) \
 	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
 	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc
+
+# The table size make solve uses, for scripts (scripts/table-size-rate).
+solve-tt-mb:
+	@echo $(SOLVE_TT_MB)
 
 # --- unoptimised build: the bench signature must not depend on the optimiser ---
 $(O)/%.o: %.c $(HEADERS) | deps
