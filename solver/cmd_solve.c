@@ -37,7 +37,7 @@ static const char solve_help[] =
     "  --resume FILE      continue from a checkpoint (same rules, board, position\n"
     "                     and key settings; anything else is refused)\n"
     "tuning (for comparing heuristics; the defaults are the measured best):\n"
-    "  --epsilon E        1+epsilon threshold trick (default 0.25; 0 = plain df-pn)\n"
+    "  --epsilon E        1+epsilon threshold trick (default 0.5; 0 = plain df-pn)\n"
     "  --pn-init I        moves (default: a Chaos node starts at its number of safe\n"
     "                     moves) or one\n"
     "  --order O          move ordering among equal children: cells (default,\n"

@@ -47,7 +47,7 @@ static inline uint32_t virtual_phi(uint32_t phi, unsigned busy)
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.25, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .pairing_live = 12}};
+    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .pairing_live = 12}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
