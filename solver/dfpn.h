@@ -8,7 +8,7 @@
  * stops the search from thrashing between two siblings.
  *
  * Measured (results/heuristics.md): the 1+eps trick saves 1.4x nodes, the
- * mobility-based initial numbers 2.9x, on the solve suite. eps = 0.5 (the
+ * mobility-based initial numbers 3.7x, on the solve suite. eps = 0.5 (the
  * default) takes 15% fewer nodes than 0.25 on positions of 0.1-8 M nodes,
  * on the set it was chosen on and on a held-out one alike
  * (results/epsilon.md); 1 is worse again.
