@@ -11,7 +11,7 @@
  * mobility-based initial numbers 3.7x, on the solve suite. eps = 0.5 (the
  * default) takes 15% fewer nodes than 0.25 on positions of 0.1-8 M nodes,
  * on the set it was chosen on and on a held-out one alike
- * (results/epsilon.md); 1 is worse again.
+ * (results/epsilon.md); eps = 1 takes about twice the nodes of 0.5.
  *
  * Parallel search (threads > 1), after Kaneko's parallel df-pn: every
  * thread runs the same search from the root over one shared table, so a
