@@ -11,12 +11,14 @@ TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
 DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox
 
-# engine -> tables -> solver: the library every program links.
-LIB_SRC  := $(wildcard engine/*.c) $(wildcard tables/*.c) $(filter-out solver/main.c,$(wildcard solver/*.c))
-# The ocsolve command: main.c and the bench subcommand on top of the library.
-CMD_SRC  := solver/main.c $(wildcard bench/*.c)
+# The library every program links: engine -> tables -> solver, the verifier
+# (verify/, apart from the solver) and the bench's measurements (bench/).
+# No option parsing, no printing for people, no exit: that is app/.
+LIB_SRC  := $(wildcard engine/*.c tables/*.c solver/*.c verify/*.c bench/*.c)
+# The ocsolve command: main.c, option handling and one cmd_*.c per subcommand.
+CMD_SRC  := $(wildcard app/*.c)
 TEST_SRC := $(wildcard tests/*.c)
-HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h bench/*.h tests/*.h)
+HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h verify/*.h bench/*.h app/*.h tests/*.h)
 # What the tests need to know about the tree.
 TEST_DEFS := -DOCS_SIGNATURE_FILE='"$(abspath bench/signature.txt)"'
 

@@ -50,7 +50,7 @@ static uint64_t base_rec(Base *bs, uint64_t x, uint64_t o, int depth)
             uint64_t bit = 1ULL << (8 * r + c);
             if ((x | o) & bit) continue;
             for (int s = 0; s < 2; s++) {
-                uint64_t nx = s == SYM_X ? x | bit : x, no = s == SYM_O ? o | bit : o;
+                uint64_t nx = s == PIECE_X ? x | bit : x, no = s == PIECE_O ? o | bit : o;
                 bs->nodes++;
                 bool over = base_over(bs, nx, no);
                 if (depth == 1)
@@ -70,10 +70,10 @@ uint64_t bench_baseline_perft(int n, int k, Board b, int depth, uint64_t *nodes,
     uint64_t count;
     if (depth == 0)
         count = 1;
-    else if (base_over(&bs, b.s[SYM_X], b.s[SYM_O]))
+    else if (base_over(&bs, b.s[PIECE_X], b.s[PIECE_O]))
         count = 0;
     else
-        count = base_rec(&bs, b.s[SYM_X], b.s[SYM_O], depth);
+        count = base_rec(&bs, b.s[PIECE_X], b.s[PIECE_O], depth);
     *nodes = bs.nodes;
     return count;
 }

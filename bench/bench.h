@@ -37,7 +37,7 @@ typedef struct {
 
 typedef struct {
     const char *pos;
-    SolveValue value; /* the recorded value the solver must reproduce */
+    Winner value; /* the recorded value the solver must reproduce */
     const char *source; /* where the value was established */
     bool quick;         /* also in the --quick workload */
 } BenchSolvePos;
@@ -82,7 +82,7 @@ typedef struct {
 typedef struct {
     uint64_t nodes;
     double seconds;
-    SolveValue value;
+    Winner value;
 } BenchSolveFig;
 
 typedef struct {

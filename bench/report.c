@@ -19,7 +19,6 @@ void bench_fail(const char *fmt, ...)
     exit(1);
 }
 
-static const char *value_name(SolveValue v) { return v == SOLVE_ORDER ? "order" : v == SOLVE_CHAOS ? "chaos" : "unknown"; }
 
 static void perft_fig(FILE *f, const char *name, const BenchPerftFig *p, bool leaves)
 {
@@ -82,7 +81,7 @@ static void json_solver(FILE *f, const char *name, const BenchSolver *s, bool pe
         for (int i = 0; i < s->npos; i++) {
             const BenchSolvePos *p = &bench_solve_pos[s->index[i]];
             fprintf(f, "%s{\"position\":\"%s\",\"value\":\"%s\",\"value_from\":\"%s\",\"nodes\":%llu,\"seconds\":%.6f}",
-                    i ? "," : "", p->pos, value_name(s->pos[i].value), p->source,
+                    i ? "," : "", p->pos, winner_name(s->pos[i].value), p->source,
                     (unsigned long long)s->pos[i].nodes, s->pos[i].seconds);
         }
         fputc(']', f);

@@ -6,7 +6,6 @@
 #include "../solver/clock.h"
 #include "bench.h"
 
-static const char *value_name(SolveValue v) { return v == SOLVE_ORDER ? "order" : v == SOLVE_CHAOS ? "chaos" : "unknown"; }
 
 void bench_solver(const BenchOpts *o, int threads, BenchSolver *out)
 {
@@ -36,11 +35,11 @@ void bench_solver(const BenchOpts *o, int threads, BenchSolver *out)
         d.threads = out->threads;
         uint32_t pn, dn;
         double t0 = clock_seconds();
-        SolveValue v = dfpn_solve(&d, b, &pn, &dn);
+        Winner v = dfpn_solve(&d, b, &pn, &dn);
         double dt = clock_seconds() - t0;
         if (v != p->value)
             bench_fail("solver (%d thread%s): %s is a %s win, df-pn says %s", out->threads,
-                           out->threads == 1 ? "" : "s", p->pos, value_name(p->value), value_name(v));
+                           out->threads == 1 ? "" : "s", p->pos, winner_name(p->value), winner_name(v));
         int k = out->npos++;
         out->index[k] = i;
         out->pos[k] = (BenchSolveFig){d.nodes, dt, v};
@@ -48,7 +47,7 @@ void bench_solver(const BenchOpts *o, int threads, BenchSolver *out)
         out->seconds += dt;
         if (o->txt && threads == 0)
             fprintf(o->txt, "  %-36s %5d %-5s %10llu %8.3f %10.0f\n", p->pos,
-                    __builtin_popcountll(r.cells & ~board_occupied(b)), value_name(v), (unsigned long long)d.nodes, dt,
+                    __builtin_popcountll(r.cells & ~board_occupied(b)), winner_name(v), (unsigned long long)d.nodes, dt,
                     bench_rate((double)d.nodes, dt));
         if (o->txt) fflush(o->txt);
     }

@@ -11,20 +11,15 @@
  * node rate is compared with.
  */
 #include "../engine/moves.h"
+#include "../engine/rng.h"
 #include "../solver/clock.h"
 #include "../tables/tt.h"
 #include "bench.h"
 
 enum { WALK_CHILDREN = 16, WALK_BRANCH = 3, WALK_DEPTH = 14 };
 
-/* splitmix64: a fixed stream, so every run touches the same keys. */
-static uint64_t tb_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+/* A fixed stream (engine/rng.h), so every run touches the same keys. */
+static uint64_t tb_next(uint64_t *s) { return rng_next(s); }
 
 static Board tb_random_key(uint64_t *s, uint64_t cells)
 {

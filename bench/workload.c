@@ -32,8 +32,8 @@ const int bench_perft_count = (int)(sizeof bench_perft_pos / sizeof bench_perft_
 
 const char bench_tt_root[] = "OO.O........O...OX..................";
 
-#define ORDER SOLVE_ORDER
-#define CHAOS SOLVE_CHAOS
+#define ORDER WINNER_ORDER
+#define CHAOS WINNER_CHAOS
 const BenchSolvePos bench_solve_pos[] = {
     {"O.XXXOO.OO.X.O...XOX........X..X.X.X", ORDER, "ab", true},
     {"X.....O..XX..XOXOXX...X.O.O.XO..X.X.", ORDER, "ab", true},
@@ -70,7 +70,7 @@ void bench_parse(const char *pos, const Rules *r, Board *b)
     char err[NOTATION_ERR_LEN];
     int n;
     if (notation_parse_position(pos, r->n, b, &n, err, sizeof err) != 0) bench_fail("workload: %s", err);
-    if (rules_status(r, *b) != STATUS_ONGOING) bench_fail("workload: %s is not an ongoing position", pos);
+    if (rules_status(r, *b) != WINNER_NONE) bench_fail("workload: %s is not an ongoing position", pos);
 }
 
 _Static_assert(sizeof bench_perft_pos / sizeof bench_perft_pos[0] <= BENCH_MAX_PERFT, "raise BENCH_MAX_PERFT");

@@ -22,7 +22,7 @@
  * Line detection never shifts across the guard (rules.h works with
  * precomputed window masks), so n = 8, which has no guard, is just as exact.
  *
- * Invariants: s[SYM_X] & s[SYM_O] == 0; no bit outside the n x n board is
+ * Invariants: s[PIECE_X] & s[PIECE_O] == 0; no bit outside the n x n board is
  * set. Order is to move exactly when the number of pieces is even.
  */
 #ifndef OCS_BOARD_H
@@ -31,20 +31,22 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { SYM_X = 0, SYM_O = 1 };
+/* The two pieces (the game calls them symbols); PIECE_, not SYM_, which is
+ * the symmetries' prefix (symmetry.h). */
+enum { PIECE_X = 0, PIECE_O = 1 };
 enum { BOARD_MIN_N = 4, BOARD_MAX_N = 8 };
 
 typedef struct {
-    uint64_t s[2]; /* s[SYM_X], s[SYM_O] */
+    uint64_t s[2]; /* s[PIECE_X], s[PIECE_O] */
 } Board;
 
-/* A move: bits 0-5 the cell (bit index above), bit 6 the symbol. */
+/* A move: bits 0-5 the cell (bit index above), bit 6 the piece. */
 typedef uint8_t Move;
 #define MOVE_NONE ((Move)0xFF)
 
-static inline Move move_make(int sym, int cell) { return (Move)((sym << 6) | cell); }
+static inline Move move_make(int piece, int cell) { return (Move)((piece << 6) | cell); }
 static inline int move_cell(Move m) { return m & 63; }
-static inline int move_sym(Move m) { return (m >> 6) & 1; }
+static inline int move_piece(Move m) { return (m >> 6) & 1; }
 
 static inline int board_cell(int row, int col) { return 8 * row + col; }
 static inline int cell_row(int cell) { return cell >> 3; }
@@ -69,13 +71,13 @@ static inline bool board_equal(Board a, Board b) { return a.s[0] == b.s[0] && a.
 static inline char board_at(Board b, int cell)
 {
     uint64_t bit = 1ULL << cell;
-    return (b.s[SYM_X] & bit) ? 'X' : (b.s[SYM_O] & bit) ? 'O' : '.';
+    return (b.s[PIECE_X] & bit) ? 'X' : (b.s[PIECE_O] & bit) ? 'O' : '.';
 }
 
 /* Place and undo are the same XOR; the caller guarantees the cell is empty
  * (place) or holds that symbol (undo). */
-static inline void board_place(Board *b, Move m) { b->s[move_sym(m)] ^= 1ULL << move_cell(m); }
-static inline void board_undo(Board *b, Move m) { b->s[move_sym(m)] ^= 1ULL << move_cell(m); }
+static inline void board_place(Board *b, Move m) { b->s[move_piece(m)] ^= 1ULL << move_cell(m); }
+static inline void board_undo(Board *b, Move m) { b->s[move_piece(m)] ^= 1ULL << move_cell(m); }
 
 /* b itself, as two opaque register values. A Board arrives in two
  * registers; gcc tends to spill them and reload the pair as one 16-byte
@@ -84,7 +86,7 @@ static inline void board_undo(Board *b, Move m) { b->s[move_sym(m)] ^= 1ULL << m
  * rebuild it through this, which leaves gcc nothing to reload. */
 static inline Board board_regs(Board b)
 {
-    uint64_t x = b.s[SYM_X], o = b.s[SYM_O];
+    uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
     __asm__("" : "+r"(x), "+r"(o));
     return (Board){{x, o}};
 }

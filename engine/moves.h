@@ -26,8 +26,8 @@ static inline void moves_generate(Board b, uint64_t cells, MoveList *ml)
     int n = 0;
     while (e) {
         int c = bb_pop(&e);
-        ml->m[n++] = move_make(SYM_X, c);
-        ml->m[n++] = move_make(SYM_O, c);
+        ml->m[n++] = move_make(PIECE_X, c);
+        ml->m[n++] = move_make(PIECE_O, c);
     }
     ml->count = n;
 }

@@ -37,8 +37,8 @@ int notation_parse_position(const char *s, int n, Board *b, int *n_out, char *er
     for (const char *p = s; *p; p++) {
         if (*p == '/') continue;
         int cell = board_cell(i / n, i % n);
-        if (*p == 'X') b->s[SYM_X] |= 1ULL << cell;
-        if (*p == 'O') b->s[SYM_O] |= 1ULL << cell;
+        if (*p == 'X') b->s[PIECE_X] |= 1ULL << cell;
+        if (*p == 'O') b->s[PIECE_O] |= 1ULL << cell;
         i++;
     }
     *n_out = n;
@@ -82,12 +82,12 @@ int notation_parse_move(const char *s, int n, Move *m, char *err, int errlen)
         snprintf(err, (size_t)errlen, "bad move '%s': %s", s, cerr);
         return -1;
     }
-    *m = move_make(s[0] == 'X' ? SYM_X : SYM_O, cell);
+    *m = move_make(s[0] == 'X' ? PIECE_X : PIECE_O, cell);
     return 0;
 }
 
 void notation_format_move(Move m, char out[4])
 {
-    out[0] = move_sym(m) == SYM_X ? 'X' : 'O';
+    out[0] = move_piece(m) == PIECE_X ? 'X' : 'O';
     notation_format_cell(move_cell(m), out + 1);
 }

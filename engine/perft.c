@@ -39,11 +39,11 @@ static uint64_t perft_children(Perft *p, Board b, int depth)
             Move m = move_make(s, c);
             board_place(&b, m);
             p->nodes++;
-            Status st = rules_status_after(r, b, m);
+            Winner st = rules_status_after(r, b, m);
             if (depth == 1) {
                 total++;
-                p->leaf_ends += st != STATUS_ONGOING;
-            } else if (st == STATUS_ONGOING) {
+                p->leaf_ends += st != WINNER_NONE;
+            } else if (st == WINNER_NONE) {
                 total += perft_rec(p, b, depth - 1);
             }
             board_undo(&b, m);
@@ -79,7 +79,7 @@ int perft_run(const Rules *r, Board b, int depth, PerftMode mode, size_t memo_by
     }
     if (depth == 0)
         out->count = 1;
-    else if (rules_status(r, b) != STATUS_ONGOING)
+    else if (rules_status(r, b) != WINNER_NONE)
         out->count = 0;
     else
         out->count = perft_rec(&p, b, depth);

@@ -81,7 +81,7 @@ void rules_winning_cells(const Rules *r, Board b, uint64_t out[2])
     /* Branch-free over the windows (64-bit lanes only), so it vectorises:
      * whether a window qualifies is as good as random, and branches on it
      * mispredicted often. */
-    const uint64_t x = b.s[SYM_X], o = b.s[SYM_O], occ = x | o;
+    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     const bool exact = r->rules == RULES_EXACT;
     uint64_t wx = 0, wo = 0;
     for (int i = 0; i < r->nwin; i++) {
@@ -92,6 +92,6 @@ void rules_winning_cells(const Rules *r, Board b, uint64_t out[2])
         wx |= -(uint64_t)((o & w) == 0 && (x & e) == 0) & one;
         wo |= -(uint64_t)((x & w) == 0 && (o & e) == 0) & one;
     }
-    out[SYM_X] = wx;
-    out[SYM_O] = wo;
+    out[PIECE_X] = wx;
+    out[PIECE_O] = wo;
 }

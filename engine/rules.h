@@ -24,7 +24,18 @@
 
 typedef enum { RULES_ORIGINAL = 0, RULES_EXACT = 1, RULES_EXACT_END = 2 } RuleSet;
 
-typedef enum { STATUS_ONGOING = 0, STATUS_ORDER_WINS = 1, STATUS_CHAOS_WINS = 2 } Status;
+/* Who wins: the one answer on every path. The rules say it of a position
+ * (WINNER_NONE: the game goes on), a search of a decided position
+ * (WINNER_NONE: a limit stopped it, unknown), static knowledge of a
+ * position it looked at (WINNER_NONE: open, search it). */
+typedef enum { WINNER_NONE = 0, WINNER_ORDER = 1, WINNER_CHAOS = 2 } Winner;
+
+/* "order", "chaos", or "unknown" for WINNER_NONE: the names results are
+ * printed with. */
+static inline const char *winner_name(Winner w)
+{
+    return w == WINNER_ORDER ? "order" : w == WINNER_CHAOS ? "chaos" : "unknown";
+}
 
 /* n = 8, k = 3: 48 + 48 + 36 + 36 windows. */
 enum { RULES_MAX_WINDOWS = 168, RULES_MAX_CELL_WINDOWS = 32 };
@@ -66,7 +77,7 @@ static inline bool rules_line_in(const Rules *r, uint64_t s)
 
 static inline bool rules_has_line(const Rules *r, Board b)
 {
-    return rules_line_in(r, b.s[SYM_X]) || rules_line_in(r, b.s[SYM_O]);
+    return rules_line_in(r, b.s[PIECE_X]) || rules_line_in(r, b.s[PIECE_O]);
 }
 
 /* Does symbol bitboard s hold a winning run through cell? */
@@ -85,26 +96,26 @@ static inline bool rules_line_through(const Rules *r, uint64_t s, int cell)
     return false;
 }
 
-/* Status of a position given whole (a parsed string, say). */
-static inline Status rules_status(const Rules *r, Board b)
+/* Who has won a position given whole (a parsed string, say). */
+static inline Winner rules_status(const Rules *r, Board b)
 {
     bool full = board_occupied(b) == r->cells;
-    if (r->rules == RULES_EXACT_END && !full) return STATUS_ONGOING;
-    if (rules_has_line(r, b)) return STATUS_ORDER_WINS;
-    return full ? STATUS_CHAOS_WINS : STATUS_ONGOING;
+    if (r->rules == RULES_EXACT_END && !full) return WINNER_NONE;
+    if (rules_has_line(r, b)) return WINNER_ORDER;
+    return full ? WINNER_CHAOS : WINNER_NONE;
 }
 
-/* Status after move m was played (already placed in b) from an ongoing
+/* Who has won after move m was played (already placed in b) from an ongoing
  * position: only lines through the played cell need looking at. */
-static inline Status rules_status_after(const Rules *r, Board b, Move m)
+static inline Winner rules_status_after(const Rules *r, Board b, Move m)
 {
     bool full = board_occupied(b) == r->cells;
     if (r->rules == RULES_EXACT_END) {
-        if (!full) return STATUS_ONGOING;
-        return rules_has_line(r, b) ? STATUS_ORDER_WINS : STATUS_CHAOS_WINS;
+        if (!full) return WINNER_NONE;
+        return rules_has_line(r, b) ? WINNER_ORDER : WINNER_CHAOS;
     }
-    if (rules_line_through(r, b.s[move_sym(m)], move_cell(m))) return STATUS_ORDER_WINS;
-    return full ? STATUS_CHAOS_WINS : STATUS_ONGOING;
+    if (rules_line_through(r, b.s[move_piece(m)], move_cell(m))) return WINNER_ORDER;
+    return full ? WINNER_CHAOS : WINNER_NONE;
 }
 
 /* The four analysis: out[S] = the empty cells where placing S ends the

@@ -18,7 +18,7 @@ int sym_cell(int cell, int sym, int n)
 
 Move sym_move(Move m, int sym, int n)
 {
-    return move_make(move_sym(m) ^ ((sym >> 3) & 1), sym_cell(move_cell(m), sym, n));
+    return move_make(move_piece(m) ^ ((sym >> 3) & 1), sym_cell(move_cell(m), sym, n));
 }
 
 int sym_inverse(int sym)

@@ -62,8 +62,8 @@ static inline Board sym_apply(Board b, int sym, int n)
 {
     int g = sym & 7, sw = (sym >> 3) & 1;
     Board t;
-    t.s[sw] = sym_apply_bb(b.s[SYM_X], g, n);
-    t.s[sw ^ 1] = sym_apply_bb(b.s[SYM_O], g, n);
+    t.s[sw] = sym_apply_bb(b.s[PIECE_X], g, n);
+    t.s[sw ^ 1] = sym_apply_bb(b.s[PIECE_O], g, n);
     return t;
 }
 

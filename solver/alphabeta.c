@@ -10,8 +10,14 @@ void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
 
 static void check_limits(AlphaBeta *a)
 {
-    if (a->node_limit && a->nodes >= a->node_limit) a->stopped = true;
-    if (a->deadline > 0 && (a->nodes & 1023) == 0 && clock_seconds() >= a->deadline) a->stopped = true;
+    double now = limits_clock_due(&a->lim, a->nodes) ? clock_seconds() : 0;
+    if (limits_hit(&a->lim, a->nodes, now)) a->stopped = true;
+    if (now > 0 && a->lim.report && a->lim.report_every > 0 && now >= a->next_report) {
+        a->next_report = now + a->lim.report_every;
+        SearchProgress p = {.seconds = now - a->started, .nodes = a->nodes, .pn = (uint32_t)a->depth,
+                            .dn = (uint32_t)a->depth};
+        a->lim.report(&p, a->lim.report_arg);
+    }
 }
 
 /* Can Order force a win within depth plies from the ongoing position b?
@@ -23,8 +29,8 @@ static bool within(AlphaBeta *a, Board b, int depth)
     check_limits(a);
     KnNode kn;
     kn_node(a->r, &a->kn, b, &kn);
-    if (kn.value == KN_ORDER) return kn.dtw <= depth;
-    if (kn.value == KN_CHAOS) return false;
+    if (kn.value == WINNER_ORDER) return kn.dtw <= depth;
+    if (kn.value == WINNER_CHAOS) return false;
     Board key = kn_key(a->r, &a->kn, b, kn.dead);
     TTData e = {DFPN_INF, 0, 0, MOVE_NONE};
     bool hit = tt_probe(a->tt, key, &e);
@@ -40,14 +46,14 @@ static bool within(AlphaBeta *a, Board b, int depth)
     bool result = !order; /* Order: some move must win; Chaos: every move must lose */
     uint64_t start = a->nodes;
     for (int s = 0; s < 3 && result != order; s++) {
-        uint64_t cells = s < 2 ? kn.moves[s] : (kn.pass ? kn.dead & -kn.dead : 0);
-        int sym = s < 2 ? s : SYM_X;
+        uint64_t cells = s < 2 ? kn.moves[s] : (kn.tempo ? kn.dead & -kn.dead : 0);
+        int piece = s < 2 ? s : PIECE_X;
         for (uint64_t c = cells; c && result != order;) {
-            Move m = move_make(sym, bb_pop(&c));
+            Move m = move_make(piece, bb_pop(&c));
             Board cb = b;
             board_place(&cb, m);
-            Status st = rules_status_after(a->r, cb, m);
-            bool wins = st == STATUS_ORDER_WINS || (st == STATUS_ONGOING && within(a, cb, depth - 1));
+            Winner st = rules_status_after(a->r, cb, m);
+            bool wins = st == WINNER_ORDER || (st == WINNER_NONE && within(a, cb, depth - 1));
             if (order ? wins : !wins) result = order;
         }
     }
@@ -64,22 +70,27 @@ static int empties(const AlphaBeta *a, Board b) { return __builtin_popcountll(a-
 
 int ab_dtw(AlphaBeta *a, Board b)
 {
-    Status st = rules_status(a->r, b);
-    if (st != STATUS_ONGOING) return st == STATUS_ORDER_WINS ? 0 : -1;
+    Winner st = rules_status(a->r, b);
+    if (st != WINNER_NONE) return st == WINNER_ORDER ? 0 : -1;
     a->stopped = false;
+    if (a->started == 0) {
+        a->started = clock_seconds();
+        a->next_report = a->started + a->lim.report_every;
+    }
     int e = empties(a, b);
     for (int d = 1; d <= e; d++) {
+        a->depth = d;
         if (within(a, b, d)) return d;
         if (a->stopped) return -2;
     }
     return -1;
 }
 
-SolveValue ab_solve(AlphaBeta *a, Board b)
+Winner ab_solve(AlphaBeta *a, Board b)
 {
     /* Deepening finds quick Order wins early; the last depth is the full one. */
     int d = ab_dtw(a, b);
-    return d == -2 ? SOLVE_UNKNOWN : d >= 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+    return d == -2 ? WINNER_NONE : d >= 0 ? WINNER_ORDER : WINNER_CHAOS;
 }
 
 Move ab_best_move(AlphaBeta *a, Board b)

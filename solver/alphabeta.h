@@ -25,15 +25,20 @@
 #include "../tables/tt.h"
 #include "dfpn.h"
 #include "knowledge.h"
+#include "limits.h"
 
 typedef struct {
+    /* settings */
     const Rules *r;
     Knowledge kn;
     TT *tt;
-    uint64_t node_limit; /* 0: none */
-    double deadline;     /* monotonic seconds; 0: none */
+    SearchLimits lim; /* progress reports give nodes and seconds; pn/dn are
+                       * the depth being searched (both) */
+    /* state */
     uint64_t nodes;
     bool stopped;
+    double started, next_report;
+    int depth;        /* the deepening's current depth */
 } AlphaBeta;
 
 void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt);
@@ -44,7 +49,7 @@ int ab_dtw(AlphaBeta *a, Board b);
 
 /* The value of b: deepening to the full depth (the distance to win is its
  * by-product). */
-SolveValue ab_solve(AlphaBeta *a, Board b);
+Winner ab_solve(AlphaBeta *a, Board b);
 
 /* With the loser to move: a move that resists longest (greatest distance
  * to win); with Order to move and winning: a move that wins fastest.

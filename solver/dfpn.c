@@ -8,7 +8,7 @@
 #include "clock.h"
 #include "parallel.h"
 
-enum { NODE_BATCH = 1024 };
+enum { NODE_BATCH = LIMITS_CLOCK_EVERY };
 
 /* Boards on which the pairing test failed, direct-mapped by a hash of the
  * board. A child that misses the table is tested for pairing, and fails
@@ -89,17 +89,15 @@ static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
     c->move = m;
     c->exact = true;
     c->work = 0;
-    Status st = rules_status_after(d->r, b, m);
-    if (st != STATUS_ONGOING) {
-        c->pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
-        c->dn = st == STATUS_ORDER_WINS ? DFPN_INF : 0;
+    Winner st = rules_status_after(d->r, b, m);
+    if (st != WINNER_NONE) {
+        dfpn_numbers(st, &c->pn, &c->dn);
         return 0;
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
-    if (kn.value != KN_OPEN) {
-        c->pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
-        c->dn = kn.value == KN_ORDER ? DFPN_INF : 0;
+    if (kn.value != WINNER_NONE) {
+        dfpn_numbers(kn.value, &c->pn, &c->dn);
         return 0;
     }
     c->exact = false;
@@ -170,8 +168,8 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
     int all = 0;
     int order[64], k = d->cfg.center_first ? center_order(d->r->n, order) : 0;
     for (int s = 0; s < 3; s++) {
-        uint64_t cells = s < 2 ? kn->moves[s] : (kn->pass ? kn->dead & -kn->dead : 0);
-        int sym = s < 2 ? s : SYM_X;
+        uint64_t cells = s < 2 ? kn->moves[s] : (kn->tempo ? kn->dead & -kn->dead : 0);
+        int piece = s < 2 ? s : PIECE_X;
         for (int i = 0; cells; all++) {
             int cell;
             if (k && s < 2) {
@@ -182,7 +180,7 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
                 cell = bb_pop(&cells);
             }
             Board cb = b;
-            Move m = move_make(sym, cell);
+            Move m = move_make(piece, cell);
             board_place(&cb, m);
             int nl = -1;
             nmoves[all] = (int16_t)evaluate_static(d, cb, m, &ch[all], &nl);
@@ -212,11 +210,19 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 
 void dfpn_report(Dfpn *d)
 {
-    if (!d->report) return;
+    if (!d->lim.report) return;
     d->root.seconds = clock_seconds() - d->started;
     d->root.nodes = d->sh ? atomic_load_explicit(&d->sh->nodes, memory_order_relaxed) : d->nodes;
     d->root.tt_permille = tt_permille(d->tt);
-    d->report(&d->root, d->report_arg);
+    d->lim.report(&d->root, d->lim.report_arg);
+}
+
+static void maybe_report(Dfpn *d, double now)
+{
+    if (d->lim.report_every > 0 && now >= d->next_report) {
+        d->next_report = now + d->lim.report_every;
+        dfpn_report(d);
+    }
 }
 
 /* With threads, limits apply to the total: each thread adds its nodes in
@@ -229,18 +235,12 @@ static void check_shared_limits(Dfpn *d)
     uint64_t add = d->nodes - d->flushed;
     uint64_t total = atomic_fetch_add_explicit(&sh->nodes, add, memory_order_relaxed) + add;
     d->flushed = d->nodes;
-    bool stop = d->node_limit && total >= d->node_limit;
-    if (d->interrupt && atomic_load_explicit(d->interrupt, memory_order_relaxed)) stop = true;
-    double t = clock_seconds();
-    if (d->deadline > 0 && t >= d->deadline) stop = true;
-    if (stop) {
+    double now = clock_seconds();
+    if (limits_hit(&d->lim, total, now)) {
         atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
         d->stopped = true;
     }
-    if (d->tid == 0 && d->report_every > 0 && t >= d->next_report) {
-        d->next_report = t + d->report_every;
-        dfpn_report(d);
-    }
+    if (d->tid == 0) maybe_report(d, now);
 }
 
 static void check_limits(Dfpn *d)
@@ -249,15 +249,9 @@ static void check_limits(Dfpn *d)
         check_shared_limits(d);
         return;
     }
-    if (d->node_limit && d->nodes >= d->node_limit) d->stopped = true;
-    if ((d->nodes & 1023) != 0 || (d->deadline <= 0 && d->report_every <= 0 && !d->interrupt)) return;
-    if (d->interrupt && atomic_load_explicit(d->interrupt, memory_order_relaxed)) d->stopped = true;
-    double t = clock_seconds();
-    if (d->deadline > 0 && t >= d->deadline) d->stopped = true;
-    if (d->report_every > 0 && t >= d->next_report) {
-        d->next_report = t + d->report_every;
-        dfpn_report(d);
-    }
+    double now = limits_clock_due(&d->lim, d->nodes) ? clock_seconds() : 0;
+    if (limits_hit(&d->lim, d->nodes, now)) d->stopped = true;
+    if (now > 0) maybe_report(d, now);
 }
 
 /* The root's figures for progress reports. */
@@ -437,26 +431,24 @@ static void solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32
     free(sh);
 }
 
-SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
+Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
 {
-    Status st = rules_status(d->r, b);
-    if (st != STATUS_ONGOING) {
-        *pn = st == STATUS_ORDER_WINS ? 0 : DFPN_INF;
-        *dn = st == STATUS_ORDER_WINS ? DFPN_INF : 0;
-        return st == STATUS_ORDER_WINS ? SOLVE_ORDER : SOLVE_CHAOS;
+    Winner st = rules_status(d->r, b);
+    if (st != WINNER_NONE) {
+        dfpn_numbers(st, pn, dn);
+        return st;
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
-    if (kn.value == KN_OPEN && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = KN_CHAOS;
-    if (kn.value != KN_OPEN) {
-        *pn = kn.value == KN_ORDER ? 0 : DFPN_INF;
-        *dn = kn.value == KN_ORDER ? DFPN_INF : 0;
-        return kn.value == KN_ORDER ? SOLVE_ORDER : SOLVE_CHAOS;
+    if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
+    if (kn.value != WINNER_NONE) {
+        dfpn_numbers(kn.value, pn, dn);
+        return kn.value;
     }
     d->stopped = false;
     if (d->started == 0) { /* a job's segments share one clock */
         d->started = clock_seconds();
-        d->next_report = d->started + d->report_every;
+        d->next_report = d->started + d->lim.report_every;
     }
     Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
     if (d->threads > 1) {
@@ -467,18 +459,16 @@ SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         free(d->memo);
         d->memo = NULL;
     }
-    if (*pn == 0) return SOLVE_ORDER;
-    if (*dn == 0) return SOLVE_CHAOS;
-    return SOLVE_UNKNOWN;
+    return dfpn_winner(*pn, *dn);
 }
 
 /* How much of the game a winning move leaves to prove: for Chaos the live
  * windows first (killing them ends a certificate early), then the table's
  * effort; a win decided without search costs nothing. */
-static uint64_t remaining(Dfpn *d, Board cb, SolveValue winner, const Child *c)
+static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const Child *c)
 {
     uint64_t live = 0;
-    if (winner == SOLVE_CHAOS) {
+    if (winner == WINNER_CHAOS) {
         KnScan sc;
         kn_scan(d->r, cb, &sc);
         live = (uint64_t)sc.nlive;
@@ -486,7 +476,7 @@ static uint64_t remaining(Dfpn *d, Board cb, SolveValue winner, const Child *c)
     return (live << 32) | c->work;
 }
 
-Move dfpn_winning_move(Dfpn *d, Board b, SolveValue winner)
+Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
 {
     MoveList ml;
     moves_generate(b, d->r->cells, &ml);
@@ -498,7 +488,7 @@ Move dfpn_winning_move(Dfpn *d, Board b, SolveValue winner)
         board_place(&cb, ml.m[i]);
         Child c;
         evaluate(d, cb, ml.m[i], &c);
-        if ((winner == SOLVE_ORDER ? c.pn : c.dn) != 0) continue;
+        if ((winner == WINNER_ORDER ? c.pn : c.dn) != 0) continue;
         uint64_t rest = remaining(d, cb, winner, &c);
         if (rest < best_rest) {
             best_rest = rest;

@@ -38,11 +38,25 @@
 
 #include "../tables/tt.h"
 #include "knowledge.h"
+#include "limits.h"
 
 #define DFPN_INF UINT32_MAX
 #define DFPN_MAX_THREADS 256
 
-typedef enum { SOLVE_UNKNOWN = 0, SOLVE_ORDER, SOLVE_CHAOS } SolveValue;
+/* The numbers of a decided position: a proof (pn 0) for an Order win, a
+ * disproof (dn 0) for a Chaos win; WINNER_NONE gives the numbers of an
+ * unexpanded leaf (1, 1). */
+static inline void dfpn_numbers(Winner w, uint32_t *pn, uint32_t *dn)
+{
+    *pn = w == WINNER_ORDER ? 0 : w == WINNER_CHAOS ? DFPN_INF : 1;
+    *dn = w == WINNER_CHAOS ? 0 : w == WINNER_ORDER ? DFPN_INF : 1;
+}
+
+/* What numbers say: decided for Order, for Chaos, or not yet. */
+static inline Winner dfpn_winner(uint32_t pn, uint32_t dn)
+{
+    return pn == 0 ? WINNER_ORDER : dn == 0 ? WINNER_CHAOS : WINNER_NONE;
+}
 
 typedef struct {
     double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
@@ -55,30 +69,16 @@ typedef struct {
 
 DfpnConfig dfpn_default_config(void);
 
-/* What a progress report sees: the root as the search last left it. */
-typedef struct {
-    double seconds;
-    uint64_t nodes;
-    int tt_permille;
-    uint32_t pn, dn;
-    int moves, proven, disproven; /* root moves, and how many are decided each way */
-} DfpnProgress;
-
 typedef struct Dfpn Dfpn;
 typedef struct DfpnShared DfpnShared;
-typedef void (*DfpnReport)(const DfpnProgress *p, void *arg);
 
 struct Dfpn {
+    /* settings */
     const Rules *r;
     DfpnConfig cfg;
     TT *tt;
-    uint64_t node_limit; /* 0: none */
-    double deadline;     /* monotonic seconds; 0: none */
     int threads;         /* searching threads (0 or 1: one); more need a shared table */
-    atomic_bool *interrupt; /* when set (e.g. by a signal handler), the search stops */
-    double report_every; /* seconds between calls of report; 0: none */
-    DfpnReport report;
-    void *report_arg;
+    SearchLimits lim;    /* limits on the whole (a job's every segment), and progress */
     /* state */
     uint64_t nodes;      /* expanded nodes (all threads' after dfpn_solve) */
     DfpnShared *sh;      /* the threads' common state; NULL for one thread */
@@ -86,22 +86,22 @@ struct Dfpn {
     uint64_t flushed;    /* nodes already added to sh's total */
     bool stopped;        /* a limit was hit */
     double started, next_report;
-    DfpnProgress root;   /* kept up to date by the root's own iterations */
+    SearchProgress root;   /* kept up to date by the root's own iterations */
     Board *memo;         /* boards kn_chaos_pairs failed on (dfpn.c); NULL: none */
 };
 
-/* Reports the current state through d->report (if set). */
+/* Reports the current state through d->lim.report (if set). */
 void dfpn_report(Dfpn *d);
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt);
 
-/* Decides b (any status). Returns SOLVE_UNKNOWN when a limit stopped it;
+/* Decides b (any status). Returns WINNER_NONE when a limit stopped it;
  * *pn and *dn get the root's numbers. */
-SolveValue dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
+Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
 
 /* For a decided, ongoing position with the winner to move: a winning move
  * (searching again where the table has lost it). MOVE_NONE if the search
  * was stopped by a limit. */
-Move dfpn_winning_move(Dfpn *d, Board b, SolveValue winner);
+Move dfpn_winning_move(Dfpn *d, Board b, Winner winner);
 
 #endif

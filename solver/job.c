@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "../tables/checkpoint.h"
-#include "cli.h"
 #include "clock.h"
 
 static atomic_bool job_interrupt;
@@ -28,24 +27,28 @@ static CkptInfo job_info(const Dfpn *d, Board b)
     return (CkptInfo){(uint32_t)d->r->rules, (uint32_t)d->r->n, (uint32_t)d->r->k, scheme, b, 0, 0};
 }
 
-void job_check(const JobOpts *o)
+int job_check(const JobOpts *o, char *err, int errlen)
 {
-    if (o->checkpoint && (!o->resume || strcmp(o->resume, o->checkpoint) != 0) && access(o->checkpoint, F_OK) == 0)
-        cli_fail("checkpoint file '%s' exists: continue it with --resume %s, or remove it", o->checkpoint,
-                 o->checkpoint);
-    if (o->resume && access(o->resume, R_OK) != 0)
-        cli_fail("cannot read checkpoint '%s': %s", o->resume, strerror(errno));
+    if (o->checkpoint && (!o->resume || strcmp(o->resume, o->checkpoint) != 0) && access(o->checkpoint, F_OK) == 0) {
+        snprintf(err, (size_t)errlen, "checkpoint file '%s' exists: continue it with --resume %s, or remove it",
+                 o->checkpoint, o->checkpoint);
+        return -1;
+    }
+    if (o->resume && access(o->resume, R_OK) != 0) {
+        snprintf(err, (size_t)errlen, "cannot read checkpoint '%s': %s", o->resume, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
-void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res)
+int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen)
 {
     memset(res, 0, sizeof *res);
-    job_check(o);
+    if (job_check(o, err, errlen) != 0) return -1;
     if (o->resume) {
         CkptInfo want = job_info(d, b), got;
         uint64_t loaded;
-        char err[512];
-        if (ckpt_load(o->resume, d->tt, &want, &got, &loaded, err, sizeof err) != 0) cli_fail("%s", err);
+        if (ckpt_load(o->resume, d->tt, &want, &got, &loaded, err, errlen) != 0) return -1;
         res->prev_nodes = got.nodes;
         res->prev_seconds = got.seconds;
         if (!o->quiet)
@@ -58,7 +61,8 @@ void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    d->interrupt = &job_interrupt;
+    d->lim.interrupt = &job_interrupt;
+    return 0;
 }
 
 static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double t0)
@@ -80,24 +84,24 @@ static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double 
                 clock_seconds() - s0);
 }
 
-SolveValue job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res)
+Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res)
 {
     double t0 = clock_seconds();
-    SolveValue v;
+    Winner v;
     for (;;) {
         double seg = o->deadline;
         if (o->checkpoint) {
             double next = clock_seconds() + o->every;
             if (seg <= 0 || next < seg) seg = next;
         }
-        d->deadline = seg;
+        d->lim.deadline = seg;
         v = dfpn_solve(d, b, pn, dn);
-        bool over = v != SOLVE_UNKNOWN || job_signo != 0 || (o->deadline > 0 && clock_seconds() >= o->deadline) ||
-                    (d->node_limit && d->nodes >= d->node_limit) || !d->stopped;
+        bool over = v != WINNER_NONE || job_signo != 0 || (o->deadline > 0 && clock_seconds() >= o->deadline) ||
+                    (d->lim.node_limit && d->nodes >= d->lim.node_limit) || !d->stopped;
         if (o->checkpoint) job_save(d, b, o, res, t0);
         if (over) break;
     }
-    d->deadline = o->deadline;
+    d->lim.deadline = o->deadline;
     res->signo = job_signo;
     return v;
 }

@@ -31,12 +31,13 @@ typedef struct {
     int checkpoints;        /* saved by this run */
 } JobResult;
 
-/* Fails through cli_fail (exit 2) when the checkpoint file exists but is
- * not being resumed (it would be lost) or the --resume file is unreadable:
- * cheap checks, made before a large table is allocated. */
-void job_check(const JobOpts *o);
-/* job_check, then loads --resume (refused files fail through cli_fail). */
-void job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res);
-SolveValue job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);
+/* Returns -1 with a message in err when the checkpoint file exists but is
+ * not being resumed (it would be lost) or the resume file is unreadable:
+ * cheap checks, made before a large table is allocated; 0 otherwise. */
+int job_check(const JobOpts *o, char *err, int errlen);
+/* job_check, then loads the resume file (a refused file: -1 and why in
+ * err), and routes SIGINT/SIGTERM to a clean stop. */
+int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen);
+Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);
 
 #endif

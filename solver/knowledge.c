@@ -74,7 +74,7 @@ static inline void scan_finish(const Rules *r, Board b, ScanMasks m, KnScan *out
  * number. */
 static inline int scan_live(const Rules *r, Board b, KnScan *out)
 {
-    const uint64_t x = b.s[SYM_X], o = b.s[SYM_O], occ = x | o;
+    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     const bool ends_matter = r->rules != RULES_ORIGINAL;
     int n = 0;
     for (int i = 0; i < r->nwin; i++) {
@@ -88,7 +88,7 @@ static inline int scan_live(const Rules *r, Board b, KnScan *out)
 
 void kn_scan(const Rules *r, Board b, KnScan *out)
 {
-    scan_finish(r, b, scan_masks(r, b.s[SYM_X], b.s[SYM_O]), out);
+    scan_finish(r, b, scan_masks(r, b.s[PIECE_X], b.s[PIECE_O]), out);
     scan_live(r, b, out);
 }
 
@@ -97,9 +97,9 @@ void kn_scan(const Rules *r, Board b, KnScan *out)
 static bool safe_by_play(const Rules *r, Board b, Move m)
 {
     board_place(&b, m);
-    Status st = rules_status_after(r, b, m);
-    if (st == STATUS_ORDER_WINS) return false;
-    if (st == STATUS_CHAOS_WINS) return true;
+    Winner st = rules_status_after(r, b, m);
+    if (st == WINNER_ORDER) return false;
+    if (st == WINNER_CHAOS) return true;
     uint64_t w[2];
     rules_winning_cells(r, b, w);
     return (w[0] | w[1]) == 0;
@@ -115,7 +115,7 @@ static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
             Board t = b;
             Move m = move_make(s, c);
             board_place(&t, m);
-            if (rules_status_after(r, t, m) != STATUS_ORDER_WINS) return 2;
+            if (rules_status_after(r, t, m) != WINNER_ORDER) return 2;
         }
     }
     return 1;
@@ -125,9 +125,9 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
     uint64_t empty = r->cells & ~board_occupied(b);
-    out->value = KN_OPEN;
+    out->value = WINNER_NONE;
     out->dtw = 0;
-    out->pass = 0;
+    out->tempo = 0;
     out->dead = 0;
     out->nlive = -1;
     out->moves[0] = out->moves[1] = empty;
@@ -136,7 +136,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         return;
     }
     /* The scan's masks only: kn_node never reads the live-window list. */
-    ScanMasks sc = scan_masks(r, b.s[SYM_X], b.s[SYM_O]);
+    ScanMasks sc = scan_masks(r, b.s[PIECE_X], b.s[PIECE_O]);
     scan_adjust(r, b, &sc);
     out->nlive = sc.nlive;
     uint64_t cand = empty;
@@ -146,20 +146,20 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
             /* Nothing can change any more. Under original and exact a
              * standing line would already have ended the game. */
             bool line = rules_has_line(r, b);
-            out->value = line ? KN_ORDER : KN_CHAOS;
+            out->value = line ? WINNER_ORDER : WINNER_CHAOS;
             out->dtw = __builtin_popcountll(empty); /* exact-end: judged on the full board */
             out->nmoves = 0;
             return;
         }
         out->dead = empty & ~sc.rel;
-        out->pass = out->dead != 0;
+        out->tempo = out->dead != 0;
     }
     out->moves[0] = out->moves[1] = cand;
     if (kn->threats) {
         uint64_t four = sc.win[0] | sc.win[1];
         if (board_order_to_move(b)) {
             if (four) {
-                out->value = KN_ORDER;
+                out->value = WINNER_ORDER;
                 out->dtw = 1;
                 out->nmoves = 0;
                 return;
@@ -179,11 +179,11 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
             /* A dead cell neither is nor spoils a four (it lies in no live
              * window and on no live window's end). Under exact-end with two
              * empty cells, play it too. */
-            if (out->pass && four) out->pass = 0;
-            if (out->pass && !four)
-                out->pass = safe_by_play(r, b, move_make(SYM_X, __builtin_ctzll(out->dead)));
-            if ((safe[0] | safe[1]) == 0 && !out->pass) {
-                out->value = KN_ORDER;
+            if (out->tempo && four) out->tempo = 0;
+            if (out->tempo && !four)
+                out->tempo = safe_by_play(r, b, move_make(PIECE_X, __builtin_ctzll(out->dead)));
+            if ((safe[0] | safe[1]) == 0 && !out->tempo) {
+                out->value = WINNER_ORDER;
                 out->dtw = zugzwang_dtw(r, b, empty);
                 out->nmoves = 0;
                 return;
@@ -191,15 +191,15 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         } else {
             out->moves[0] = cand & ~sc.maker[0];
             out->moves[1] = cand & ~sc.maker[1];
-            if ((out->moves[0] | out->moves[1]) == 0 && !out->pass) {
-                out->value = KN_ORDER;
+            if ((out->moves[0] | out->moves[1]) == 0 && !out->tempo) {
+                out->value = WINNER_ORDER;
                 out->dtw = 2; /* no four on the board: no move completes a line */
                 out->nmoves = 0;
                 return;
             }
         }
     }
-    out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->pass;
+    out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
 typedef struct {
@@ -338,8 +338,8 @@ Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)
 {
     bool fill = kn->dead_cells && r->n <= 7;
     Board k = b;
-    if (fill) k.s[SYM_X] |= dead;
+    if (fill) k.s[PIECE_X] |= dead;
     if (board_count(b) <= kn->sym_pieces) k = sym_canonical(k, r->n, NULL);
-    if (fill) k.s[SYM_X] |= (uint64_t)__builtin_popcountll(dead) << 56;
+    if (fill) k.s[PIECE_X] |= (uint64_t)__builtin_popcountll(dead) << 56;
     return k;
 }

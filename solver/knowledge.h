@@ -85,14 +85,12 @@ typedef struct {
 
 void kn_scan(const Rules *r, Board b, KnScan *out);
 
-/* Outcome of looking at a position without searching it. */
-typedef enum { KN_OPEN = 0, KN_ORDER, KN_CHAOS } KnValue;
-
 typedef struct {
-    KnValue value;
-    int dtw;          /* plies to Order's win when value == KN_ORDER and known here */
+    Winner value;
+    int dtw;          /* plies to Order's win when value == WINNER_ORDER and known here */
     uint64_t moves[2]; /* cells where S may be played (safe moves for Chaos) */
-    int pass;         /* 1: the representative dead-cell move is among the moves */
+    int tempo;        /* 1: the tempo move (X on the lowest dead cell, standing for
+                       * every move on a dead cell) is among the moves */
     int nmoves;
     uint64_t dead;    /* dead empty cells */
     int nlive;        /* live windows; -1 when not counted (no scan) */

@@ -59,7 +59,7 @@ static int seen_grow(Seen *s)
 typedef struct {
     FILE *f;
     Dfpn *d;
-    SolveValue winner;
+    Winner winner;
     uint64_t max_lines;
     Seen seen;
     ProofStats st;
@@ -78,16 +78,16 @@ static int fail(Writer *w, const char *what, Board b)
 static int visit(Writer *w, Board b)
 {
     const Rules *r = w->d->r;
-    Status st = rules_status(r, b);
-    if (st != STATUS_ONGOING) {
-        if ((st == STATUS_ORDER_WINS) != (w->winner == SOLVE_ORDER)) return fail(w, "proof reaches a loss", b);
+    Winner st = rules_status(r, b);
+    if (st != WINNER_NONE) {
+        if ((st == WINNER_ORDER) != (w->winner == WINNER_ORDER)) return fail(w, "proof reaches a loss", b);
         return 0;
     }
     KnScan sc;
     kn_scan(r, b, &sc);
-    if (w->winner == SOLVE_CHAOS && sc.relevant == 0) return 0; /* no line can be won any more */
+    if (w->winner == WINNER_CHAOS && sc.relevant == 0) return 0; /* no line can be won any more */
     bool order = board_order_to_move(b);
-    if (w->winner == SOLVE_ORDER && order && (sc.win[0] | sc.win[1])) return 0; /* Order completes a line */
+    if (w->winner == WINNER_ORDER && order && (sc.win[0] | sc.win[1])) return 0; /* Order completes a line */
 
     int sym;
     Board canon = sym_canonical(b, r->n, &sym);
@@ -96,7 +96,7 @@ static int visit(Writer *w, Board b)
     if (!fresh) return 0;
     w->st.positions++;
 
-    if (order == (w->winner == SOLVE_ORDER)) {
+    if (order == (w->winner == WINNER_ORDER)) {
         if (w->max_lines && w->st.lines == w->max_lines)
             return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         Move m = dfpn_winning_move(w->d, b, w->winner);
@@ -120,14 +120,14 @@ static int visit(Writer *w, Board b)
     return 0;
 }
 
-int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, uint64_t max_lines, ProofStats *st, char *err,
+int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
                 int errlen)
 {
     const Rules *r = d->r;
     char pos[NOTATION_POS_LEN];
     notation_format_position(root, r->n, pos);
     fprintf(f, "ocproof 1\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", r->n, r->k,
-            rules_name(r->rules), winner == SOLVE_ORDER ? "order" : "chaos", pos);
+            rules_name(r->rules), winner == WINNER_ORDER ? "order" : "chaos", pos);
     Writer w = {f, d, winner, max_lines, {NULL, NULL, 0, 0}, {0, 0}, err, errlen};
     int rc = visit(&w, root);
     free(w.seen.slot);

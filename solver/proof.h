@@ -23,7 +23,7 @@ typedef struct {
  * established, of at most max_lines position lines (0: no bound). Returns
  * 0, or -1 with a message in err (a limit stopped a re-search, the bound
  * was reached, or the output failed). */
-int proof_write(FILE *f, Dfpn *d, Board root, SolveValue winner, uint64_t max_lines, ProofStats *st, char *err,
+int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
                 int errlen);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../solver/verify.h"
+#include "../verify/verify.h"
 #include "ref.h"
 
 typedef struct { uint64_t x, o; int v; } CgMapE;

@@ -125,23 +125,23 @@ Test(notation, first_and_last_characters)
     s[0] = 'X';
     cr_assert_eq(notation_parse_position(s, 0, &b, &n, err, sizeof err), 0, "%s", err);
     cr_expect_eq(n, 6);
-    cr_expect_eq(b.s[SYM_X], 1ULL, "the first character is a1 = bit 0");
-    cr_expect_eq(b.s[SYM_O], 0ULL);
+    cr_expect_eq(b.s[PIECE_X], 1ULL, "the first character is a1 = bit 0");
+    cr_expect_eq(b.s[PIECE_O], 0ULL);
 
     fill(s, 36, '.');
     s[35] = 'O';
     s[6] = 'X'; /* a2 */
     cr_assert_eq(notation_parse_position(s, 0, &b, &n, err, sizeof err), 0, "%s", err);
-    cr_expect_eq(b.s[SYM_O], 1ULL << 45, "the last character of a 6x6 is f6 = bit 45");
-    cr_expect_eq(b.s[SYM_X], 1ULL << 8, "the seventh character of a 6x6 is a2 = bit 8");
+    cr_expect_eq(b.s[PIECE_O], 1ULL << 45, "the last character of a 6x6 is f6 = bit 45");
+    cr_expect_eq(b.s[PIECE_X], 1ULL << 8, "the seventh character of a 6x6 is a2 = bit 8");
 
     fill(s, 16, '.');
     s[15] = 'X';
     s[4] = 'O';
     cr_assert_eq(notation_parse_position(s, 0, &b, &n, err, sizeof err), 0, "%s", err);
     cr_expect_eq(n, 4);
-    cr_expect_eq(b.s[SYM_X], 1ULL << 27, "d4 on 4x4 is bit 27");
-    cr_expect_eq(b.s[SYM_O], 1ULL << 8, "a2 on 4x4 is bit 8");
+    cr_expect_eq(b.s[PIECE_X], 1ULL << 27, "d4 on 4x4 is bit 27");
+    cr_expect_eq(b.s[PIECE_O], 1ULL << 8, "a2 on 4x4 is bit 8");
 
     char out[NOTATION_POS_LEN];
     Board f = {{(1ULL << 0) | (1ULL << 45), 1ULL << 9}};
@@ -165,8 +165,8 @@ static void random_position(int n, char *s, Board *want)
         char ch = r > density ? '.' : (rng_next() & 1) ? 'X' : 'O';
         s[i] = ch;
         int bit = 8 * (i / n) + (i % n);
-        if (ch == 'X') want->s[SYM_X] |= 1ULL << bit;
-        if (ch == 'O') want->s[SYM_O] |= 1ULL << bit;
+        if (ch == 'X') want->s[PIECE_X] |= 1ULL << bit;
+        if (ch == 'O') want->s[PIECE_O] |= 1ULL << bit;
     }
     s[n * n] = '\0';
 }
@@ -187,10 +187,10 @@ Test(notation, random_positions_round_trip)
             cr_assert_eq(notation_parse_position(s, given ? n : 0, &b, &got_n, err, sizeof err), 0, "%s: %s", s,
                          err);
             cr_assert_eq(got_n, n, "%s", s);
-            cr_assert_eq(b.s[SYM_X], want.s[SYM_X], "%s: X bits", s);
-            cr_assert_eq(b.s[SYM_O], want.s[SYM_O], "%s: O bits", s);
-            cr_assert_eq(b.s[SYM_X] & b.s[SYM_O], 0ULL);
-            cr_assert_eq((b.s[SYM_X] | b.s[SYM_O]) & ~board_mask(n), 0ULL, "%s: bit outside the board", s);
+            cr_assert_eq(b.s[PIECE_X], want.s[PIECE_X], "%s: X bits", s);
+            cr_assert_eq(b.s[PIECE_O], want.s[PIECE_O], "%s: O bits", s);
+            cr_assert_eq(b.s[PIECE_X] & b.s[PIECE_O], 0ULL);
+            cr_assert_eq((b.s[PIECE_X] | b.s[PIECE_O]) & ~board_mask(n), 0ULL, "%s: bit outside the board", s);
             char out[NOTATION_POS_LEN];
             notation_format_position(b, n, out);
             cr_assert_str_eq(out, s);
@@ -232,8 +232,8 @@ Test(notation, slashes_are_ignored)
     cr_assert_eq(notation_parse_position("XX.OO./....../....../....../....../......", 0, &b, &n, err, sizeof err), 0,
                  "%s", err);
     cr_expect_eq(n, 6);
-    cr_expect_eq(b.s[SYM_X], 0x3ULL);
-    cr_expect_eq(b.s[SYM_O], 0x18ULL);
+    cr_expect_eq(b.s[PIECE_X], 0x3ULL);
+    cr_expect_eq(b.s[PIECE_O], 0x18ULL);
 }
 
 Test(notation, empty_board_forms)
@@ -244,8 +244,8 @@ Test(notation, empty_board_forms)
         Board b = {{~0ULL, ~0ULL}};
         int n = -1;
         cr_assert_eq(notation_parse_position(forms[i], 0, &b, &n, err, sizeof err), 0, "%s: %s", forms[i], err);
-        cr_expect_eq(b.s[SYM_X], 0ULL, "%s", forms[i]);
-        cr_expect_eq(b.s[SYM_O], 0ULL, "%s", forms[i]);
+        cr_expect_eq(b.s[PIECE_X], 0ULL, "%s", forms[i]);
+        cr_expect_eq(b.s[PIECE_O], 0ULL, "%s", forms[i]);
         cr_expect_eq(n, 6, "%s: the default size is 6", forms[i]);
         for (int m = BOARD_MIN_N; m <= BOARD_MAX_N; m++) {
             b = (Board){{~0ULL, ~0ULL}};
@@ -355,7 +355,7 @@ Test(notation, move_xc3)
     char err[NOTATION_ERR_LEN] = "";
     Move m = MOVE_NONE;
     cr_assert_eq(notation_parse_move("Xc3", 6, &m, err, sizeof err), 0, "%s", err);
-    cr_expect_eq(move_sym(m), SYM_X);
+    cr_expect_eq(move_piece(m), PIECE_X);
     cr_expect_eq(move_cell(m), board_cell(2, 2));
     cr_expect_eq(move_cell(m), 18);
     char out[4];
@@ -363,14 +363,14 @@ Test(notation, move_xc3)
     cr_expect_str_eq(out, "Xc3");
 
     cr_assert_eq(notation_parse_move("Of6", 6, &m, err, sizeof err), 0, "%s", err);
-    cr_expect_eq(move_sym(m), SYM_O);
+    cr_expect_eq(move_piece(m), PIECE_O);
     cr_expect_eq(move_cell(m), 45);
     notation_format_move(m, out);
     cr_expect_str_eq(out, "Of6");
 
-    notation_format_move(move_make(SYM_O, 1), out);
+    notation_format_move(move_make(PIECE_O, 1), out);
     cr_expect_str_eq(out, "Ob1");
-    notation_format_move(move_make(SYM_X, 8), out);
+    notation_format_move(move_make(PIECE_X, 8), out);
     cr_expect_str_eq(out, "Xa2");
 }
 
@@ -380,11 +380,11 @@ Test(notation, every_move_of_every_size_round_trips)
         for (int sym = 0; sym < 2; sym++)
             for (int r = 0; r < n; r++)
                 for (int c = 0; c < n; c++) {
-                    char text[4] = {sym == SYM_X ? 'X' : 'O', (char)('a' + c), (char)('1' + r), '\0'};
+                    char text[4] = {sym == PIECE_X ? 'X' : 'O', (char)('a' + c), (char)('1' + r), '\0'};
                     char err[NOTATION_ERR_LEN] = "";
                     Move m = MOVE_NONE;
                     cr_assert_eq(notation_parse_move(text, n, &m, err, sizeof err), 0, "n=%d %s: %s", n, text, err);
-                    cr_expect_eq(move_sym(m), sym, "n=%d %s", n, text);
+                    cr_expect_eq(move_piece(m), sym, "n=%d %s", n, text);
                     cr_expect_eq(move_cell(m), 8 * r + c, "n=%d %s", n, text);
                     char out[4];
                     notation_format_move(m, out);

@@ -22,14 +22,14 @@
 
 TestSuite(parallel, .timeout = 600);
 
-static SolveValue solve_threads(const Rules *r, TT *tt, Board b, int threads)
+static Winner solve_threads(const Rules *r, TT *tt, Board b, int threads)
 {
     DfpnConfig cfg = dfpn_default_config();
     Dfpn d;
     dfpn_init(&d, r, &cfg, tt);
     d.threads = threads;
     uint32_t pn, dn;
-    SolveValue v = dfpn_solve(&d, b, &pn, &dn);
+    Winner v = dfpn_solve(&d, b, &pn, &dn);
     cr_assert(!d.stopped);
     return v;
 }
@@ -52,7 +52,7 @@ static void against_brute(int rs, int threads)
             continue;
         }
         tt_clear(&tt); /* each search on its own: threads must find it all */
-        SolveValue want = brute_dtw(memo, &p) >= 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+        Winner want = brute_dtw(memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
         char s[65];
         ref_format(&p, s);
         cr_assert_eq(solve_threads(&r, &tt, tl_board(&p), threads), want, "%d threads, %s rules %d", threads, s, rs);
@@ -86,7 +86,7 @@ Test(parallel, suite_positions)
         int n;
         cr_assert_eq(notation_parse_position(pos, 6, &b, &n, err, sizeof err), 0, "%s: %s", pos, err);
         tt_clear(&tt);
-        SolveValue want = strcmp(value, "order") == 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+        Winner want = strcmp(value, "order") == 0 ? WINNER_ORDER : WINNER_CHAOS;
         cr_assert_eq(solve_threads(&r, &tt, b, 2), want, "2 threads: %s", pos);
         done++;
     }

@@ -4,7 +4,7 @@
 
 #include "testlib.h"
 
-static Status status_of(const char *pos, int n, int k, int rs)
+static Winner status_of(const char *pos, int n, int k, int rs)
 {
     RefPos p;
     cr_assert_eq(ref_parse(&p, n, k, rs, pos), 0, "bad test position %s", pos);
@@ -23,20 +23,20 @@ Test(rules, five_in_each_direction)
         /* anti-diagonal, off the long one */ "....O." "...O.." "..O..." ".O...." "O....." "XX....",
     };
     for (int i = 0; i < 4; i++) {
-        cr_expect_eq(status_of(fives[i], 6, 5, REF_ORIGINAL), STATUS_ORDER_WINS, "%d", i);
-        cr_expect_eq(status_of(fives[i], 6, 5, REF_EXACT), STATUS_ORDER_WINS, "%d", i);
-        cr_expect_eq(status_of(fives[i], 6, 5, REF_EXACT_END), STATUS_ONGOING, "%d", i);
+        cr_expect_eq(status_of(fives[i], 6, 5, REF_ORIGINAL), WINNER_ORDER, "%d", i);
+        cr_expect_eq(status_of(fives[i], 6, 5, REF_EXACT), WINNER_ORDER, "%d", i);
+        cr_expect_eq(status_of(fives[i], 6, 5, REF_EXACT_END), WINNER_NONE, "%d", i);
     }
 }
 
 Test(rules, six_wins_under_original_only)
 {
     const char *six = "XXXXXX" "O....." "......" "..O..." "......" "....O.";
-    cr_expect_eq(status_of(six, 6, 5, REF_ORIGINAL), STATUS_ORDER_WINS);
-    cr_expect_eq(status_of(six, 6, 5, REF_EXACT), STATUS_ONGOING);
+    cr_expect_eq(status_of(six, 6, 5, REF_ORIGINAL), WINNER_ORDER);
+    cr_expect_eq(status_of(six, 6, 5, REF_EXACT), WINNER_NONE);
     const char *diag6 = "O....." ".O...." "..O..." "...O.." "....O." ".....O";
-    cr_expect_eq(status_of(diag6, 6, 5, REF_ORIGINAL), STATUS_ORDER_WINS);
-    cr_expect_eq(status_of(diag6, 6, 5, REF_EXACT), STATUS_ONGOING);
+    cr_expect_eq(status_of(diag6, 6, 5, REF_ORIGINAL), WINNER_ORDER);
+    cr_expect_eq(status_of(diag6, 6, 5, REF_EXACT), WINNER_NONE);
 }
 
 /* No run longer than two anywhere. */
@@ -44,7 +44,7 @@ static const char *const full_no_line = "XXOOXX" "OOXXOO" "XXOOXX" "OOXXOO" "XXO
 
 Test(rules, full_board_without_line_is_chaos)
 {
-    for (int rs = 0; rs < 3; rs++) cr_expect_eq(status_of(full_no_line, 6, 5, rs), STATUS_CHAOS_WINS);
+    for (int rs = 0; rs < 3; rs++) cr_expect_eq(status_of(full_no_line, 6, 5, rs), WINNER_CHAOS);
 }
 
 Test(rules, exact_end_judges_the_full_board)
@@ -52,10 +52,10 @@ Test(rules, exact_end_judges_the_full_board)
     /* First row replaced: an exact five, then a six. */
     const char *five = "XXXXXO" "OOXXOO" "XXOOXX" "OOXXOO" "XXOOXX" "OOXXOO";
     const char *six = "XXXXXX" "OOXXOO" "XXOOXX" "OOXXOO" "XXOOXX" "OOXXOO";
-    cr_expect_eq(status_of(five, 6, 5, REF_EXACT_END), STATUS_ORDER_WINS);
-    cr_expect_eq(status_of(six, 6, 5, REF_EXACT_END), STATUS_CHAOS_WINS);
-    cr_expect_eq(status_of(six, 6, 5, REF_ORIGINAL), STATUS_ORDER_WINS);
-    cr_expect_eq(status_of(six, 6, 5, REF_EXACT), STATUS_CHAOS_WINS);
+    cr_expect_eq(status_of(five, 6, 5, REF_EXACT_END), WINNER_ORDER);
+    cr_expect_eq(status_of(six, 6, 5, REF_EXACT_END), WINNER_CHAOS);
+    cr_expect_eq(status_of(six, 6, 5, REF_ORIGINAL), WINNER_ORDER);
+    cr_expect_eq(status_of(six, 6, 5, REF_EXACT), WINNER_CHAOS);
 }
 
 Test(rules, window_tables)

@@ -12,7 +12,7 @@
 #include "../solver/alphabeta.h"
 #include "../solver/dfpn.h"
 #include "../solver/proof.h"
-#include "../solver/verify.h"
+#include "../verify/verify.h"
 #include "brute.h"
 #include "testlib.h"
 
@@ -58,8 +58,8 @@ static void check_position(Bench *b, RefPos *p, bool with_ab)
     Dfpn d;
     dfpn_init(&d, &b->r, &b->cfg, &b->tt);
     uint32_t pn, dn;
-    SolveValue v = dfpn_solve(&d, board, &pn, &dn);
-    SolveValue expect = want >= 0 ? SOLVE_ORDER : SOLVE_CHAOS;
+    Winner v = dfpn_solve(&d, board, &pn, &dn);
+    Winner expect = want >= 0 ? WINNER_ORDER : WINNER_CHAOS;
     cr_assert_eq(v, expect, "df-pn %s n=%d k=%d rules=%d: got %d, brute force dtw %d", s, p->n, p->k, p->rules, v,
                  want);
     if (!with_ab) return;
@@ -162,13 +162,13 @@ Test(solver, larger_boards, .timeout = 600)
 
 /* --- certificates --- */
 
-static char *certificate(Bench *b, Board root, SolveValue *value)
+static char *certificate(Bench *b, Board root, Winner *value)
 {
     Dfpn d;
     dfpn_init(&d, &b->r, &b->cfg, &b->tt);
     uint32_t pn, dn;
     *value = dfpn_solve(&d, root, &pn, &dn);
-    cr_assert_neq(*value, SOLVE_UNKNOWN);
+    cr_assert_neq(*value, WINNER_NONE);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -240,12 +240,12 @@ Test(solver, certificates_round_trip_and_spoiled, .timeout = 600)
         for (int t = 0; t < 100 / SCALE; t++) {
             RefPos p;
             if (tl_random_ongoing(&p, 6, 5, rs, 36 - (4 + t % 8), &rng) != 0) continue;
-            SolveValue v;
+            Winner v;
             char *text = certificate(&b, tl_board(&p), &v);
             VerifyResult res;
             cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s\n%s", res.error, text);
-            cr_assert_eq(res.winner, v == SOLVE_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS);
-            counts[rs][v == SOLVE_ORDER]++;
+            cr_assert_eq(res.winner, v == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS);
+            counts[rs][v == WINNER_ORDER]++;
 
             /* A wrong rule set (against what the reader expects). */
             char rule_line[40];
@@ -311,9 +311,9 @@ Test(solver, certificate_relies_on_the_six)
     int cells[8];
     cr_assert_eq(ref_winning_moves(&p, syms, cells, 8), 1);
     cr_assert_eq(cells[0], 2);
-    SolveValue v;
+    Winner v;
     char *text = certificate(&b, tl_board(&p), &v);
-    cr_assert_eq(v, SOLVE_ORDER);
+    cr_assert_eq(v, WINNER_ORDER);
     VerifyResult res;
     cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s", res.error);
     /* Under exact the six does not count: a certificate claiming the same
@@ -347,15 +347,15 @@ Test(solver, certificate_with_a_losing_move, .timeout = 300)
                 p.cell[c] = '.';
             }
             if (lose < 0) continue;
-            SolveValue v;
+            Winner v;
             Board root = tl_board(&p);
             char *text = certificate(&b, root, &v);
-            cr_assert_eq(v, SOLVE_ORDER);
+            cr_assert_eq(v, WINNER_ORDER);
             int sym;
             Board canon = sym_canonical(root, 6, &sym);
             char cpos[65], mv[4], line[80];
             notation_format_position(canon, 6, cpos);
-            notation_format_move(sym_move(move_make(SYM_X, board_cell(lose / 6, lose % 6)), sym, 6), mv);
+            notation_format_move(sym_move(move_make(PIECE_X, board_cell(lose / 6, lose % 6)), sym, 6), mv);
             snprintf(line, sizeof line, "%s %s", cpos, mv);
             char prefix[70];
             snprintf(prefix, sizeof prefix, "%s ", cpos);

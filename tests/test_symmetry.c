@@ -59,8 +59,8 @@ Test(symmetry, cells_moves_and_inverses)
                     int cell = board_cell(r, c);
                     Board one = {{1ULL << cell, 0}};
                     Board img = sym_apply(one, s, n);
-                    Move m = sym_move(move_make(SYM_X, cell), s, n);
-                    cr_assert_eq(img.s[move_sym(m)], 1ULL << move_cell(m), "n=%d s=%d cell=%d", n, s, cell);
+                    Move m = sym_move(move_make(PIECE_X, cell), s, n);
+                    cr_assert_eq(img.s[move_piece(m)], 1ULL << move_cell(m), "n=%d s=%d cell=%d", n, s, cell);
                     cr_assert_eq(sym_cell(sym_cell(cell, s, n), inv, n), cell);
                 }
         }

@@ -1,4 +1,4 @@
-/* test_verify.c - the independent certificate verifier (solver/verify.*):
+/* test_verify.c - the independent certificate verifier (verify/verify.*):
  * its rules and symmetries against ref.c, and certificates written by a
  * small exhaustive solver (certgen.c, on ref.c, canonical frames by
  * ref_image), then spoiled one way at a time. */
@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../solver/verify.h"
-#include "../solver/verify_rules.h"
+#include "../verify/verify.h"
+#include "../verify/verify_rules.h"
 #include "certgen.h"
 #include "testlib.h"
 

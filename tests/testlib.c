@@ -4,14 +4,9 @@
 #include <criterion/criterion.h>
 
 #include "../engine/notation.h"
+#include "../engine/rng.h"
 
-uint64_t tl_rand(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+uint64_t tl_rand(uint64_t *state) { return rng_next(state); }
 
 int tl_below(uint64_t *state, int bound) { return (int)(tl_rand(state) % (uint64_t)bound); }
 

@@ -10,16 +10,16 @@
 #include "../../engine/notation.h"
 #include "../../solver/dfpn.h"
 
-static SolveValue solve(const Rules *r, TT *tt, Board b, uint64_t node_limit, atomic_bool *stop, bool *stopped)
+static Winner solve(const Rules *r, TT *tt, Board b, uint64_t node_limit, atomic_bool *stop, bool *stopped)
 {
     DfpnConfig cfg = dfpn_default_config();
     Dfpn d;
     dfpn_init(&d, r, &cfg, tt);
     d.threads = 2;
-    d.node_limit = node_limit;
-    d.interrupt = stop;
+    d.lim.node_limit = node_limit;
+    d.lim.interrupt = stop;
     uint32_t pn, dn;
-    SolveValue v = dfpn_solve(&d, b, &pn, &dn);
+    Winner v = dfpn_solve(&d, b, &pn, &dn);
     *stopped = d.stopped;
     return v;
 }
@@ -50,8 +50,8 @@ int main(void)
         if (notation_parse_position(pos, 6, &b, &n, err, sizeof err) != 0) return 2;
         if (empty < 17 || empty > 20) continue;
         tt_clear(&tt);
-        SolveValue want = strcmp(value, "order") == 0 ? SOLVE_ORDER : SOLVE_CHAOS;
-        SolveValue got = solve(&r, &tt, b, 0, NULL, &stopped);
+        Winner want = strcmp(value, "order") == 0 ? WINNER_ORDER : WINNER_CHAOS;
+        Winner got = solve(&r, &tt, b, 0, NULL, &stopped);
         if (got != want) {
             fprintf(stderr, "dfpn_threads: %s: got %d, want %d\n", pos, got, want);
             bad++;
@@ -61,12 +61,12 @@ int main(void)
     fclose(f);
     /* Stopped by the total node count, and by the flag a signal handler sets. */
     tt_clear(&tt);
-    SolveValue v = solve(&r, &tt, hard, 3000, NULL, &stopped);
-    bool limit_ok = v == SOLVE_UNKNOWN && stopped;
+    Winner v = solve(&r, &tt, hard, 3000, NULL, &stopped);
+    bool limit_ok = v == WINNER_NONE && stopped;
     atomic_bool flag = true;
     tt_clear(&tt);
     v = solve(&r, &tt, hard, 0, &flag, &stopped);
-    bool flag_ok = v == SOLVE_UNKNOWN && stopped;
+    bool flag_ok = v == WINNER_NONE && stopped;
     tt_free(&tt);
     printf("dfpn_threads: %d positions, %d wrong; node limit %s; interrupt %s\n", done, bad, limit_ok ? "ok" : "FAILED",
            flag_ok ? "ok" : "FAILED");

@@ -75,10 +75,10 @@ void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, 
     for (int i = 0; i < nmoves; i++) {
         Move m;
         if (notation_parse_move(moves[i], n, &m, err, sizeof err) != 0) cli_fail("%s", err);
-        Status st = rules_status(r, *b);
-        if (st != STATUS_ONGOING)
+        Winner st = rules_status(r, *b);
+        if (st != WINNER_NONE)
             cli_fail("move %s: the game is already over (%s has won)", moves[i],
-                     st == STATUS_ORDER_WINS ? "Order" : "Chaos");
+                     st == WINNER_ORDER ? "Order" : "Chaos");
         if (board_occupied(*b) & (1ULL << move_cell(m))) cli_fail("move %s: cell %s is occupied", moves[i], moves[i] + 1);
         board_place(b, m);
     }

@@ -61,17 +61,17 @@ int cmd_show(int argc, char **argv)
         printf("\n");
     }
     printf("rules: %s, %dx%d, k=%d\n", rules_name(r.rules), n, n, r.k);
-    printf("pieces: %d (X %d, O %d), empty: %d\n", board_count(b), __builtin_popcountll(b.s[SYM_X]),
-           __builtin_popcountll(b.s[SYM_O]), n * n - board_count(b));
-    Status st = rules_status(&r, b);
+    printf("pieces: %d (X %d, O %d), empty: %d\n", board_count(b), __builtin_popcountll(b.s[PIECE_X]),
+           __builtin_popcountll(b.s[PIECE_O]), n * n - board_count(b));
+    Winner st = rules_status(&r, b);
     const char *mover = board_order_to_move(b) ? "Order" : "Chaos";
-    if (st == STATUS_ONGOING) {
+    if (st == WINNER_NONE) {
         printf("status: ongoing, %s to move\n", mover);
         uint64_t win[2];
         rules_winning_cells(&r, b, win);
         print_moves("winning moves:", win);
     } else {
-        printf("status: %s has won\n", st == STATUS_ORDER_WINS ? "Order" : "Chaos");
+        printf("status: %s has won\n", st == WINNER_ORDER ? "Order" : "Chaos");
     }
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, n, pos);

@@ -7,10 +7,10 @@
 
 #include "../engine/notation.h"
 #include "cli.h"
-#include "clock.h"
+#include "../solver/clock.h"
 #include "commands.h"
-#include "verify.h"
-#include "verify_rules.h"
+#include "../verify/verify.h"
+#include "../verify/verify_rules.h"
 
 static const char verify_help[] =
     "usage: ocsolve verify [options] FILE\n"
@@ -53,7 +53,7 @@ static void json_string(const char *s)
     putchar('"');
 }
 
-static const char *winner_name(int w)
+static const char *claim_name(int w)
 {
     return w == VERIFY_WINNER_ORDER ? "order" : w == VERIFY_WINNER_CHAOS ? "chaos" : NULL;
 }
@@ -65,7 +65,7 @@ static void print_json(const char *file, const VerifyResult *r, double seconds)
     json_string(file);
     printf(",\"valid\":%s,\"result\":\"%s\",\"winner\":", r->status == VERIFY_VALID ? "true" : "false",
            STATUS[r->status]);
-    json_string(winner_name(r->winner));
+    json_string(claim_name(r->winner));
     printf(",\"rules\":");
     json_string(r->rules >= 0 ? vr_rules_name(r->rules) : NULL);
     printf(",\"board\":%d,\"k\":%d,\"root\":", r->n, r->k);
@@ -129,7 +129,7 @@ int cmd_verify(int argc, char **argv)
     }
     if (rc == VERIFY_MALFORMED) cli_fail("%s", res.error);
     printf("certificate: %s\n", file);
-    printf("claim: %s wins, %dx%d k=%d, rules %s, root %s\n", winner_name(res.winner), res.n, res.n, res.k,
+    printf("claim: %s wins, %dx%d k=%d, rules %s, root %s\n", claim_name(res.winner), res.n, res.n, res.k,
            vr_rules_name(res.rules), res.root);
     printf("lines: %llu (used %llu)\n", (unsigned long long)res.lines, (unsigned long long)res.lines_used);
     printf("positions checked: %llu in %.3f s (%.0f/s)\n", (unsigned long long)res.positions_checked, seconds,

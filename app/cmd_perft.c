@@ -5,7 +5,7 @@
 
 #include "../engine/perft.h"
 #include "cli.h"
-#include "clock.h"
+#include "../solver/clock.h"
 #include "commands.h"
 
 static const char perft_help[] =

@@ -3,9 +3,9 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "../solver/cli.h"
-#include "../solver/commands.h"
-#include "bench.h"
+#include "cli.h"
+#include "commands.h"
+#include "../bench/bench.h"
 
 static const char bench_help[] =
     "usage: ocsolve bench [options]\n"

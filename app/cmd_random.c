@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "../engine/notation.h"
+#include "../engine/rng.h"
 #include "cli.h"
 #include "commands.h"
 
@@ -16,14 +17,6 @@ static const char random_help[] =
     "  --seed S    random seed (default 1); the same seed gives the same positions\n"
     "  --help      this text\n"
     "example: ocsolve random --seed 7 20 5\n";
-
-static uint64_t next(uint64_t *s) /* splitmix64 */
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 int cmd_random(int argc, char **argv)
 {
@@ -55,11 +48,11 @@ int cmd_random(int argc, char **argv)
         b = board_empty();
         int placed = 0;
         for (int tries = 0; placed < cells - empty && tries < 100 * cells; tries++) {
-            int c = board_cell((int)(next(&rng) % (uint64_t)r.n), (int)(next(&rng) % (uint64_t)r.n));
+            int c = board_cell((int)(rng_next(&rng) % (uint64_t)r.n), (int)(rng_next(&rng) % (uint64_t)r.n));
             if (board_occupied(b) & (1ULL << c)) continue;
-            Move m = move_make((int)(next(&rng) & 1), c);
+            Move m = move_make((int)(rng_next(&rng) & 1), c);
             board_place(&b, m);
-            if (rules_status_after(&r, b, m) != STATUS_ONGOING) {
+            if (rules_status_after(&r, b, m) != WINNER_NONE) {
                 board_undo(&b, m);
                 continue;
             }

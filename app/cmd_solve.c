@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "../engine/notation.h"
-#include "alphabeta.h"
+#include "../solver/alphabeta.h"
 #include "cli.h"
-#include "clock.h"
+#include "../solver/clock.h"
 #include "commands.h"
-#include "dfpn.h"
-#include "job.h"
-#include "parallel.h"
-#include "proof.h"
+#include "../solver/dfpn.h"
+#include "../solver/job.h"
+#include "../solver/parallel.h"
+#include "../solver/proof.h"
 
 static const char solve_help[] =
     "usage: ocsolve solve [options] [POSITION [MOVE ...]]\n"
@@ -61,7 +61,7 @@ typedef struct {
     uint64_t prev_nodes;
 } Progress;
 
-static void show_progress(const DfpnProgress *p, void *arg)
+static void show_progress(const SearchProgress *p, void *arg)
 {
     Progress *pr = arg;
     pr->reports++;
@@ -104,7 +104,6 @@ static double parse_seconds(const char *s, const char *what)
     return v;
 }
 
-static const char *value_name(SolveValue v) { return v == SOLVE_ORDER ? "order" : v == SOLVE_CHAOS ? "chaos" : "unknown"; }
 
 static void print_num(uint32_t v, bool json)
 {
@@ -211,7 +210,8 @@ int cmd_solve(int argc, char **argv)
     bool ab_search = strcmp(o.search, "ab") == 0;
     if (ab_search && (o.job.checkpoint || o.job.resume))
         cli_fail("--checkpoint and --resume need --search dfpn");
-    job_check(&o.job); /* before minutes of table allocation, not after */
+    char jerr[512];
+    if (job_check(&o.job, jerr, sizeof jerr) != 0) cli_fail("%s", jerr); /* before minutes of table allocation, not after */
 
     /* With --dtw a quarter of the memory goes to alpha-beta's own table. */
     size_t bytes = (size_t)o.tt_mb << 20;
@@ -224,49 +224,49 @@ int cmd_solve(int argc, char **argv)
     double deadline = o.time_limit > 0 ? t0 + o.time_limit : 0;
     Dfpn d;
     dfpn_init(&d, &r, &cfg, &tt);
-    d.node_limit = (uint64_t)o.node_limit;
-    d.deadline = deadline;
+    d.lim.node_limit = (uint64_t)o.node_limit;
+    d.lim.deadline = deadline;
     d.threads = o.threads;
     if (!o.quiet || prog.log) {
-        d.report_every = o.progress_every;
-        d.report = show_progress;
-        d.report_arg = &prog;
+        d.lim.report_every = o.progress_every;
+        d.lim.report = show_progress;
+        d.lim.report_arg = &prog;
     }
     o.job.deadline = deadline;
     o.job.quiet = o.quiet;
     JobResult jr = {0};
-    if (!ab_search) job_prepare(&d, b, &o.job, &jr);
+    if (!ab_search && job_prepare(&d, b, &o.job, &jr, jerr, sizeof jerr) != 0) cli_fail("%s", jerr);
     prog.prev_seconds = jr.prev_seconds;
     prog.prev_nodes = jr.prev_nodes;
     AlphaBeta ab;
     if (ab_bytes) {
         ab_init(&ab, &r, &cfg.kn, &abtt);
-        ab.node_limit = (uint64_t)o.node_limit;
-        ab.deadline = deadline;
+        ab.lim.node_limit = (uint64_t)o.node_limit;
+        ab.lim.deadline = deadline;
     }
     uint32_t pn = 0, dn = 0;
-    SolveValue v;
+    Winner v;
     if (ab_search) {
         v = ab_solve(&ab, b);
-        pn = v == SOLVE_ORDER ? 0 : v == SOLVE_CHAOS ? DFPN_INF : 1;
-        dn = v == SOLVE_CHAOS ? 0 : v == SOLVE_ORDER ? DFPN_INF : 1;
+        pn = v == WINNER_ORDER ? 0 : v == WINNER_CHAOS ? DFPN_INF : 1;
+        dn = v == WINNER_CHAOS ? 0 : v == WINNER_ORDER ? DFPN_INF : 1;
     } else {
         v = job_run(&d, b, &o.job, &pn, &dn, &jr);
         /* The final figures: in the log, and on stderr if a report was shown. */
         if (prog.reports == 0) prog.quiet = true;
-        if (d.report && d.nodes > 0) dfpn_report(&d);
-        d.report = NULL; /* later searches (moves, certificates) report nothing */
+        if (d.lim.report && d.nodes > 0) dfpn_report(&d);
+        d.lim.report = NULL; /* later searches (moves, certificates) report nothing */
     }
     if (prog.shown) fputc('\n', stderr);
     if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", o.log);
     int dtw = -1;
-    if (o.dtw && v == SOLVE_ORDER) dtw = ab_dtw(&ab, b);
+    if (o.dtw && v == WINNER_ORDER) dtw = ab_dtw(&ab, b);
     bool order_moves = board_order_to_move(b);
     Move best = MOVE_NONE;
-    if (v != SOLVE_UNKNOWN && rules_status(&r, b) == STATUS_ONGOING) {
-        if ((v == SOLVE_ORDER) == order_moves)
+    if (v != WINNER_NONE && rules_status(&r, b) == WINNER_NONE) {
+        if ((v == WINNER_ORDER) == order_moves)
             best = dfpn_winning_move(&d, b, v);
-        else if (v == SOLVE_ORDER && dtw >= 0)
+        else if (v == WINNER_ORDER && dtw >= 0)
             best = ab_best_move(&ab, b); /* Chaos loses: the longest resistance */
     }
     double dt = clock_seconds() - t0;
@@ -276,7 +276,7 @@ int cmd_solve(int argc, char **argv)
     const char *proof_error = NULL;
     char perr[200];
     if (proof) {
-        if (v == SOLVE_UNKNOWN)
+        if (v == WINNER_NONE)
             proof_error = "no certificate: the result is unknown";
         else if (proof_write(proof, &d, b, v, (uint64_t)o.proof_max, &ps, perr, sizeof perr) != 0)
             proof_error = perr;
@@ -290,7 +290,7 @@ int cmd_solve(int argc, char **argv)
     if (o.json) {
         printf("{\"position\":\"%s\",\"rules\":\"%s\",\"board\":%d,\"k\":%d,\"to_move\":\"%s\",\"result\":\"%s\","
                "\"best_move\":",
-               posbuf, rules_name(r.rules), r.n, r.k, order_moves ? "order" : "chaos", value_name(v));
+               posbuf, rules_name(r.rules), r.n, r.k, order_moves ? "order" : "chaos", winner_name(v));
         printf(best != MOVE_NONE ? "\"%s\"" : "null", mv);
         printf(",\"nodes\":%llu,\"seconds\":%.6f,\"nodes_per_second\":%.0f,\"root_pn\":", (unsigned long long)nodes, dt,
                nps);
@@ -309,7 +309,7 @@ int cmd_solve(int argc, char **argv)
     } else {
         printf("position: %s (%s rules, %dx%d, k=%d, %s to move)\n", posbuf, rules_name(r.rules), r.n, r.n, r.k,
                order_moves ? "Order" : "Chaos");
-        printf("result: %s%s\n", value_name(v), v == SOLVE_UNKNOWN ? " (a limit stopped the search)" : " wins");
+        printf("result: %s%s\n", winner_name(v), v == WINNER_NONE ? " (a limit stopped the search)" : " wins");
         printf("best move: %s\n", best != MOVE_NONE ? mv : "none");
         if (o.dtw) {
             if (dtw >= 0) printf("dtw: %d\n", dtw);

@@ -118,7 +118,7 @@ static void format_pos(const uint8_t *cells, int n, char out[NOTATION_POS_LEN])
 {
     Board b = board_empty();
     for (int i = 0; i < n * n; i++)
-        if (cells[i] != VR_EMPTY) b.s[cells[i] == VR_X ? SYM_X : SYM_O] |= 1ULL << board_cell(i / n, i % n);
+        if (cells[i] != VR_EMPTY) b.s[cells[i] == VR_X ? PIECE_X : PIECE_O] |= 1ULL << board_cell(i / n, i % n);
     notation_format_position(b, n, out);
 }
 
@@ -180,7 +180,7 @@ static int prove(Verifier *v, int last, int empty)
         uint8_t s = (e->move & 64) ? VR_O : VR_X;
         if (sym & 8) s = vr_swap(s);
         char mv[4];
-        notation_format_move(move_make(s == VR_X ? SYM_X : SYM_O, board_cell(cell / n, cell % n)), mv);
+        notation_format_move(move_make(s == VR_X ? PIECE_X : PIECE_O, board_cell(cell / n, cell % n)), mv);
         if (v->cells[cell] != VR_EMPTY)
             return invalid(v, "certificate move %s (line %u) at %s is illegal (cell occupied)", mv, e->line,
                            here(v));
@@ -291,7 +291,7 @@ static int add_line(Verifier *v, long line, const char *pos_word, const char *mo
     char err[NOTATION_ERR_LEN];
     if (notation_parse_move(move_word, n, &m, err, sizeof err) != 0) return MALFORMED(line, "%s", err);
     int cell = cell_row(move_cell(m)) * n + cell_col(move_cell(m));
-    uint8_t s = move_sym(m) == SYM_X ? VR_X : VR_O;
+    uint8_t s = move_piece(m) == PIECE_X ? VR_X : VR_O;
     int sym;
     VrKey key = vr_canonical(&v->sym, cells, &sym);
     if (sym & 8) s = vr_swap(s);

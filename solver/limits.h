@@ -1,0 +1,62 @@
+/* limits.h - when a search must stop, and how it tells its progress: the
+ * settings df-pn and alpha-beta share.
+ *
+ * SearchLimits is a search's settings only (what the caller asks for); the
+ * state that checking them needs (nodes so far, when the next report is
+ * due, whether a limit was hit) stays in the search (Dfpn, AlphaBeta).
+ *
+ * Invariants: a limit stops a search, never changes a value it returns as
+ * decided; the node limit is checked at every node, so a search stops at
+ * exactly node_limit nodes (one thread); the clock and the interrupt flag
+ * are read once per LIMITS_CLOCK_EVERY nodes, since reading the clock costs
+ * about as much as a cheap node.
+ */
+#ifndef OCS_LIMITS_H
+#define OCS_LIMITS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+
+enum { LIMITS_CLOCK_EVERY = 1024 };
+
+/* What a progress report sees: the root as the search last left it. */
+typedef struct {
+    double seconds;
+    uint64_t nodes;
+    int tt_permille;
+    uint32_t pn, dn;
+    int moves, proven, disproven; /* root moves, and how many are decided each way */
+} SearchProgress;
+
+typedef void (*SearchReport)(const SearchProgress *p, void *arg);
+
+typedef struct {
+    uint64_t node_limit;    /* 0: none */
+    double deadline;        /* monotonic seconds (clock.h); 0: none */
+    atomic_bool *interrupt; /* when set (e.g. by a signal handler), stop; NULL: none */
+    double report_every;    /* seconds between calls of report; 0: none */
+    SearchReport report;
+    void *report_arg;
+} SearchLimits;
+
+/* Is the clock (and the interrupt flag) due to be read after this many nodes? */
+static inline bool limits_clock_due(const SearchLimits *l, uint64_t nodes)
+{
+    return nodes % LIMITS_CLOCK_EVERY == 0 && (l->deadline > 0 || l->report_every > 0 || l->interrupt);
+}
+
+/* Must a search stop after `nodes` nodes, at time now (monotonic seconds;
+ * pass 0 between clock reads, which skips the deadline and the interrupt
+ * flag)? */
+static inline bool limits_hit(const SearchLimits *l, uint64_t nodes, double now)
+{
+    if (l->node_limit && nodes >= l->node_limit) return true;
+    if (now <= 0) return false;
+    if (l->interrupt && atomic_load_explicit(l->interrupt, memory_order_relaxed)) return true;
+    return l->deadline > 0 && now >= l->deadline;
+}
+
+#endif
