@@ -26,7 +26,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: all deps test solve solve-tt-mb bench bench-check sanitize help clean
+.PHONY: all deps test layout-check solve solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
 all: $(B)/ocsolve
 
@@ -39,6 +39,8 @@ help:
 	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
 	@echo "                build, both against bench/signature.txt (the solver part only, ~2 min)"
+	@echo "make bench-check-quick  the quick workload's signature of the -O0 build (CI runs it)"
+	@echo "make layout-check  the folders' include and no-exit rules (make test runs it first)"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
 	@echo "make clean      remove build/"
 
@@ -57,7 +59,7 @@ $(B)/%.o: %.c $(HEADERS) | deps
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/libocsolve.a: $(LIB_SRC:%.c=$(B)/%.o)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lm -o $@
@@ -66,8 +68,13 @@ $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEF
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread -lm -o $@
 
-test: $(B)/ocsolve $(B)/run-tests
+test: layout-check $(B)/ocsolve $(B)/run-tests
 	$(B)/run-tests --jobs 2
+
+# The folders' rules (README, Layout): who may include whom, and that
+# nothing below app/ exits, parses options or prints for people.
+layout-check:
+	@scripts/check-layout
 
 # --- sanitizer build: the same tests against an ASan+UBSan ocsolve ---
 $(S)/%.o: %.c $(HEADERS) | deps
@@ -75,7 +82,7 @@ $(S)/%.o: %.c $(HEADERS) | deps
 	$(CC) $(CPPFLAGS) $(SANFLAGS) -c $< -o $@
 
 $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lm -o $@
@@ -136,6 +143,14 @@ bench-check: $(B)/ocsolve $(O)/ocsolve
 	  echo "$$bin: bench signature $$got (recorded: $$want)"; \
 	  [ -n "$$got" ] && [ "$$got" = "$$want" ] || { echo "make bench-check: signature mismatch" >&2; exit 1; }; \
 	done
+
+# The quick workload's signature at -O0 (a few seconds): what CI adds to
+# the tests, since an optimiser-dependent search would show here first.
+bench-check-quick: $(O)/ocsolve
+	@want=$$(sed -n 's/^quick //p' bench/signature.txt); \
+	got=$$($(O)/ocsolve bench --quick --solver-only | sed -n 's/^bench signature: //p'); \
+	echo "$(O)/ocsolve: quick bench signature $$got (recorded: $$want)"; \
+	[ -n "$$got" ] && [ "$$got" = "$$want" ] || { echo "make bench-check-quick: signature mismatch" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)

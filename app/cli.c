@@ -24,14 +24,65 @@ void cli_fail(const char *fmt, ...)
     exit(CLI_EXIT_USAGE);
 }
 
+/* The one syntax check of every number (cli.h): the whole of s is
+ *   ['-'] digits ['.' digits] [('e' | 'E') ['+' | '-'] digits]
+ * with at least one digit before the exponent; the '-' only if minus, the
+ * '.' and the exponent only if real. Nothing else: no space, '+', "inf",
+ * "nan", hex. */
+static bool number_syntax(const char *s, bool real, bool minus)
+{
+    const char *p = s;
+    if (minus && *p == '-') p++;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9') p++, digits++;
+    if (real && *p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') p++, digits++;
+    }
+    if (digits == 0) return false;
+    if (real && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (*p < '0' || *p > '9') return false;
+        while (*p >= '0' && *p <= '9') p++;
+    }
+    return *p == '\0';
+}
+
 long cli_number(const char *s, const char *what, long min, long max)
 {
-    char *end;
+    bool ok = number_syntax(s, false, false);
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || errno == ERANGE || (*s < '0' || *s > '9'))
-        cli_fail("bad %s '%s': not a whole number of 0 or more", what, s);
+    long v = ok ? strtol(s, NULL, 10) : 0;
+    if (!ok || errno == ERANGE) cli_fail("bad %s '%s': not a whole number of 0 or more", what, s);
     if (v < min || v > max) cli_fail("bad %s %ld: must be from %ld to %ld", what, v, min, max);
+    return v;
+}
+
+/* Reads s into *v if it is a plain decimal (number_syntax, '-' allowed:
+ * the callers refuse a needless sign by its range, "-0" too). An
+ * overflow reads as infinite, which no range holds. */
+static bool plain_decimal(const char *s, double *v)
+{
+    if (!number_syntax(s, true, true)) return false;
+    *v = strtod(s, NULL);
+    return true;
+}
+
+double cli_real(const char *s, const char *what, double min, double max)
+{
+    double v;
+    if (!plain_decimal(s, &v)) cli_fail("bad %s '%s': not a plain decimal number (from %g to %g)", what, s, min, max);
+    if (!(v >= min && v <= max) || (s[0] == '-' && min >= 0))
+        cli_fail("bad %s '%s': must be from %g to %g", what, s, min, max);
+    return v;
+}
+
+double cli_seconds(const char *s, const char *what)
+{
+    double v;
+    if (!plain_decimal(s, &v)) cli_fail("bad %s '%s': not a plain decimal number of seconds", what, s);
+    if (!(v > 0 && v <= CLI_MAX_SECONDS)) cli_fail("bad %s '%s': seconds > 0 and at most 1e9", what, s);
     return v;
 }
 
@@ -48,18 +99,38 @@ bool cli_game_option(int opt, const char *arg, GameOpts *g)
     }
 }
 
+/* Is getopt inside a bundle of short options ("-xy", after 'x')? glibc
+ * keeps its place in a bundle to itself and reports a fault there before
+ * it moves optind past the word, so argv[optind - 1] is then the word
+ * before. Called again with argc = optind, getopt goes on with the next
+ * character of a bundle (not -1), and outside one finds no more words (-1).
+ * This moves getopt's state (and may permute argv): only on the way out. */
+static bool getopt_in_bundle(char **argv)
+{
+    static const struct option none[] = {{0, 0, 0, 0}};
+    return getopt_long(optind, argv, ":", none, NULL) != -1;
+}
+
 void cli_bad_option(char **argv, int opt)
 {
-    const char *word = argv[optind - 1];
-    if (opt == ':') cli_fail("option '%s' needs a value", word);
-    if (strncmp(word, "--", 2) == 0) {
-        /* getopt_long sets optopt for a known long option given a value it does not take. */
-        int len = (int)strcspn(word, "=");
-        if (optopt) cli_fail("option '%.*s' takes no value", len, word);
-        cli_fail("unknown option '%.*s'", len, word);
+    /* What the messages need, taken before getopt_in_bundle moves it. */
+    int c = optopt;
+    const char *prev = argv[optind - 1], *cur = argv[optind];
+    bool in_bundle = getopt_in_bundle(argv);
+    /* A long option's fault: getopt has moved past the word, always. */
+    if (!in_bundle && strncmp(prev, "--", 2) == 0) {
+        int len = (int)strcspn(prev, "=");
+        if (opt == ':') cli_fail("option '%.*s' needs a value", len, prev);
+        /* glibc sets optopt to a known option's value when it is given a value it does not take. */
+        if (c != 0 && prev[len] == '=') cli_fail("option '%.*s' takes no value", len, prev);
+        cli_fail("unknown option '%.*s'", len, prev);
     }
-    if (optopt) cli_fail("unknown option '-%c'", optopt);
-    cli_fail("unknown option '%s'", word);
+    /* A short option's fault: optopt is the character; the word is the
+     * bundle it is in (whole, if the character is not printable). */
+    const char *word = in_bundle ? cur : prev;
+    if (c <= ' ' || c >= 127) cli_fail("unknown option in '%s'", word);
+    if (opt == ':') cli_fail("option '-%c' needs a value", c);
+    cli_fail("unknown option '-%c'", c);
 }
 
 void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, Rules *r, Board *b)

@@ -27,11 +27,32 @@ typedef struct {
     "  --k K       line length, 3 to N (default 5)\n"
 
 noreturn void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Fails on anything but a whole decimal number in [min, max]. */
+
+/* Numbers. All three share one strict syntax check of the whole string:
+ * no white space anywhere, no '+', no "inf", "nan", hex ("0x1p3") or
+ * thousands separators, and a '-' only where the range is negative
+ * (cli_real with min < 0; never "-0" for min >= 0).
+ *   cli_number: digits only ("0", "42"), whole numbers of 0 or more.
+ *   cli_real, cli_seconds: plain decimals - digits with at most one '.'
+ *   and at least one digit ("1", "0.5", "2.", ".5"), then optionally an
+ *   exponent ("1e3", "2.5E-1").
+ * `what` names the option or argument in the message; any fault, of
+ * spelling or range, prints one line and exits with code 2. */
+/* A whole number in [min, max]. */
 long cli_number(const char *s, const char *what, long min, long max);
+/* A real number in [min, max] (inclusive), e.g. --epsilon 0..10. */
+double cli_real(const char *s, const char *what, double min, double max);
+/* A duration in seconds: > 0 and <= CLI_MAX_SECONDS (about 31 years). */
+#define CLI_MAX_SECONDS 1e9
+double cli_seconds(const char *s, const char *what);
+
 /* Handles opt if it is one of the game options; false otherwise. */
 bool cli_game_option(int opt, const char *arg, GameOpts *g);
-/* After getopt_long returned '?' or ':' (optstring must start with ':'). */
+/* After getopt_long returned '?' or ':' (optstring must start with ':'):
+ * names the word at fault - an unknown option ("--bogus", "-x", also inside
+ * a bundle such as "-xy"), a value given to an option that takes none
+ * ("--quiet=3"), a missing value ("--tt-mb" at the end) - and exits 2.
+ * Call it at once: it asks getopt where it stands (glibc). */
 noreturn void cli_bad_option(char **argv, int opt);
 
 /* Parses POSITION (NULL: the empty board), sets up r, then plays the moves

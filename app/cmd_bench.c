@@ -1,11 +1,13 @@
-/* bench.c - `ocsolve bench`: runs the parts (bench.h) in a fixed order and
- * prints their figures, ending with the signature line. */
+/* cmd_bench.c - `ocsolve bench`: its options; runs the bench's parts
+ * (bench/bench.h) in a fixed order and has their figures printed
+ * (bench_report.h): text lines as the work goes, ending with the signature
+ * line, or one JSON object. A failed check is exit 1 with its message. */
 #include <getopt.h>
 #include <stdio.h>
 
+#include "bench_report.h"
 #include "cli.h"
 #include "commands.h"
-#include "../bench/bench.h"
 
 static const char bench_help[] =
     "usage: ocsolve bench [options]\n"
@@ -28,7 +30,19 @@ static const char bench_help[] =
     "Exit 0, 1 when a check fails (a count or value mismatch), 2 on bad input.\n"
     "example: ocsolve bench --threads 2\n";
 
-int cmd_bench(int argc, char **argv)
+typedef struct {
+    bool quick, solver_only, json;
+    int threads; /* 0: no parallel part */
+} BenchOpts;
+
+typedef struct {
+    BenchHot hot;
+    BenchTT tt;
+    BenchSolver s1, sp; /* one thread (the signature); the parallel run */
+} BenchFigs;
+
+/* False after --help: nothing left to do. Bad options exit (cli.h). */
+static bool parse_options(int argc, char **argv, BenchOpts *o)
 {
     enum { O_THREADS = 1000, O_QUICK, O_SOLVER, O_JSON };
     static const struct option longopts[] = {{"threads", required_argument, NULL, O_THREADS},
@@ -37,52 +51,68 @@ int cmd_bench(int argc, char **argv)
                                              {"json", no_argument, NULL, O_JSON},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
-    BenchOpts o = {false, false, false, 0, stdout};
+    *o = (BenchOpts){0};
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(bench_help, stdout); return 0;
-        case O_THREADS: o.threads = (int)cli_number(optarg, "--threads", 1, 256); break;
-        case O_QUICK: o.quick = true; break;
-        case O_SOLVER: o.solver_only = true; break;
-        case O_JSON: o.json = true; break;
+        case 'h': fputs(bench_help, stdout); return false;
+        case O_THREADS: o->threads = (int)cli_number(optarg, "--threads", 1, 256); break;
+        case O_QUICK: o->quick = true; break;
+        case O_SOLVER: o->solver_only = true; break;
+        case O_JSON: o->json = true; break;
         default: cli_bad_option(argv, opt);
         }
     }
     if (optind < argc) cli_fail("bench takes no arguments, got '%s' (try 'ocsolve bench --help')", argv[optind]);
-    if (o.json) o.txt = NULL;
-    if (o.txt) {
-        fprintf(o.txt, "ocsolve bench: %s workload, 6x6, k=5, original rules, one thread\n", o.quick ? "quick" : "full");
-        fflush(o.txt);
-    }
+    return true;
+}
 
-    static BenchHot hot;
-    static BenchTT tt;
-    static BenchSolver s1, sp;
-    if (!o.solver_only) {
-        bench_hotpath(&o, &hot);
-        bench_tt(&o, &tt);
+/* The hot path and the table; txt: the text output, NULL with --json. */
+static int run_engine_parts(const BenchOpts *o, FILE *txt, BenchFigs *fg, char *err, int errlen)
+{
+    if (txt) bench_text_hot_head(txt);
+    if (bench_hotpath(o->quick, &fg->hot, txt ? bench_text_hot_each : NULL, txt, err, errlen) != 0) return -1;
+    if (txt) bench_text_hot_total(txt, &fg->hot);
+    if (bench_tt(o->quick, &fg->tt, err, errlen) != 0) return -1;
+    if (txt) bench_text_tt(txt, &fg->tt);
+    return 0;
+}
+
+/* The solver on one thread, then on o->threads if asked. */
+static int run_solver_parts(const BenchOpts *o, FILE *txt, BenchFigs *fg, char *err, int errlen)
+{
+    if (txt) bench_text_solver_head(txt);
+    if (bench_solver(o->quick, 0, &fg->s1, txt ? bench_text_solver_each : NULL, txt, err, errlen) != 0) return -1;
+    if (txt) bench_text_solver_total(txt, &fg->s1, false);
+    if (txt && !o->solver_only) bench_text_bound(txt, &fg->tt, &fg->s1);
+    if (o->threads == 0) return 0;
+    if (txt) bench_text_parallel_head(txt, o->threads);
+    if (bench_solver(o->quick, o->threads, &fg->sp, NULL, NULL, err, errlen) != 0) return -1;
+    if (txt) {
+        bench_text_solver_total(txt, &fg->sp, true);
+        bench_text_speedup(txt, o->threads, &fg->s1, &fg->sp);
     }
-    bench_solver(&o, 0, &s1);
-    double nps = bench_rate((double)s1.nodes, s1.seconds);
-    if (o.txt && !o.solver_only) {
-        double bound = bench_probe_bound(&tt);
-        fprintf(o.txt,
-                "table-probe bound: %.2f M table operations/s (the search-like pattern above)\n"
-                "  solver nodes/s / bound = %.4f (target >= 0.33, within 3x). A solver node is an expansion, which\n"
-                "  probes the table once per open child and stores at least once: several operations per node;\n"
-                "  at the bound a node could afford %.0f table operations\n",
-                bound / 1e6, bench_rate(nps, bound), bench_rate(bound, nps));
-    }
-    if (o.threads > 0) {
-        if (o.txt) fprintf(o.txt, "solver, %d thread%s, shared table:\n", o.threads, o.threads == 1 ? "" : "s");
-        bench_solver(&o, o.threads, &sp);
-        if (o.txt)
-            fprintf(o.txt, "  speedup (wall time, one thread / %d): %.2fx\n", o.threads, bench_rate(s1.seconds, sp.seconds));
+    return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    BenchOpts o;
+    if (!parse_options(argc, argv, &o)) return 0;
+    FILE *txt = o.json ? NULL : stdout;
+    if (txt) bench_text_start(txt, o.quick);
+    static BenchFigs fg;
+    char err[256];
+    if ((!o.solver_only && run_engine_parts(&o, txt, &fg, err, sizeof err) != 0) ||
+        run_solver_parts(&o, txt, &fg, err, sizeof err) != 0) {
+        fflush(stdout);
+        fprintf(stderr, "ocsolve bench: %s\n", err);
+        return 1;
     }
     if (o.json)
-        bench_json(stdout, &o, o.solver_only ? NULL : &hot, o.solver_only ? NULL : &tt, &s1, o.threads > 0 ? &sp : NULL);
+        bench_json_print(stdout, o.quick, o.solver_only ? NULL : &fg.hot, o.solver_only ? NULL : &fg.tt, &fg.s1,
+                         o.threads > 0 ? &fg.sp : NULL);
     else
-        printf("bench signature: %llu\n", (unsigned long long)s1.nodes);
+        bench_text_signature(stdout, &fg.s1);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "../solver/clock.h"
 #include "commands.h"
+#include "json.h"
 #include "../verify/verify.h"
 #include "../verify/verify_rules.h"
 
@@ -38,21 +39,6 @@ static const char verify_help[] =
     "                     where Order, the winner, completes a line at once\n"
     "example: ocsolve verify --rules original --board 6 --k 5 --root empty proof.txt\n";
 
-static void json_string(const char *s)
-{
-    if (!s) {
-        fputs("null", stdout);
-        return;
-    }
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') printf("\\%c", *p);
-        else if (*p < 0x20) printf("\\u%04x", *p);
-        else putchar(*p);
-    }
-    putchar('"');
-}
-
 static const char *claim_name(int w)
 {
     return w == VERIFY_WINNER_ORDER ? "order" : w == VERIFY_WINNER_CHAOS ? "chaos" : NULL;
@@ -61,20 +47,24 @@ static const char *claim_name(int w)
 static void print_json(const char *file, const VerifyResult *r, double seconds)
 {
     static const char *const STATUS[3] = {"valid", "invalid", "malformed"};
-    printf("{\"file\":");
-    json_string(file);
-    printf(",\"valid\":%s,\"result\":\"%s\",\"winner\":", r->status == VERIFY_VALID ? "true" : "false",
-           STATUS[r->status]);
-    json_string(claim_name(r->winner));
-    printf(",\"rules\":");
-    json_string(r->rules >= 0 ? vr_rules_name(r->rules) : NULL);
-    printf(",\"board\":%d,\"k\":%d,\"root\":", r->n, r->k);
-    json_string(r->root[0] ? r->root : NULL);
-    printf(",\"positions_checked\":%llu,\"lines\":%llu,\"lines_used\":%llu,\"seconds\":%.3f,\"error\":",
-           (unsigned long long)r->positions_checked, (unsigned long long)r->lines,
-           (unsigned long long)r->lines_used, seconds);
-    json_string(r->status == VERIFY_VALID ? NULL : r->error);
-    printf("}\n");
+    Json j;
+    json_begin(&j, stdout);
+    json_object(&j, NULL);
+    json_str(&j, "file", file);
+    json_bool(&j, "valid", r->status == VERIFY_VALID);
+    json_str(&j, "result", STATUS[r->status]);
+    json_str(&j, "winner", claim_name(r->winner));
+    json_str(&j, "rules", r->rules >= 0 ? vr_rules_name(r->rules) : NULL);
+    json_int(&j, "board", r->n);
+    json_int(&j, "k", r->k);
+    json_str(&j, "root", r->root[0] ? r->root : NULL);
+    json_uint(&j, "positions_checked", r->positions_checked);
+    json_uint(&j, "lines", r->lines);
+    json_uint(&j, "lines_used", r->lines_used);
+    json_real(&j, "seconds", seconds, 3);
+    json_str(&j, "error", r->status == VERIFY_VALID ? NULL : r->error);
+    json_close(&j);
+    json_end(&j);
 }
 
 int cmd_verify(int argc, char **argv)

@@ -8,6 +8,6 @@ int cmd_perft(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_random(int argc, char **argv);
-int cmd_bench(int argc, char **argv); /* bench/bench.c */
+int cmd_bench(int argc, char **argv);
 
 #endif

@@ -20,10 +20,8 @@ static const char main_help[] =
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fputs(main_help, stderr);
-        return CLI_EXIT_USAGE;
-    }
+    /* An error like any other: one line (the usage is 'ocsolve help'). */
+    if (argc < 2) cli_fail("no command given (try 'ocsolve help')");
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         fputs(main_help, stdout);

@@ -1,6 +1,14 @@
-/* bench.h - `ocsolve bench`: a fixed, built-in workload measuring the hot
- * path (perft), a naive baseline of it, the transposition table and the
- * solver, on one thread with fixed table sizes.
+/* bench.h - the measurements behind `ocsolve bench`: a fixed, built-in
+ * workload measuring the hot path (perft), a naive baseline of it, the
+ * transposition table and the solver, on one thread with fixed table sizes.
+ *
+ * A measurement library: each part fills a struct of raw figures (counts
+ * and seconds; rates are derived from them with bench_rate) and returns 0,
+ * or -1 with a one-line message in err when a check fails (a count or value
+ * mismatch) or a table cannot be allocated. It prints nothing and never
+ * exits: app/cmd_bench.c runs the parts and prints the text and the JSON.
+ * A caller that prints as the work goes passes an `each` callback, called
+ * after every position is measured (NULL: none).
  *
  * The solver part ends in the bench signature: the total df-pn nodes over
  * the fixed suite. Every input to it is fixed (positions, table size, the
@@ -16,12 +24,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "../engine/board.h"
-#include "../solver/dfpn.h"
+#include "../engine/rules.h"
 
-enum { BENCH_N = 6, BENCH_K = 5, BENCH_MAX_PERFT = 8, BENCH_MAX_SOLVE = 40 };
+enum {
+    BENCH_N = 6,
+    BENCH_K = 5,
+    BENCH_MAX_PERFT = 8,
+    BENCH_MAX_SOLVE = 40,
+    BENCH_HOT_RUNS = 2 /* each hot-path run timed this many times, the fastest kept */
+};
 
 /* Fixed table sizes: node counts depend on the solver's, rates on both. */
 #define BENCH_SOLVER_TT_BYTES ((size_t)64 << 20)
@@ -48,8 +61,9 @@ extern const BenchSolvePos bench_solve_pos[];
 extern const int bench_solve_count;
 extern const char bench_tt_root[]; /* where the search-like table walk starts */
 
-/* Parses a workload position (built in, so a failure is a bug: exit 1). */
-void bench_parse(const char *pos, const Rules *r, Board *b);
+/* Parses a workload position, which must be ongoing: 0, or -1 with the
+ * message in err (the workload is built in, so a failure is a bug). */
+int bench_parse(const char *pos, const Rules *r, Board *b, char *err, int errlen);
 
 /* ---- results ---- */
 
@@ -74,7 +88,7 @@ typedef struct {
 
 typedef struct {
     size_t bytes;
-    BenchTTFig rnd_store, rnd_probe;
+    BenchTTFig rnd_store, rnd_probe;   /* the same ops (keys) each */
     BenchTTFig walk_probe, walk_store; /* search-like: seconds shared, in walk_probe */
     int walk_children;                 /* probes per simulated node */
 } BenchTT;
@@ -83,6 +97,7 @@ typedef struct {
     uint64_t nodes;
     double seconds;
     Winner value;
+    int empty; /* empty cells of the position */
 } BenchSolveFig;
 
 typedef struct {
@@ -94,18 +109,19 @@ typedef struct {
     double seconds;
 } BenchSolver;
 
-typedef struct {
-    bool quick, solver_only, json;
-    int threads; /* 0: no parallel part */
-    FILE *txt;   /* progressive text output, NULL with --json */
-} BenchOpts;
+/* ---- the parts: 0, or -1 with a one-line message in err ---- */
 
-/* ---- the parts; each prints its text lines to o->txt as it goes, and
- * exits with code 1 when a check fails (a count or value mismatch) ---- */
+/* After hot-path position i: its figures are h->depth[i], full[i], bulk[i],
+ * base[i] (and base_windows). */
+typedef void (*BenchHotEach)(void *arg, int i, const BenchHot *h);
+/* After solver position i: s->pos[i], of bench_solve_pos[s->index[i]]. */
+typedef void (*BenchSolveEach)(void *arg, int i, const BenchSolver *s);
 
-void bench_hotpath(const BenchOpts *o, BenchHot *out);
-void bench_tt(const BenchOpts *o, BenchTT *out);
-void bench_solver(const BenchOpts *o, int threads, BenchSolver *out);
+int bench_hotpath(bool quick, BenchHot *out, BenchHotEach each, void *arg, char *err, int errlen);
+int bench_tt(bool quick, BenchTT *out, char *err, int errlen);
+/* threads == 0: the reference run (the signature), one thread on an
+ * unshared table; otherwise that many threads on a shared table. */
+int bench_solver(bool quick, int threads, BenchSolver *out, BenchSolveEach each, void *arg, char *err, int errlen);
 
 /* The naive perft (baseline.c): original rules, n x n, k in a line, every
  * leaf made; returns the perft number, *nodes the positions made. */
@@ -114,16 +130,11 @@ uint64_t bench_baseline_perft(int n, int k, Board b, int depth, uint64_t *nodes,
 /* Rates, guarded against a zero time. */
 double bench_rate(double amount, double seconds);
 
-/* The JSON object of every figure (report.c). */
-void bench_json(FILE *f, const BenchOpts *o, const BenchHot *hot, const BenchTT *tt, const BenchSolver *s1,
-                const BenchSolver *sp);
-
 /* Table operations per second in the search-like pattern: the bound the
  * solver's node rate is compared with. */
 double bench_probe_bound(const BenchTT *tt);
 
-/* Exits with code 1 after a one-line message on stderr: a failed check (a
- * count or value mismatch) or a table that cannot be had; not bad input. */
-_Noreturn void bench_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes the message of a failed check to err and returns -1. */
+int bench_error(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

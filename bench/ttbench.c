@@ -85,32 +85,22 @@ double bench_probe_bound(const BenchTT *tt)
     return bench_rate((double)(tt->walk_probe.ops + tt->walk_store.ops), tt->walk_probe.seconds);
 }
 
-void bench_tt(const BenchOpts *o, BenchTT *out)
+int bench_tt(bool quick, BenchTT *out, char *err, int errlen)
 {
-    TT t;
     *out = (BenchTT){.bytes = BENCH_TT_BYTES};
-    if (tt_init(&t, BENCH_TT_BYTES, false) != 0) bench_fail("cannot allocate the %zu MiB table", BENCH_TT_BYTES >> 20);
+    Rules r;
+    Board root;
+    if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, errlen) != 0 ||
+        bench_parse(bench_tt_root, &r, &root, err, errlen) != 0)
+        return -1;
+    TT t;
+    if (tt_init(&t, BENCH_TT_BYTES, false) != 0)
+        return bench_error(err, errlen, "cannot allocate the %zu MiB table", BENCH_TT_BYTES >> 20);
     /* Twice the table's entries: the random stores also exercise replacement. */
-    uint64_t n = o->quick ? 200000 : 2 * (uint64_t)tt_capacity(&t);
+    uint64_t n = quick ? 200000 : 2 * (uint64_t)tt_capacity(&t);
     tb_random(&t, n, out);
     tt_clear(&t);
-    Rules r;
-    char err[128];
-    if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err) != 0) bench_fail("%s", err);
-    Board root;
-    bench_parse(bench_tt_root, &r, &root);
-    tb_walk(&t, root, o->quick ? 5000 : 400000, out);
+    tb_walk(&t, root, quick ? 5000 : 400000, out);
     tt_free(&t);
-    if (!o->txt) return;
-    fprintf(o->txt, "table (tables/tt.h, %zu MiB, one thread, unshared):\n", out->bytes >> 20);
-    fprintf(o->txt, "  random keys: %.2f M stores/s, %.2f M probes/s (%llu each; probe hits %.1f%%)\n",
-            bench_rate((double)out->rnd_store.ops, out->rnd_store.seconds) / 1e6,
-            bench_rate((double)out->rnd_probe.ops, out->rnd_probe.seconds) / 1e6, (unsigned long long)n,
-            100.0 * (double)out->rnd_probe.hits / (double)n);
-    fprintf(o->txt,
-            "  search-like (probe %d children, then store the node; repeated descents): %.2f M operations/s "
-            "(%llu probes, %.1f%% hits, %llu stores in %.3f s)\n",
-            out->walk_children, bench_probe_bound(out) / 1e6, (unsigned long long)out->walk_probe.ops,
-            100.0 * (double)out->walk_probe.hits / (double)(out->walk_probe.ops ? out->walk_probe.ops : 1),
-            (unsigned long long)out->walk_store.ops, out->walk_probe.seconds);
+    return 0;
 }

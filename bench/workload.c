@@ -15,8 +15,6 @@
  *         answer changed and is just as much an error.
  * The quick workload (--quick, for tests) is the entries marked quick.
  */
-#include <stdlib.h>
-
 #include "../engine/notation.h"
 #include "bench.h"
 
@@ -65,12 +63,15 @@ const BenchSolvePos bench_solve_pos[] = {
 };
 const int bench_solve_count = (int)(sizeof bench_solve_pos / sizeof bench_solve_pos[0]);
 
-void bench_parse(const char *pos, const Rules *r, Board *b)
+int bench_parse(const char *pos, const Rules *r, Board *b, char *err, int errlen)
 {
-    char err[NOTATION_ERR_LEN];
+    char msg[NOTATION_ERR_LEN];
     int n;
-    if (notation_parse_position(pos, r->n, b, &n, err, sizeof err) != 0) bench_fail("workload: %s", err);
-    if (rules_status(r, *b) != WINNER_NONE) bench_fail("workload: %s is not an ongoing position", pos);
+    if (notation_parse_position(pos, r->n, b, &n, msg, sizeof msg) != 0)
+        return bench_error(err, errlen, "workload: %s", msg);
+    if (rules_status(r, *b) != WINNER_NONE)
+        return bench_error(err, errlen, "workload: %s is not an ongoing position", pos);
+    return 0;
 }
 
 _Static_assert(sizeof bench_perft_pos / sizeof bench_perft_pos[0] <= BENCH_MAX_PERFT, "raise BENCH_MAX_PERFT");

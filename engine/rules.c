@@ -78,20 +78,7 @@ void rules_winning_cells(const Rules *r, Board b, uint64_t out[2])
         }
         return;
     }
-    /* Branch-free over the windows (64-bit lanes only), so it vectorises:
-     * whether a window qualifies is as good as random, and branches on it
-     * mispredicted often. */
-    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
-    const bool exact = r->rules == RULES_EXACT;
-    uint64_t wx = 0, wo = 0;
-    for (int i = 0; i < r->nwin; i++) {
-        uint64_t w = r->win[i], e = exact ? r->ends[i] : 0;
-        /* A window without the other symbol holds k-1 of S exactly when
-         * one of its cells is empty. */
-        uint64_t hole = w & ~occ, one = -(uint64_t)(__builtin_popcountll(hole) == 1) & hole;
-        wx |= -(uint64_t)((o & w) == 0 && (x & e) == 0) & one;
-        wo |= -(uint64_t)((x & w) == 0 && (o & e) == 0) & one;
-    }
-    out[PIECE_X] = wx;
-    out[PIECE_O] = wo;
+    RulesScan sc = rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]);
+    out[PIECE_X] = sc.win[PIECE_X];
+    out[PIECE_O] = sc.win[PIECE_O];
 }

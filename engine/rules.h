@@ -1,4 +1,5 @@
-/* rules.h - board geometry, the three rule sets, win detection, fours.
+/* rules.h - board geometry, the three rule sets, win detection, the window
+ * scan (fours).
  *
  * A "window" is k consecutive cells on a row, column or diagonal; its
  * "ends" are the on-board cells just before and just after it on the same
@@ -118,11 +119,67 @@ static inline Winner rules_status_after(const Rules *r, Board b, Move m)
     return full ? WINNER_CHAOS : WINNER_NONE;
 }
 
+/* The window scan: one pass over the windows, the one implementation of
+ * the four analysis (rules_winning_cells below; the searches' knowledge
+ * builds its own on it). A window is live for S when it holds no opposite
+ * symbol and, under exact and exact-end, no S on its ends: a winning run of
+ * S can still be made in it. Every piece in a window live for S is an S, so
+ * S holds k-1 (k-2) of it exactly when one (two) of its cells are empty.
+ * Geometry only: under exact-end nothing is won before the board is full,
+ * which rules_winning_cells applies and win[] here does not. */
+typedef struct {
+    uint64_t win[2];    /* the empty cell of each live-for-S window with one:
+                         * where S completes a line now (original, exact) */
+    uint64_t maker[2];  /* the empty cells of live-for-S windows with two:
+                         * where S makes a new four */
+    uint64_t live_cells; /* cells of live windows, and their ends when ends
+                          * matter: no move elsewhere changes any line */
+    int nlive;          /* windows live for X or for O */
+} RulesScan;
+
+/* The scan for pieces x and o, with or without the ends (exact rule sets
+ * or original). Inline, for callers that use only part of it (the compiler
+ * drops the rest) and for the searches' hot path. Branch-free over the
+ * windows: whether a window is live is as good as random, so branches on
+ * it mispredicted often, while the masked form lets the compiler run
+ * several windows per vector. 64-bit counts and flags throughout: every
+ * lane of the vector loop stays a uint64_t, with no conversions between
+ * widths. */
+static inline __attribute__((always_inline)) RulesScan rules_scan_with(const Rules *r, uint64_t x, uint64_t o,
+                                                                       bool ends_matter)
+{
+    const uint64_t occ = x | o;
+    const int nwin = r->nwin;
+    uint64_t live = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0;
+    for (int i = 0; i < nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
+        uint64_t lo = -(uint64_t)((x & w) == 0 && (o & e) == 0);
+        /* One count of the empty cells serves both symbols. */
+        uint64_t hole = w & ~occ, nh = (uint64_t)__builtin_popcountll(hole);
+        uint64_t one = -(uint64_t)(nh == 1) & hole, two = -(uint64_t)(nh == 2) & hole;
+        live |= (lx | lo) & (w | e);
+        wx |= lx & one;
+        wo |= lo & one;
+        mx |= lx & two;
+        mo |= lo & two;
+        nlive += (lx | lo) & 1;
+    }
+    return (RulesScan){{wx, wo}, {mx, mo}, live, (int)nlive};
+}
+
+/* The scan under r's rule set: the loop compiled twice, since the original
+ * rule set has no ends to load. */
+static inline __attribute__((always_inline)) RulesScan rules_scan(const Rules *r, uint64_t x, uint64_t o)
+{
+    return r->rules == RULES_ORIGINAL ? rules_scan_with(r, x, o, false) : rules_scan_with(r, x, o, true);
+}
+
 /* The four analysis: out[S] = the empty cells where placing S ends the
  * game at once in a win for Order, whoever moves. Under original and exact
- * these are the completion cells of windows holding k-1 of S and one empty
- * cell (and, for exact, no S on the ends); under exact-end only the last
- * empty cell can win. Call on an ongoing position. */
+ * these are the scan's win[S] (windows live for S holding k-1 of S and one
+ * empty cell); under exact-end only the last empty cell can win. Call on
+ * an ongoing position. */
 void rules_winning_cells(const Rules *r, Board b, uint64_t out[2]);
 
 #endif

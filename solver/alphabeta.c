@@ -32,13 +32,13 @@ static bool within(AlphaBeta *a, Board b, int depth)
     if (kn.value == WINNER_ORDER) return kn.dtw <= depth;
     if (kn.value == WINNER_CHAOS) return false;
     Board key = kn_key(a->r, &a->kn, b, kn.dead);
-    TTData e = {DFPN_INF, 0, 0, MOVE_NONE};
-    bool hit = tt_probe(a->tt, key, &e);
-    if (hit && e.pn <= (uint32_t)depth) return true;
-    if (hit && e.dn >= (uint32_t)depth) return false;
+    TTBounds e = {TT_NO_WIN, 0, 0, MOVE_NONE};
+    bool hit = tt_probe_bounds(a->tt, key, &e);
+    if (hit && e.win <= (uint32_t)depth) return true;
+    if (hit && e.nowin >= (uint32_t)depth) return false;
     if (!hit && kn_chaos_pairs(a->r, &a->kn, b)) {
-        e.dn = DFPN_INF - 1; /* never won, at any depth */
-        tt_store(a->tt, key, &e);
+        e.nowin = TT_NO_WIN - 1; /* never won, at any depth */
+        tt_store_bounds(a->tt, key, &e);
         return false;
     }
 
@@ -58,11 +58,13 @@ static bool within(AlphaBeta *a, Board b, int depth)
         }
     }
     if (a->stopped) return false;
-    if (result && (uint32_t)depth < e.pn) e.pn = (uint32_t)depth;
-    if (!result && (uint32_t)depth > e.dn) e.dn = (uint32_t)depth;
+    /* The new fact, with those the probe found (in case the entry was
+     * replaced meanwhile); the table merges them with any it holds. */
+    if (result) e.win = (uint32_t)depth; /* below e.win, or the probe would have answered */
+    else e.nowin = (uint32_t)depth;      /* above e.nowin, likewise */
     uint64_t work = a->nodes - start;
     e.work = work > UINT32_MAX ? UINT32_MAX : (uint32_t)work;
-    tt_store(a->tt, key, &e);
+    tt_store_bounds(a->tt, key, &e);
     return result;
 }
 

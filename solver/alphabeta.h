@@ -7,11 +7,19 @@
  * win is the least d with a yes, found by deepening d = 1, 2, ...; a
  * full-depth question (d = empty cells) decides the value.
  *
- * Table records (own table, not df-pn's): pn = least depth known to win,
- * dn = greatest depth known not to win. Both bounds are exact facts about
- * the key, which is the df-pn key (knowledge.h), and keys of equal value
- * have equal distance to win (dead cells are pure tempo, symmetry keeps
- * every line).
+ * Table records (own table, not df-pn's): depth-bound entries (TTBounds,
+ * tt.h), win = least depth known to win, nowin = greatest depth known not
+ * to win. Both bounds are exact facts about the key: a question is answered
+ * exactly or, when a limit stops the search, not stored at all; the key is
+ * the df-pn key (knowledge.h), and positions with the same key have the
+ * same distance to win (dead cells are pure tempo, symmetry keeps every
+ * line), so a fact learnt at one holds at every other. Facts about one key
+ * never contradict each other and only add up, which is why the table
+ * merges a store with the entry already there (the lesser win, the greater
+ * nowin; the argument is in tt.h) instead of df-pn's rule, which would take
+ * {win d, nowin 0} for a proof and drop a later nowin (it dropped 0.3% to
+ * 1.7% of the stores on hard suite positions; keeping them saves up to 1%
+ * of the nodes, values and distances unchanged).
  *
  * Distance to win: plies until a winning line appears, Order shortening,
  * Chaos lengthening; a Chaos move that completes a line ends the game at

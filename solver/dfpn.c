@@ -122,9 +122,8 @@ static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
         c->work = e.work;
     } else if (kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b)) {
         /* Remembered, so that the pairing search is not run again here. */
-        c->pn = DFPN_INF;
-        c->dn = 0;
-        e = (TTData){DFPN_INF, 0, 0, MOVE_NONE};
+        dfpn_numbers(WINNER_CHAOS, &c->pn, &c->dn);
+        e = (TTData){c->pn, c->dn, 0, MOVE_NONE};
         tt_store(d->tt, c->key, &e);
     } else if (board_order_to_move(b)) {
         c->pn = 1;

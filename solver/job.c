@@ -2,6 +2,7 @@
 #include "job.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,18 @@ static void on_signal(int sig)
 {
     job_signo = sig;
     atomic_store_explicit(&job_interrupt, true, memory_order_relaxed);
+}
+
+static void note(const JobOpts *o, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(const JobOpts *o, bool error, const char *fmt, ...)
+{
+    if (!o->note) return;
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->note(line, error, o->note_arg);
 }
 
 static CkptInfo job_info(const Dfpn *d, Board b)
@@ -49,11 +62,10 @@ int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, i
         CkptInfo want = job_info(d, b), got;
         uint64_t loaded;
         if (ckpt_load(o->resume, d->tt, &want, &got, &loaded, err, errlen) != 0) return -1;
-        res->prev_nodes = got.nodes;
-        res->prev_seconds = got.seconds;
-        if (!o->quiet)
-            fprintf(stderr, "resumed from %s: %llu table entries; earlier runs searched %llu nodes in %.1f s\n",
-                    o->resume, (unsigned long long)loaded, (unsigned long long)got.nodes, got.seconds);
+        res->prev_nodes = d->root.prev_nodes = got.nodes;
+        res->prev_seconds = d->root.prev_seconds = got.seconds;
+        note(o, false, "resumed from %s: %llu table entries; earlier runs searched %llu nodes in %.1f s", o->resume,
+             (unsigned long long)loaded, (unsigned long long)got.nodes, got.seconds);
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -71,37 +83,36 @@ static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double 
     info.nodes = res->prev_nodes + d->nodes;
     info.seconds = res->prev_seconds + (clock_seconds() - t0);
     uint64_t saved;
-    char err[512];
     double s0 = clock_seconds();
-    res->save_failed = ckpt_save(o->checkpoint, d->tt, &info, &saved, err, sizeof err) != 0;
+    res->save_failed = ckpt_save(o->checkpoint, d->tt, &info, &saved, res->save_error, sizeof res->save_error) != 0;
     if (res->save_failed) {
-        fprintf(stderr, "ocsolve: %s\n", err); /* the search goes on; the old checkpoint stays */
+        note(o, true, "%s", res->save_error); /* the search goes on; the old checkpoint stays */
         return;
     }
+    res->save_error[0] = '\0';
     res->checkpoints++;
-    if (!o->quiet)
-        fprintf(stderr, "checkpoint %s: %llu entries in %.1f s\n", o->checkpoint, (unsigned long long)saved,
-                clock_seconds() - s0);
+    note(o, false, "checkpoint %s: %llu entries in %.1f s", o->checkpoint, (unsigned long long)saved, clock_seconds() - s0);
 }
 
 Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res)
 {
     double t0 = clock_seconds();
+    const double deadline = d->lim.deadline; /* the whole run's */
     Winner v;
     for (;;) {
-        double seg = o->deadline;
+        double seg = deadline;
         if (o->checkpoint) {
             double next = clock_seconds() + o->every;
             if (seg <= 0 || next < seg) seg = next;
         }
         d->lim.deadline = seg;
         v = dfpn_solve(d, b, pn, dn);
-        bool over = v != WINNER_NONE || job_signo != 0 || (o->deadline > 0 && clock_seconds() >= o->deadline) ||
+        bool over = v != WINNER_NONE || job_signo != 0 || (deadline > 0 && clock_seconds() >= deadline) ||
                     (d->lim.node_limit && d->nodes >= d->lim.node_limit) || !d->stopped;
         if (o->checkpoint) job_save(d, b, o, res, t0);
         if (over) break;
     }
-    d->lim.deadline = o->deadline;
+    d->lim.deadline = deadline;
     res->signo = job_signo;
     return v;
 }

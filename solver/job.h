@@ -6,7 +6,13 @@
  * table is saved (tables/checkpoint.h), and the search goes on from the
  * root: nothing is lost but the frames' cached numbers, which the table
  * mostly holds. On SIGINT or SIGTERM the search stops the same way, the
- * checkpoint is saved, and the job ends with exit code 128 + signal.
+ * checkpoint is saved, and the job ends, naming the signal (the command
+ * exits with 128 + signal).
+ *
+ * The whole run's limits are the searcher's own (d->lim: the deadline and
+ * node limit count the whole run); a job only cuts the run into segments.
+ * It prints nothing: what a person may want to read (resumed, checkpoint
+ * saved, a save that failed) goes to the note callback, one line each.
  */
 #ifndef OCS_JOB_H
 #define OCS_JOB_H
@@ -15,12 +21,16 @@
 
 #include "dfpn.h"
 
+/* error: the line reports a failure (a checkpoint not saved), which a
+ * person must see even when progress is off. */
+typedef void (*JobNote)(const char *line, bool error, void *arg);
+
 typedef struct {
     const char *checkpoint; /* save here; NULL: no checkpoints */
     double every;           /* seconds between checkpoints */
     const char *resume;     /* load this first; NULL: start afresh */
-    double deadline;        /* the whole run's, monotonic seconds; 0: none */
-    bool quiet;
+    JobNote note;           /* one line at a time for people; NULL: none */
+    void *note_arg;
 } JobOpts;
 
 typedef struct {
@@ -29,6 +39,7 @@ typedef struct {
     uint64_t prev_nodes;    /* earlier runs' totals, from the resumed file */
     double prev_seconds;
     int checkpoints;        /* saved by this run */
+    char save_error[320];   /* why the last save failed ("" when it did not) */
 } JobResult;
 
 /* Returns -1 with a message in err when the checkpoint file exists but is
@@ -38,6 +49,8 @@ int job_check(const JobOpts *o, char *err, int errlen);
 /* job_check, then loads the resume file (a refused file: -1 and why in
  * err), and routes SIGINT/SIGTERM to a clean stop. */
 int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen);
+/* Runs df-pn from b to the end (decided, d->lim hit, or a signal), saving
+ * checkpoints on the way and at the end. */
 Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);
 
 #endif

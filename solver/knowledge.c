@@ -6,51 +6,15 @@
 
 #include "../engine/symmetry.h"
 
-/* The scan's masks without the list of live windows (which only pairing
- * and proofs read). Branch-free over the windows: whether a window is live
- * is as good as random, so branches on it mispredict often, while the
- * masked form lets the compiler run several windows per vector. */
-typedef struct {
-    uint64_t rel, win[2], maker[2];
-    int nlive;
-} ScanMasks;
-
-static inline ScanMasks scan_masks_with(const Rules *r, uint64_t x, uint64_t o, bool ends_matter)
-{
-    /* 64-bit counts and flags throughout: every lane of the vector loop
-     * stays a uint64_t, with no conversions between widths. */
-    const uint64_t occ = x | o;
-    const int nwin = r->nwin;
-    uint64_t rel = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0;
-    for (int i = 0; i < nwin; i++) {
-        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
-        uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
-        uint64_t lo = -(uint64_t)((x & w) == 0 && (o & e) == 0);
-        /* Every piece in a window live for S is an S, so S holds k-1 (k-2)
-         * of it exactly when one (two) of its cells are empty: one count
-         * serves both symbols. */
-        uint64_t hole = w & ~occ, nh = (uint64_t)__builtin_popcountll(hole);
-        uint64_t one = -(uint64_t)(nh == 1) & hole, two = -(uint64_t)(nh == 2) & hole;
-        rel |= (lx | lo) & (w | e);
-        wx |= lx & one;
-        wo |= lo & one;
-        mx |= lx & two;
-        mo |= lo & two;
-        nlive += (lx | lo) & 1;
-    }
-    return (ScanMasks){rel, {wx, wo}, {mx, mo}, (int)nlive};
-}
-
-/* The loop compiled twice: the original rule set has no ends to load. */
-static inline ScanMasks scan_masks(const Rules *r, uint64_t x, uint64_t o)
-{
-    return r->rules == RULES_ORIGINAL ? scan_masks_with(r, x, o, false) : scan_masks_with(r, x, o, true);
-}
+/* A KnScan is the engine's window scan (rules_scan: fours, four makers,
+ * live cells) under the rule-set adjustment below, plus the list of live
+ * windows, which only pairing and proofs read (kn_node reads the masks
+ * only). */
 
 /* The rule-set adjustment: under exact-end nothing is won before the
  * board is full, so only the last cell can complete a line, and no move
  * makes a four. */
-static inline void scan_adjust(const Rules *r, Board b, ScanMasks *m)
+static inline void scan_adjust(const Rules *r, Board b, RulesScan *m)
 {
     if (r->rules == RULES_EXACT_END) {
         rules_winning_cells(r, b, m->win);
@@ -59,11 +23,11 @@ static inline void scan_adjust(const Rules *r, Board b, ScanMasks *m)
 }
 
 /* Completes a scan from its masks. */
-static inline void scan_finish(const Rules *r, Board b, ScanMasks m, KnScan *out)
+static inline void scan_finish(const Rules *r, Board b, RulesScan m, KnScan *out)
 {
     scan_adjust(r, b, &m);
     out->nlive = m.nlive;
-    out->relevant = m.rel;
+    out->relevant = m.live_cells;
     out->win[0] = m.win[0];
     out->win[1] = m.win[1];
     out->maker[0] = m.maker[0];
@@ -88,7 +52,7 @@ static inline int scan_live(const Rules *r, Board b, KnScan *out)
 
 void kn_scan(const Rules *r, Board b, KnScan *out)
 {
-    scan_finish(r, b, scan_masks(r, b.s[PIECE_X], b.s[PIECE_O]), out);
+    scan_finish(r, b, rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]), out);
     scan_live(r, b, out);
 }
 
@@ -136,12 +100,12 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         return;
     }
     /* The scan's masks only: kn_node never reads the live-window list. */
-    ScanMasks sc = scan_masks(r, b.s[PIECE_X], b.s[PIECE_O]);
+    RulesScan sc = rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]);
     scan_adjust(r, b, &sc);
     out->nlive = sc.nlive;
     uint64_t cand = empty;
     if (kn->dead_cells) {
-        cand = empty & sc.rel;
+        cand = empty & sc.live_cells;
         if (cand == 0) {
             /* Nothing can change any more. Under original and exact a
              * standing line would already have ended the game. */
@@ -151,7 +115,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
             out->nmoves = 0;
             return;
         }
-        out->dead = empty & ~sc.rel;
+        out->dead = empty & ~sc.live_cells;
         out->tempo = out->dead != 0;
     }
     out->moves[0] = out->moves[1] = cand;

@@ -74,7 +74,7 @@ typedef struct {
                        * (with more it rarely succeeds and costs most) */
 } Knowledge;
 
-/* One pass over the windows. */
+/* One pass over the windows (the engine's rules_scan) and the live list. */
 typedef struct {
     uint64_t relevant;  /* cells that can still matter (empty or not) */
     uint64_t win[2];    /* empty cells where S completes a line now */

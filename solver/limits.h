@@ -29,6 +29,9 @@ typedef struct {
     int tt_permille;
     uint32_t pn, dn;
     int moves, proven, disproven; /* root moves, and how many are decided each way */
+    bool final;                   /* the search has ended: its last figures */
+    uint64_t prev_nodes;          /* a resumed job's earlier runs (not in nodes, seconds) */
+    double prev_seconds;
 } SearchProgress;
 
 typedef void (*SearchReport)(const SearchProgress *p, void *arg);

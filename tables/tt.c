@@ -8,7 +8,10 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-enum { TT_FLAG_USED = 1 };
+/* flags: in use; a depth-bound entry. A slot's kind is its flags' value
+ * under TT_KIND_MASK: TT_PROOF, TT_BOUNDS, or free (0). */
+enum { TT_FLAG_USED = 1, TT_FLAG_BOUNDS = 2 };
+enum { TT_KIND_MASK = TT_FLAG_USED | TT_FLAG_BOUNDS, TT_PROOF = TT_FLAG_USED, TT_BOUNDS = TT_FLAG_USED | TT_FLAG_BOUNDS };
 #define TT_HUGE_PAGE ((size_t)2 << 20)
 
 int tt_init(TT *t, size_t bytes, bool shared)
@@ -81,31 +84,34 @@ static inline uint32_t tt_lock(TTBucket *b)
     }
 }
 
-static inline int tt_find(const TTBucket *b, Board key)
+static inline int tt_find(const TTBucket *b, Board key, uint8_t kind)
 {
     for (int j = 0; j < TT_BUCKET_ENTRIES; j++)
-        if (LOAD(&b->key[j][0]) == key.s[0] && LOAD(&b->key[j][1]) == key.s[1] && (LOAD(&b->flags[j]) & TT_FLAG_USED))
+        if (LOAD(&b->key[j][0]) == key.s[0] && LOAD(&b->key[j][1]) == key.s[1] &&
+            (LOAD(&b->flags[j]) & TT_KIND_MASK) == kind)
             return j;
     return -1;
 }
 
+/* An entry's fields in proof-number terms, whatever its kind. */
 static inline TTData tt_read(const TTBucket *b, int j)
 {
     return (TTData){LOAD(&b->pn[j]), LOAD(&b->dn[j]), LOAD(&b->work[j]), LOAD(&b->move[j])};
 }
 
-bool tt_probe(TT *t, Board key, TTData *out)
+/* The entry of this kind for key, copied into *out; false when absent. */
+static inline bool tt_get(TT *t, Board key, uint8_t kind, TTData *out)
 {
     TTBucket *b = tt_bucket(t, key);
     if (!t->shared) {
-        int j = tt_find(b, key);
+        int j = tt_find(b, key, kind);
         if (j >= 0) *out = tt_read(b, j);
         return j >= 0;
     }
     for (unsigned spins = 0;; tt_wait(&spins)) {
         uint32_t s = LOAD(&b->seq);
         if (s & 1) continue;
-        int j = tt_find(b, key);
+        int j = tt_find(b, key, kind);
         TTData d = {0, 0, 0, 0};
         if (j >= 0) d = tt_read(b, j);
         /* Ordered after the loads above by their acquire. */
@@ -115,18 +121,27 @@ bool tt_probe(TT *t, Board key, TTData *out)
     }
 }
 
-void tt_store(TT *t, Board key, const TTData *d)
+/* Stores d (in proof-number terms) as an entry of this kind for key, by
+ * the kind's rule for an entry already there (tt.h). */
+static inline void tt_put(TT *t, Board key, TTData d, uint8_t kind)
 {
     TTBucket *b = tt_bucket(t, key);
     uint32_t seq = t->shared ? tt_lock(b) : 0;
-    int v = tt_find(b, key);
+    int v = tt_find(b, key, kind);
+    bool found = v >= 0, keep = false;
+    if (found && kind == TT_PROOF) {
+        /* A proof or disproof is never overwritten by a guess. */
+        keep = (LOAD(&b->pn[v]) == 0 || LOAD(&b->dn[v]) == 0) && d.pn != 0 && d.dn != 0;
+    } else if (found) {
+        /* Depth bounds: both facts hold, so keep the stronger of each. */
+        uint32_t win = LOAD(&b->pn[v]), nowin = LOAD(&b->dn[v]), work = LOAD(&b->work[v]);
+        d.pn = win < d.pn ? win : d.pn;
+        d.dn = nowin > d.dn ? nowin : d.dn;
+        d.work = work > d.work ? work : d.work;
+        if (d.move == MOVE_NONE) d.move = LOAD(&b->move[v]);
+    }
     for (int j = 0; j < TT_BUCKET_ENTRIES && v < 0; j++)
         if (!(LOAD(&b->flags[j]) & TT_FLAG_USED)) v = j;
-    /* A proof or disproof is never overwritten by a guess for the same
-     * position: with threads, one that was searching it when another
-     * decided it stores its (stale) numbers afterwards. */
-    bool keep = v >= 0 && (LOAD(&b->flags[v]) & TT_FLAG_USED) && (LOAD(&b->pn[v]) == 0 || LOAD(&b->dn[v]) == 0) &&
-                d->pn != 0 && d->dn != 0;
     if (!keep) {
         if (v < 0) {
             v = 0;
@@ -135,13 +150,31 @@ void tt_store(TT *t, Board key, const TTData *d)
         }
         STORE(&b->key[v][0], key.s[0]);
         STORE(&b->key[v][1], key.s[1]);
-        STORE(&b->pn[v], d->pn);
-        STORE(&b->dn[v], d->dn);
-        STORE(&b->work[v], d->work);
-        STORE(&b->move[v], d->move);
-        STORE(&b->flags[v], (uint8_t)TT_FLAG_USED);
+        STORE(&b->pn[v], d.pn);
+        STORE(&b->dn[v], d.dn);
+        STORE(&b->work[v], d.work);
+        STORE(&b->move[v], d.move);
+        STORE(&b->flags[v], kind);
     }
     if (t->shared) STORE(&b->seq, seq + 1);
+}
+
+bool tt_probe(TT *t, Board key, TTData *out) { return tt_get(t, key, TT_PROOF, out); }
+
+void tt_store(TT *t, Board key, const TTData *d) { tt_put(t, key, *d, TT_PROOF); }
+
+/* Depth bounds travel in the proof-number fields: win in pn, nowin in dn. */
+bool tt_probe_bounds(TT *t, Board key, TTBounds *out)
+{
+    TTData d;
+    if (!tt_get(t, key, TT_BOUNDS, &d)) return false;
+    *out = (TTBounds){.win = d.pn, .nowin = d.dn, .work = d.work, .move = d.move};
+    return true;
+}
+
+void tt_store_bounds(TT *t, Board key, const TTBounds *d)
+{
+    tt_put(t, key, (TTData){.pn = d->win, .dn = d->nowin, .work = d->work, .move = d->move}, TT_BOUNDS);
 }
 
 void tt_prefetch(const TT *t, Board key)
@@ -168,7 +201,7 @@ bool tt_entry(const TT *t, size_t i, Board *key, TTData *out)
 {
     const TTBucket *b = &t->buckets[i / TT_BUCKET_ENTRIES];
     int j = (int)(i % TT_BUCKET_ENTRIES);
-    if (!(LOAD(&b->flags[j]) & TT_FLAG_USED)) return false;
+    if ((LOAD(&b->flags[j]) & TT_KIND_MASK) != TT_PROOF) return false;
     *key = (Board){{LOAD(&b->key[j][0]), LOAD(&b->key[j][1])}};
     *out = tt_read(b, j);
     return true;

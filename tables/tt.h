@@ -11,17 +11,47 @@
  *          reduces by symmetry): a hit needs both words equal, so a hash
  *          collision can never return another position's data. The hash
  *          (XXH3 of the key) only picks the bucket.
- *   pn, dn proof and disproof numbers; work: search effort (replacement);
+ *   pn, dn proof and disproof numbers (df-pn), or depth bounds (alpha-beta,
+ *          below); work: search effort (replacement);
  *   move   best move found (MOVE_NONE if none);
  *   flags  bit 0: slot in use (the empty board is a real key, so a zero key
- *          cannot mean "free").
+ *          cannot mean "free"); bit 1: a depth-bound entry.
  *   seq    the bucket's sequence number (shared tables only), below.
  *   busy   the bucket's busy mark, below.
  *
- * Replacement: a store overwrites the entry with the same key (except that
- * an undecided store never replaces a decided entry); otherwise a
- * free slot; otherwise the entry with the least work in the bucket. Losing
- * an entry loses work, never correctness.
+ * Two kinds of entry, told apart by flags bit 1; a probe or store of one
+ * kind never sees the other (a key may have one entry of each):
+ *   proof numbers (TTData, tt_probe/tt_store: df-pn): pn and dn as df-pn
+ *          keeps them; pn = 0 is a proof, dn = 0 a disproof.
+ *   depth bounds (TTBounds, tt_probe_bounds/tt_store_bounds: alpha-beta's
+ *          distance to win): win = a depth at which Order is known to force
+ *          a line (TT_NO_WIN: none known), nowin = a depth at which Order is
+ *          known not to (0: none known, which holds of every ongoing
+ *          position).
+ *
+ * Replacement: a store goes to the entry of the same kind with the same
+ * key; otherwise a free slot; otherwise the entry with the least work in
+ * the bucket. Losing an entry loses work, never correctness. For the same
+ * key:
+ *   proof numbers: the store overwrites, except that an undecided store
+ *          (pn and dn non-zero) never replaces a proof or disproof: with
+ *          threads, one that was searching the position when another
+ *          decided it stores its (stale) numbers afterwards.
+ *   depth bounds: the store merges, win = the lesser, nowin = the greater,
+ *          work = the greater, move = the new one unless MOVE_NONE. Sound
+ *          because both bounds are facts, not estimates: "Order forces a
+ *          line within d plies" is true or false of the key (the caller's
+ *          keys must give all their positions one distance to win:
+ *          alpha-beta's do, alphabeta.h), true for every
+ *          depth from the distance to win on and false below it (a win
+ *          within d is a win within any d' > d). A "win" fact at depth d
+ *          thus says dtw <= d, a "not win" fact at depth d says dtw > d;
+ *          every fact ever stored holds at once, so the least win depth and
+ *          the greatest not-win depth sum them all up, nowin < dtw <= win
+ *          always, and no store can contradict another. (df-pn's keep rule
+ *          would be wrong here: an entry {win d, nowin 0} looks "decided"
+ *          in proof-number terms and would drop a later not-win bound.)
+ *          min and max commute, so concurrent stores lose nothing either.
  *
  * Concurrency (shared tables): a sequence lock per bucket. A store makes
  * seq odd (compare-and-swap from even: this also excludes other stores),
@@ -73,10 +103,20 @@ typedef struct {
     uint16_t spare;
 } TTBucket;
 
+/* A proof-number entry (df-pn). */
 typedef struct {
     uint32_t pn, dn, work;
     Move move;
 } TTData;
+
+/* A depth-bound entry (alpha-beta; see above). */
+typedef struct {
+    uint32_t win;   /* Order forces a line within this many plies; TT_NO_WIN: unknown */
+    uint32_t nowin; /* Order cannot force a line within this many plies; 0: unknown */
+    uint32_t work;
+    Move move;
+} TTBounds;
+#define TT_NO_WIN UINT32_MAX
 
 typedef struct {
     TTBucket *buckets;
@@ -93,9 +133,13 @@ void tt_free(TT *t);
 void tt_clear(TT *t);
 
 uint64_t tt_hash(Board key);
-/* Copies the entry for exactly this key into *out; false when absent. */
+/* Copies the proof-number entry for exactly this key into *out; false when
+ * absent. */
 bool tt_probe(TT *t, Board key, TTData *out);
 void tt_store(TT *t, Board key, const TTData *d);
+/* The same for depth-bound entries; a store merges with the key's entry. */
+bool tt_probe_bounds(TT *t, Board key, TTBounds *out);
+void tt_store_bounds(TT *t, Board key, const TTBounds *d);
 /* Starts loading key's bucket into the cache and returns at once: a hint
  * that changes nothing but the time of a later probe or store. The solver
  * issues one per child before probing them in turn, so the children's cache
@@ -108,8 +152,9 @@ void tt_busy_add(TT *t, Board key, int delta);
 unsigned tt_busy(const TT *t, Board key);
 
 size_t tt_capacity(const TT *t); /* entries */
-/* Entry i (0 <= i < tt_capacity) when in use, for saving the table: only
- * while no thread searches it. */
+/* Entry i (0 <= i < tt_capacity) when in use by a proof-number entry, for
+ * saving the table: only while no thread searches it. (Depth-bound entries
+ * are not listed: alpha-beta's table is never saved.) */
 bool tt_entry(const TT *t, size_t i, Board *key, TTData *out);
 /* Used entries per thousand, sampled over the first buckets. */
 int tt_permille(TT *t);

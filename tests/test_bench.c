@@ -1,14 +1,17 @@
 /* test_bench.c - `ocsolve bench`: the signature of the quick workload
  * against the recorded one (bench/signature.txt), the same whatever else
- * runs beside it (the other parts, more threads); the JSON object; bad
- * options. Nothing here is timed: speed is what the bench prints, not what
- * a test may check. */
+ * runs beside it (the other parts, more threads); the text's parts in
+ * order; the JSON object; bad options. And the measurement library
+ * (bench/bench.h) called directly: its per-position callbacks, and its
+ * failures returned as messages. Nothing here is timed: speed is what the
+ * bench prints, not what a test may check. */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/bench.h"
 #include "runbin.h"
 
 #ifndef OCS_SIGNATURE_FILE
@@ -73,6 +76,16 @@ Test(bench, quick_all_parts_same_signature)
                             "table-probe bound", "speedup"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         cr_expect(strstr(r.out, labels[i]) != NULL, "no '%s' in: %s", labels[i], r.out);
+    /* The parts' headings, in the order they run. */
+    const char *order[] = {"ocsolve bench: quick workload", "\nhot path: ", "\ntable (", "\nsolver: df-pn",
+                           "\n  total: ", "\ntable-probe bound", "\nsolver, 2 threads", "\n  parallel: ",
+                           "\n  speedup", "\nbench signature: "};
+    const char *at = r.out;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *next = strstr(at, order[i]);
+        cr_expect(next != NULL, "no '%s' after the previous part in: %s", order[i], r.out);
+        if (next) at = next;
+    }
     run_free(&r);
 }
 
@@ -98,6 +111,73 @@ Test(bench, json_is_one_object_with_the_signature)
 Test(bench, recorded_signatures_are_consistent)
 {
     cr_expect_lt(recorded("quick"), recorded("full"));
+}
+
+typedef struct {
+    int calls;
+    uint64_t nodes;
+    bool in_order;
+} Seen;
+
+static void seen_solve(void *arg, int i, const BenchSolver *s)
+{
+    Seen *seen = arg;
+    const BenchSolvePos *p = &bench_solve_pos[s->index[i]];
+    seen->in_order &= i == seen->calls && i == s->npos - 1 && p->quick && s->pos[i].value == p->value &&
+                      s->pos[i].empty > 0;
+    seen->calls++;
+    seen->nodes += s->pos[i].nodes;
+}
+
+/* The library: each position reported once, in order, as it is solved;
+ * the figures add up to the signature. */
+Test(bench, library_solver_reports_each_position)
+{
+    static BenchSolver s;
+    Seen seen = {0, 0, true};
+    char err[256] = "";
+    cr_assert_eq(bench_solver(true, 0, &s, seen_solve, &seen, err, sizeof err), 0, "%s", err);
+    int quick = 0;
+    for (int i = 0; i < bench_solve_count; i++) quick += bench_solve_pos[i].quick;
+    cr_expect_eq(s.npos, quick);
+    cr_expect_eq(seen.calls, s.npos);
+    cr_expect(seen.in_order);
+    cr_expect_eq(seen.nodes, s.nodes);
+    cr_expect_eq(s.nodes, recorded("quick"));
+    cr_expect_eq(s.threads, 1);
+}
+
+static void seen_hot(void *arg, int i, const BenchHot *h)
+{
+    Seen *seen = arg;
+    seen->in_order &= i == seen->calls && h->full[i].count == h->base[i].count && h->full[i].count > 0;
+    seen->calls++;
+}
+
+Test(bench, library_hotpath_reports_each_position)
+{
+    static BenchHot h;
+    Seen seen = {0, 0, true};
+    char err[256] = "";
+    cr_assert_eq(bench_hotpath(true, &h, seen_hot, &seen, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(h.npos, bench_perft_count);
+    cr_expect_eq(seen.calls, h.npos);
+    cr_expect(seen.in_order);
+    cr_expect_eq(h.base_total.nodes, h.full_total.nodes);
+}
+
+/* A failure is a return value and a message, never an exit. */
+Test(bench, library_parse_returns_its_errors)
+{
+    Rules r;
+    Board b;
+    char err[256] = "";
+    cr_assert_eq(rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(bench_parse(bench_tt_root, &r, &b, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(bench_parse("XQ", &r, &b, err, sizeof err), -1);
+    cr_expect(strncmp(err, "workload: ", 10) == 0, "%s", err);
+    cr_expect_eq(bench_parse("XXXXX...............................", &r, &b, err, sizeof err), -1);
+    cr_expect(strstr(err, "is not an ongoing position") != NULL, "%s", err);
 }
 
 Test(bench, rejects_bad_options)

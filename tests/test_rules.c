@@ -152,6 +152,46 @@ Test(rules, winning_cells_match_reference)
     cr_expect_gt(seen, 500, "too few positions with a winning move: the test says little");
 }
 
+/* The window scan's four makers against the reference, under original and
+ * exact: with no four of S on the board, placing S on c leaves S a winning
+ * move exactly when c is in the scan's maker[S] (knowledge.h relies on
+ * it). Its fours are rules_winning_cells', checked above. */
+Test(rules, scan_makers_match_reference)
+{
+    uint64_t rng = 8;
+    int seen = 0;
+    for (int t = 0; t < 3000; t++) {
+        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rs = tl_below(&rng, 2);
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rs, tl_below(&rng, n * n), &rng) != 0) continue;
+        Rules r;
+        tl_init_rules(&r, &p);
+        Board b = tl_board(&p);
+        RulesScan sc = rules_scan(&r, b.s[PIECE_X], b.s[PIECE_O]);
+        uint64_t win[2];
+        rules_winning_cells(&r, b, win);
+        cr_assert(sc.win[0] == win[0] && sc.win[1] == win[1]);
+        char s[65];
+        ref_format(&p, s);
+        for (int sym = 0; sym < 2; sym++) {
+            if (win[sym]) continue;
+            uint64_t want = 0;
+            for (int c = 0; c < n * n; c++) {
+                if (p.cell[c] != '.') continue;
+                p.cell[c] = sym ? 'O' : 'X';
+                char syms[128];
+                int cells[128], nw = ref_winning_moves(&p, syms, cells, 128);
+                for (int i = 0; i < nw; i++)
+                    if (syms[i] == p.cell[c]) want |= 1ULL << board_cell(c / n, c % n);
+                p.cell[c] = '.';
+            }
+            cr_assert_eq(sc.maker[sym], want, "%c: %s n=%d k=%d rules=%d", sym ? 'O' : 'X', s, n, k, rs);
+            seen += want != 0;
+        }
+    }
+    cr_expect_gt(seen, 500, "too few positions with a four maker: the test says little");
+}
+
 Test(rules, names)
 {
     RuleSet rs;

@@ -160,6 +160,57 @@ Test(solver, larger_boards, .timeout = 600)
         }
 }
 
+/* Alpha-beta on a tiny table (32 buckets: entries are replaced and their
+ * bounds merged all the time), its distance to win on every position and
+ * on every child, and its best move (Order to move: a fastest win; Chaos
+ * to move and losing: a longest resistance) against the brute force: the
+ * tests above use large tables and never ask for a move. */
+Test(solver, alphabeta_small_table_and_best_move, .timeout = 600)
+{
+    int moves = 0;
+    for (int rs = 0; rs < 3; rs++) {
+        Bench b;
+        bench_open(&b, 6, 5, rs, NULL);
+        TT tiny;
+        cr_assert_eq(tt_init(&tiny, 32 * sizeof(TTBucket), false), 0);
+        uint64_t rng = 4100 + (uint64_t)rs;
+        for (int t = 0; t < 60 / SCALE; t++) {
+            RefPos p;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - (6 + t % 6), &rng) != 0) continue;
+            int want = brute_dtw(b.memo, &p);
+            Board board = tl_board(&p);
+            char s[65];
+            ref_format(&p, s);
+            AlphaBeta a;
+            ab_init(&a, &b.r, &b.cfg.kn, &tiny);
+            cr_assert_eq(ab_dtw(&a, board), want, "dtw %s rules=%d", s, rs);
+            for (int c = 0; c < 36; c++)
+                for (int sym = 0; sym < 2 && p.cell[c] == '.'; sym++) {
+                    p.cell[c] = sym ? 'O' : 'X';
+                    int cw = brute_dtw(b.memo, &p);
+                    p.cell[c] = '.';
+                    Board cb = board;
+                    board_place(&cb, move_make(sym, board_cell(c / 6, c % 6)));
+                    cr_assert_eq(ab_dtw(&a, cb), cw, "dtw of %s after %c on cell %d, rules=%d", s, sym ? 'O' : 'X', c, rs);
+                }
+            if (want < 0) continue;
+            Move m = ab_best_move(&a, board);
+            cr_assert_neq(m, MOVE_NONE, "no move %s rules=%d", s, rs);
+            int cell = move_cell(m), rc = (cell / 8) * 6 + cell % 8;
+            cr_assert(cell % 8 < 6 && cell / 8 < 6 && p.cell[rc] == '.', "illegal move %d in %s", cell, s);
+            p.cell[rc] = move_piece(m) == PIECE_X ? 'X' : 'O';
+            int got = brute_dtw(b.memo, &p);
+            p.cell[rc] = '.';
+            /* Either side's best child is exactly one ply nearer the win. */
+            cr_assert_eq(got, want - 1, "%s rules=%d: move %d leads to dtw %d, want %d", s, rs, cell, got, want - 1);
+            moves++;
+        }
+        tt_free(&tiny);
+        bench_close(&b);
+    }
+    cr_expect_gt(moves, 30 / SCALE);
+}
+
 /* --- certificates --- */
 
 static char *certificate(Bench *b, Board root, Winner *value)

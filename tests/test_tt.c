@@ -209,3 +209,144 @@ Test(tt, one_bucket_rewritten_by_two_threads)
     cr_expect_gt(two_workers(&t, 6), 1000);
     tt_free(&t);
 }
+
+/* --- depth-bound entries (alpha-beta) --- */
+
+static TTBounds bounds_of(TT *t, Board k)
+{
+    TTBounds got = {0, 0, 0, 0};
+    cr_assert(tt_probe_bounds(t, k, &got), "the depth-bound entry is gone");
+    return got;
+}
+
+/* A win bound first, then a not-win bound for the same key: both kept.
+ * (Under df-pn's rule {win 5, nowin 0} looks like a proof, dn = 0, and the
+ * second store, with neither field zero, was dropped.) */
+Test(tt, depth_entry_keeps_its_second_bound)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, sizeof(TTBucket), false), 0);
+    Board k = {{0x5, 0x30}};
+    tt_store_bounds(&t, k, &(TTBounds){.win = 5, .nowin = 0, .work = 10, .move = MOVE_NONE});
+    tt_store_bounds(&t, k, &(TTBounds){.win = TT_NO_WIN, .nowin = 3, .work = 4, .move = MOVE_NONE});
+    TTBounds got = bounds_of(&t, k);
+    cr_expect_eq(got.win, 5);
+    cr_expect_eq(got.nowin, 3);
+    /* And the other way round, on another key. */
+    Board k2 = {{0x6, 0x30}};
+    tt_store_bounds(&t, k2, &(TTBounds){.win = TT_NO_WIN, .nowin = 4, .work = 1, .move = MOVE_NONE});
+    tt_store_bounds(&t, k2, &(TTBounds){.win = 9, .nowin = 0, .work = 1, .move = MOVE_NONE});
+    got = bounds_of(&t, k2);
+    cr_expect_eq(got.win, 9);
+    cr_expect_eq(got.nowin, 4);
+    tt_free(&t);
+}
+
+/* Stores merge: the least win, the greatest nowin, the greatest work, the
+ * last move given; a weaker store weakens nothing. */
+Test(tt, depth_entries_merge)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, sizeof(TTBucket), false), 0);
+    Board k = {{0x5, 0x30}};
+    tt_store_bounds(&t, k, &(TTBounds){.win = 9, .nowin = 2, .work = 50, .move = 7});
+    tt_store_bounds(&t, k, &(TTBounds){.win = 12, .nowin = 1, .work = 20, .move = MOVE_NONE});
+    TTBounds got = bounds_of(&t, k);
+    cr_expect(got.win == 9 && got.nowin == 2 && got.work == 50 && got.move == 7, "weakened: %u %u %u %u", got.win,
+              got.nowin, got.work, got.move);
+    tt_store_bounds(&t, k, &(TTBounds){.win = 7, .nowin = 4, .work = 60, .move = 3});
+    got = bounds_of(&t, k);
+    cr_expect(got.win == 7 && got.nowin == 4 && got.work == 60 && got.move == 3, "not merged: %u %u %u %u", got.win,
+              got.nowin, got.work, got.move);
+    tt_free(&t);
+}
+
+/* df-pn's rule is as it was: a proof or disproof is not replaced by
+ * undecided numbers, but by another proof, and undecided numbers replace
+ * undecided ones. */
+Test(tt, proof_entry_keeps_a_proof)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, sizeof(TTBucket), false), 0);
+    Board k = {{0x5, 0x30}};
+    TTData got;
+    tt_store(&t, k, &(TTData){3, 4, 10, MOVE_NONE});
+    tt_store(&t, k, &(TTData){5, 6, 11, MOVE_NONE});
+    cr_expect(tt_probe(&t, k, &got) && got.pn == 5 && got.dn == 6);
+    tt_store(&t, k, &(TTData){0, UINT32_MAX, 12, 9});
+    tt_store(&t, k, &(TTData){7, 8, 13, MOVE_NONE});
+    cr_expect(tt_probe(&t, k, &got) && got.pn == 0 && got.move == 9, "a proof was replaced by a guess");
+    tt_store(&t, k, &(TTData){UINT32_MAX, 0, 14, MOVE_NONE});
+    cr_expect(tt_probe(&t, k, &got) && got.dn == 0 && got.work == 14);
+    tt_free(&t);
+}
+
+/* The two kinds never see each other, even for one key in one bucket; the
+ * table's listing (checkpoints) holds the proof-number entries only. */
+Test(tt, kinds_are_apart)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, sizeof(TTBucket), false), 0);
+    Board k = {{0x5, 0x30}}, k2 = {{0x6, 0x30}};
+    tt_store(&t, k, &(TTData){0, 5, 10, 1});
+    TTBounds gb;
+    TTData gd;
+    cr_expect(!tt_probe_bounds(&t, k, &gb));
+    tt_store_bounds(&t, k, &(TTBounds){.win = 4, .nowin = 0, .work = 1, .move = MOVE_NONE});
+    tt_store_bounds(&t, k2, &(TTBounds){.win = 4, .nowin = 2, .work = 1, .move = MOVE_NONE});
+    cr_expect(!tt_probe(&t, k2, &gd));
+    cr_expect(tt_probe(&t, k, &gd) && gd.pn == 0 && gd.dn == 5 && gd.move == 1);
+    gb = bounds_of(&t, k);
+    cr_expect(gb.win == 4 && gb.nowin == 0);
+    int listed = 0;
+    for (size_t i = 0; i < tt_capacity(&t); i++) {
+        Board key;
+        if (!tt_entry(&t, i, &key, &gd)) continue;
+        listed++;
+        cr_expect(board_equal(key, k) && gd.pn == 0);
+    }
+    cr_expect_eq(listed, 1);
+    cr_expect_eq(tt_permille(&t), 750);
+    tt_free(&t);
+}
+
+/* Two threads merge facts about one key in a shared one-bucket table: one
+ * lowers the win bound, the other raises the not-win bound, while a
+ * churn of other keys competes for the other entries. Nothing is lost: the
+ * key has the most work, so it is never evicted. */
+typedef struct {
+    TT *t;
+    int side;
+} BoundsWorker;
+
+static void *bounds_worker(void *arg)
+{
+    BoundsWorker *w = arg;
+    Board k = {{0x5, 0x30}};
+    for (uint32_t i = 0; i < 100000; i++) {
+        TTBounds d = w->side ? (TTBounds){TT_NO_WIN, i / 2, 1000000, MOVE_NONE}
+                             : (TTBounds){200000 - i, 0, 1000000, MOVE_NONE};
+        tt_store_bounds(w->t, k, &d);
+        Board other = {{(uint64_t)(i % 3 + 1) << (8 * w->side + 16), 0}};
+        tt_store_bounds(w->t, other, &(TTBounds){TT_NO_WIN, i, 1, MOVE_NONE});
+        TTBounds got;
+        if (!tt_probe_bounds(w->t, k, &got) || got.nowin >= got.win) return (void *)1;
+    }
+    return NULL;
+}
+
+Test(tt, depth_bounds_merge_under_two_threads)
+{
+    TT t;
+    cr_assert_eq(tt_init(&t, 1, true), 0);
+    BoundsWorker w[2] = {{&t, 0}, {&t, 1}};
+    pthread_t th[2];
+    void *bad[2];
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, bounds_worker, &w[i]);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], &bad[i]);
+    cr_expect(bad[0] == NULL && bad[1] == NULL, "a probe lost the key or saw crossed bounds");
+    TTBounds got = bounds_of(&t, (Board){{0x5, 0x30}});
+    cr_expect_eq(got.win, 100001);
+    cr_expect_eq(got.nowin, 49999);
+    tt_free(&t);
+}

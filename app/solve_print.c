@@ -1,0 +1,92 @@
+/* solve_print.c - see solve_print.h. */
+#include "solve_print.h"
+
+#include "../engine/notation.h"
+#include "json.h"
+
+static void print_num(FILE *f, uint32_t v)
+{
+    if (v == DFPN_INF) fputs("inf", f);
+    else fprintf(f, "%u", v);
+}
+
+static void json_num(Json *j, const char *key, uint32_t v)
+{
+    if (v == DFPN_INF) json_null(j, key);
+    else json_uint(j, key, v);
+}
+
+static double rate(const SolveReport *rep) { return rep->seconds > 0 ? (double)rep->nodes / rep->seconds : 0; }
+
+void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
+{
+    const Rules *r = q->r;
+    char pos[NOTATION_POS_LEN], mv[8] = "none";
+    notation_format_position(q->b, r->n, pos);
+    if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
+    fprintf(f, "position: %s (%s rules, %dx%d, k=%d, %s to move)\n", pos, rules_name(r->rules), r->n, r->n, r->k,
+            board_order_to_move(q->b) ? "Order" : "Chaos");
+    fprintf(f, "result: %s%s\n", winner_name(rep->value),
+            rep->value == WINNER_NONE ? " (a limit stopped the search)" : " wins");
+    fprintf(f, "best move: %s\n", mv);
+    if (q->dtw) {
+        if (rep->dtw >= 0) fprintf(f, "dtw: %d\n", rep->dtw);
+        else fprintf(f, "dtw: none%s\n", rep->dtw == -2 ? " (a limit stopped the search)" : "");
+    }
+    fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\nroot pn/dn: ", (unsigned long long)rep->nodes, rep->seconds,
+            rate(rep));
+    print_num(f, rep->pn);
+    fputs(" / ", f);
+    print_num(f, rep->dn);
+    fputc('\n', f);
+    if (q->job)
+        fprintf(f, "all runs: %llu nodes, %.1f s; checkpoints saved: %d\n",
+                (unsigned long long)(rep->job.prev_nodes + rep->nodes), rep->job.prev_seconds + rep->seconds,
+                rep->job.checkpoints);
+    if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
+    if (q->proof && !rep->proof_error[0])
+        fprintf(f, "proof: %s (%llu lines, %llu positions)\n", q->proof, (unsigned long long)rep->proof.lines,
+                (unsigned long long)rep->proof.positions);
+}
+
+void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
+{
+    const Rules *r = q->r;
+    char pos[NOTATION_POS_LEN], mv[8];
+    notation_format_position(q->b, r->n, pos);
+    if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
+    Json j;
+    json_begin(&j, f);
+    json_object(&j, NULL);
+    json_str(&j, "position", pos);
+    json_str(&j, "rules", rules_name(r->rules));
+    json_int(&j, "board", r->n);
+    json_int(&j, "k", r->k);
+    json_str(&j, "to_move", board_order_to_move(q->b) ? "order" : "chaos");
+    json_str(&j, "result", winner_name(rep->value));
+    json_str(&j, "best_move", rep->best != MOVE_NONE ? mv : NULL);
+    json_uint(&j, "nodes", rep->nodes);
+    json_real(&j, "seconds", rep->seconds, 6);
+    json_real(&j, "nodes_per_second", rate(rep), 0);
+    json_num(&j, "root_pn", rep->pn);
+    json_num(&j, "root_dn", rep->dn);
+    if (q->dtw) {
+        if (rep->dtw >= 0) json_int(&j, "dtw", rep->dtw);
+        else json_null(&j, "dtw");
+    }
+    if (q->job) {
+        json_uint(&j, "total_nodes", rep->job.prev_nodes + rep->nodes);
+        json_real(&j, "total_seconds", rep->job.prev_seconds + rep->seconds, 3);
+        json_int(&j, "checkpoints", rep->job.checkpoints);
+    }
+    if (rep->job.signo) json_int(&j, "signal", rep->job.signo);
+    if (q->proof) {
+        json_object(&j, "proof");
+        json_str(&j, "file", q->proof);
+        json_uint(&j, "lines", rep->proof.lines);
+        json_str(&j, "error", rep->proof_error[0] ? rep->proof_error : NULL);
+        json_close(&j);
+    }
+    json_close(&j);
+    json_end(&j);
+}

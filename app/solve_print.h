@@ -1,0 +1,23 @@
+/* solve_print.h - what `ocsolve solve` prints of a SolveReport: one
+ * printer for people (text) and one for programs (JSON, through json.h).
+ * Both print the same facts; the JSON keys are listed in the README. */
+#ifndef OCS_SOLVE_PRINT_H
+#define OCS_SOLVE_PRINT_H
+
+#include <stdio.h>
+
+#include "../solver/solve.h"
+
+/* What the printers need besides the report: the question asked. */
+typedef struct {
+    const Rules *r;
+    Board b;
+    bool dtw;              /* --dtw was asked */
+    bool job;              /* --checkpoint or --resume: print the totals of all runs */
+    const char *proof;     /* --proof FILE, or NULL */
+} SolveAsked;
+
+void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep);
+void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep);
+
+#endif
