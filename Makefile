@@ -26,7 +26,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: all deps test layout-check solve solve-tt-mb bench bench-check bench-check-quick sanitize help clean
+.PHONY: all deps test layout-check solve solve-search solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
 all: $(B)/ocsolve
 
@@ -34,8 +34,10 @@ help:
 	@echo "make            build build/ocsolve (runs deps first)"
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
 	@echo "make test       build and run the Criterion tests"
-	@echo "make solve      the main job: solve the empty board, all cores, checkpointed and resumed"
-	@echo "                (SOLVE_THREADS, SOLVE_TT_MB, SOLVE_SECONDS, SOLVE_CKPT override the defaults)"
+	@echo "make solve      the main job: decide the empty 6x6 board (RULES=original|exact|exact-end),"
+	@echo "                write and verify its certificate, print the verdict (scripts/solve-claim)"
+	@echo "make solve-search  pure search (no lemma) from the empty board, all cores, checkpointed"
+	@echo "                and resumed (SOLVE_THREADS, SOLVE_TT_MB, SOLVE_SECONDS, SOLVE_CKPT)"
 	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
 	@echo "                build, both against bench/signature.txt (the solver part only, ~2 min)"
@@ -102,18 +104,33 @@ sanitize: $(S)/ocsolve $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	@for t in $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%); do echo "TSan: $$t"; TSAN_OPTIONS=halt_on_error=1 $$t || exit 1; done
 
 # --- jobs ---
-# The main job: the empty 6x6 board under the original rules, on every core,
-# with half the machine's memory (at most 16 GiB) for the table, progress on
-# stderr and in a CSV log, and a checkpoint every 5 minutes (and on Ctrl-C)
-# that the next `make solve` resumes. SOLVE_SECONDS bounds one run (empty:
+# The main job: decide the empty 6x6 board under RULES (original, the
+# default; exact; exact-end), write the certificate, verify it with the
+# independent verifier and print one verdict line (scripts/solve-claim).
+# CLAIM_SECONDS bounds the search (default 600), CLAIM_TT_MB its table.
+RULES         ?= original
+ifneq ($(filter solve solve-search,$(MAKECMDGOALS)),)
+ifeq ($(filter $(RULES),original exact exact-end),)
+$(error unknown RULES '$(RULES)' (original, exact or exact-end))
+endif
+endif
+CLAIM_SECONDS ?= 600
+CLAIM_TT_MB   ?= 2048
+solve: $(B)/ocsolve
+	@SOLVE_SECONDS=$(CLAIM_SECONDS) SOLVE_TT_MB=$(CLAIM_TT_MB) SOLVE_THREADS=$(SOLVE_THREADS) scripts/solve-claim $(RULES)
+
+# Pure search, no lemma, as one long job: the empty board on every core,
+# with half the machine's memory (at most 16 GiB) for the table, progress
+# on stderr and in a CSV log, and a checkpoint every 5 minutes (and on
+# Ctrl-C) that the next run resumes. SOLVE_SECONDS bounds one run (empty:
 # until solved).
 SOLVE_THREADS ?= $(shell nproc)
 SOLVE_TT_MB   ?= $(shell awk '/MemTotal/ { m = int($$2 / 2048); print (m > 16384 ? 16384 : m) }' /proc/meminfo)
 SOLVE_SECONDS ?=
 SOLVE_CKPT    ?= results/solve-empty.ckpt
-solve: $(B)/ocsolve
+solve-search: $(B)/ocsolve
 	@mkdir -p results
-	$(B)/ocsolve solve --threads $(SOLVE_THREADS) --tt-mb $(SOLVE_TT_MB) $(if $(SOLVE_SECONDS),--time-limit $(SOLVE_SECONDS)) \
+	$(B)/ocsolve solve --rules $(RULES) --no-centre --threads $(SOLVE_THREADS) --tt-mb $(SOLVE_TT_MB) $(if $(SOLVE_SECONDS),--time-limit $(SOLVE_SECONDS)) \
 	  --checkpoint $(SOLVE_CKPT) $(if $(wildcard $(SOLVE_CKPT)),--resume $(SOLVE_CKPT)) \
 	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
 	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc

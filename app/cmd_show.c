@@ -2,11 +2,13 @@
  * the moves that win at once, and its canonical form. */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../engine/notation.h"
 #include "../engine/symmetry.h"
 #include "cli.h"
 #include "commands.h"
+#include "../solver/centre.h"
 
 static const char show_help[] =
     "usage: ocsolve show [options] POSITION [MOVE ...]\n"
@@ -32,6 +34,33 @@ static void print_moves(const char *label, const uint64_t win[2])
         }
     }
     printf("%s\n", any ? "" : " none");
+}
+
+static void cell_name(int cell, char out[4]) { notation_format_move(move_make(PIECE_X, cell), out), memmove(out, out + 1, 3); }
+
+/* The centre lemma (solver/centre.h) at b: its pairs, whether they are
+ * empty or mixed, the small game's value, and the verdict. */
+static void print_centre(const Rules *r, Board b)
+{
+    Centre c;
+    centre_init(&c, r);
+    if (!c.on) {
+        printf("centre lemma: does not apply (needs original or exact rules, k = n-1, n from 4 to 6)\n");
+        return;
+    }
+    printf("centre pairs:");
+    for (int p = 0; p < c.npairs; p++) {
+        char u[4], v[4];
+        cell_name(c.pair[p][0], u);
+        cell_name(c.pair[p][1], v);
+        uint64_t x = b.s[PIECE_X] & c.pair_mask[p], o = b.s[PIECE_O] & c.pair_mask[p];
+        printf(" %s-%s%s", u, v, (x | o) == 0 ? "" : (x && o) ? "(mixed)" : "(spoilt)");
+    }
+    bool small = centre_small_win(c.m, centre_index(&c, b));
+    printf("\ncentre small game (%dx%d, k=%d): %s wins\n", c.m, c.m, c.m, small ? "Order" : "Chaos");
+    printf("centre lemma: %s\n", centre_win(&c, b) ? "Order wins by the centre strategy"
+                                : centre_pairs_ok(&c, b) ? "no (the small game is a Chaos win)"
+                                                         : "no (a pair is spoilt: one piece, or two like symbols)");
 }
 
 int cmd_show(int argc, char **argv)
@@ -70,6 +99,7 @@ int cmd_show(int argc, char **argv)
         uint64_t win[2];
         rules_winning_cells(&r, b, win);
         print_moves("winning moves:", win);
+        print_centre(&r, b);
     } else {
         printf("status: %s has won\n", st == WINNER_ORDER ? "Order" : "Chaos");
     }

@@ -41,6 +41,7 @@ static const char solve_help[] =
     "  --no-dead-cells    no dead-cell reduction\n"
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
     "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
+    "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h)\n"
     "  --help             this text\n"
     "Exit 0 when the search ran (whatever the result), 1 when --proof or the last\n"
     "checkpoint could not be written (a proof file is removed), 2 on bad input,\n"
@@ -93,7 +94,7 @@ typedef struct {
 } SolveCli;
 
 enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD,
-       O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER };
+       O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_NOCENTRE };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -108,6 +109,7 @@ static const struct option solve_longopts[] = {
     {"log", required_argument, NULL, O_LOG},            {"threads", required_argument, NULL, O_THREADS},
     {"checkpoint", required_argument, NULL, O_CKPT},    {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY},
     {"resume", required_argument, NULL, O_RESUME},      {"order", required_argument, NULL, O_ORDER},
+    {"no-centre", no_argument, NULL, O_NOCENTRE},
     {"help", no_argument, NULL, 'h'},                   {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -128,6 +130,7 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
     case O_NODEAD: cfg->kn.dead_cells = false; return true;
     case O_SYM: cfg->kn.sym_pieces = (int)cli_number(arg, "--sym-pieces", 0, 64); return true;
     case O_PAIR: cfg->kn.pairing = (int)cli_number(arg, "--pairing", 0, 1000000); return true;
+    case O_NOCENTRE: cfg->kn.centre = false; return true;
     default: return false;
     }
 }

@@ -28,7 +28,7 @@ static const char verify_help[] =
     "  --winner W    require the claim that W (order or chaos) wins\n"
     "  --help        this text\n"
     "Certificate format ('#' starts a comment; blank lines are ignored):\n"
-    "  ocproof 1\n"
+    "  ocproof 1|2\n"
     "  board N K\n"
     "  rules original|exact|exact-end\n"
     "  winner order|chaos\n"
@@ -37,6 +37,11 @@ static const char verify_help[] =
     "                     move, in any of its 16 symmetric forms (8 of the square x\n"
     "                     swapping X and O), the move in the same frame; optional\n"
     "                     where Order, the winner, completes a line at once\n"
+    "  POSITION lemma centre\n"
+    "                     version 2 only: Order wins the position by the centre\n"
+    "                     lemma (k = N-1, N 4 to 6, not exact-end; every ring pair\n"
+    "                     empty or X and O; Order wins the small game on the\n"
+    "                     inner (N-2)x(N-2) square), which the verifier checks\n"
     "example: ocsolve verify --rules original --board 6 --k 5 --root empty proof.txt\n";
 
 static const char *claim_name(int w)

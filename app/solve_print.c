@@ -45,7 +45,8 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
                 rep->job.checkpoints);
     if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
     if (q->proof && !rep->proof_error[0])
-        fprintf(f, "proof: %s (%llu lines, %llu positions)\n", q->proof, (unsigned long long)rep->proof.lines,
+        fprintf(f, "proof: %s (%llu lines, %llu of them lemmas; %llu positions)\n", q->proof,
+                (unsigned long long)rep->proof.lines, (unsigned long long)rep->proof.lemmas,
                 (unsigned long long)rep->proof.positions);
 }
 
@@ -84,6 +85,8 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
         json_object(&j, "proof");
         json_str(&j, "file", q->proof);
         json_uint(&j, "lines", rep->proof.lines);
+        json_uint(&j, "lemma_lines", rep->proof.lemmas);
+        json_uint(&j, "positions", rep->proof.positions);
         json_str(&j, "error", rep->proof_error[0] ? rep->proof_error : NULL);
         json_close(&j);
     }

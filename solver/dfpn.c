@@ -47,12 +47,15 @@ static inline uint32_t virtual_phi(uint32_t phi, unsigned busy)
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .pairing_live = 12}};
+    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
 {
     *d = (Dfpn){.r = r, .cfg = *cfg, .tt = tt};
+    centre_init(&d->centre, r);
+    d->centre.on = d->centre.on && cfg->kn.centre;
+    if (d->centre.on) centre_small_win(d->centre.m, 0); /* the table, before any thread needs it */
 }
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
@@ -96,6 +99,7 @@ static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value == WINNER_NONE && centre_win(&d->centre, b)) kn.value = WINNER_ORDER;
     if (kn.value != WINNER_NONE) {
         dfpn_numbers(kn.value, &c->pn, &c->dn);
         return 0;
@@ -439,6 +443,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value == WINNER_NONE && centre_win(&d->centre, b)) kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
     if (kn.value != WINNER_NONE) {
         dfpn_numbers(kn.value, pn, dn);

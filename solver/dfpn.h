@@ -37,6 +37,7 @@
 #include <stdatomic.h>
 
 #include "../tables/tt.h"
+#include "centre.h"
 #include "knowledge.h"
 #include "limits.h"
 
@@ -76,6 +77,7 @@ struct Dfpn {
     /* settings */
     const Rules *r;
     DfpnConfig cfg;
+    Centre centre;       /* the centre lemma's geometry; centre.on: in use */
     TT *tt;
     int threads;         /* searching threads (0 or 1: one); more need a shared table */
     SearchLimits lim;    /* limits on the whole (a job's every segment), and progress */

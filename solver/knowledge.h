@@ -70,6 +70,7 @@ typedef struct {
     bool dead_cells; /* one move for all dead cells; dead-cell keys */
     int sym_pieces;  /* keys are canonical (16 symmetries) up to this many pieces */
     int pairing;     /* static Chaos wins by a pairing strategy: search budget, 0 = off */
+    bool centre;     /* Order's centre strategy (centre.h) as a static Order win */
     int pairing_live; /* ... tried only with at most this many live windows
                        * (with more it rarely succeeds and costs most) */
 } Knowledge;

@@ -95,6 +95,17 @@ static int visit(Writer *w, Board b)
     if (!seen_insert(&w->seen, canon, &fresh)) return fail(w, "out of memory", b);
     if (!fresh) return 0;
     w->st.positions++;
+    if (w->winner == WINNER_ORDER && centre_win(&w->d->centre, b)) {
+        /* Closed by the lemma (centre.h), which the verifier checks itself. */
+        if (w->max_lines && w->st.lines == w->max_lines)
+            return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+        char pos[NOTATION_POS_LEN];
+        notation_format_position(canon, r->n, pos);
+        if (fprintf(w->f, "%s lemma centre\n", pos) < 0) return fail(w, "write error", b);
+        w->st.lines++;
+        w->st.lemmas++;
+        return 0;
+    }
 
     if (order == (w->winner == WINNER_ORDER)) {
         if (w->max_lines && w->st.lines == w->max_lines)
@@ -126,9 +137,10 @@ int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines,
     const Rules *r = d->r;
     char pos[NOTATION_POS_LEN];
     notation_format_position(root, r->n, pos);
-    fprintf(f, "ocproof 1\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", r->n, r->k,
-            rules_name(r->rules), winner == WINNER_ORDER ? "order" : "chaos", pos);
-    Writer w = {f, d, winner, max_lines, {NULL, NULL, 0, 0}, {0, 0}, err, errlen};
+    /* Version 2 where a lemma line may be written (README, certificates). */
+    fprintf(f, "ocproof %d\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n",
+            d->centre.on ? 2 : 1, r->n, r->k, rules_name(r->rules), winner_name(winner), pos);
+    Writer w = {f, d, winner, max_lines, {NULL, NULL, 0, 0}, {0, 0, 0}, err, errlen};
     int rc = visit(&w, root);
     free(w.seen.slot);
     free(w.seen.used);

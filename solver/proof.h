@@ -5,7 +5,10 @@
  * that a verifier sharing none of the solver's knowledge can replay it.
  * Positions are written once each, in their canonical (least) form with the
  * move mapped into that frame; Order's lines are left out where Order can
- * complete a line at once.
+ * complete a line at once. A position the centre lemma (centre.h) wins for
+ * Order, with either side to move, is closed by a line "POSITION lemma
+ * centre" (version 2 of the format) instead of being followed: the verifier
+ * checks the lemma with its own code.
  */
 #ifndef OCS_PROOF_H
 #define OCS_PROOF_H
@@ -15,8 +18,9 @@
 #include "dfpn.h"
 
 typedef struct {
-    uint64_t lines;     /* winner-to-move positions written */
+    uint64_t lines;     /* position lines written (moves and lemmas) */
     uint64_t positions; /* distinct positions visited */
+    uint64_t lemmas;    /* of the lines, those closing a branch by a lemma */
 } ProofStats;
 
 /* Writes the certificate of root, whose value winner the search d has

@@ -113,7 +113,7 @@ Test(json, verify_errors_and_missing_files)
 Test(json, solve_variants)
 {
     const char *const *cases[] = {
-        ARGS("solve", "--json", "--quiet", "--node-limit", "2000", "-"),
+        ARGS("solve", "--json", "--quiet", "--node-limit", "2000", "--rules", "exact-end", "-"),
         ARGS("solve", "--json", "--quiet", "--search", "ab", "--dtw", POS),
         ARGS("solve", "--json", "--quiet", "XOXOXOOXOXOXXOXOXOOXOXOXXOXOXOOXOXO."),
         ARGS("solve", "--json", "--quiet", "--rules", "exact-end", "--dtw", "XOXOXOOXOXOXXOXOXOOXOXOX............"),

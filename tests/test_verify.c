@@ -351,7 +351,7 @@ Test(verify, malformed_certificates)
 {
     static const char *const cases[][2] = {
         {"", "empty"},
-        {"ocproof 2\n", ":1: unsupported"},
+        {"ocproof 3\n", ":1: unsupported"},
         {"proof 1\n", ":1: not an ocproof"},
         {"ocproof 1\nboard 4 3\nrules original\nwinner order\nroot ....\n", ":5: bad root"},
         {"ocproof 1\nboard 4 5\n", ":2: k=5 is larger"},

@@ -1,6 +1,7 @@
 /* verify.c - see verify.h. Reading the certificate into a table keyed by
  * canonical position, then a depth-first check of the proof tree from the
- * root. The game itself is judged only by verify_rules.*. */
+ * root. The game itself is judged only by verify_rules.*, the centre
+ * lemma by verify_centre.*. */
 #include "verify.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "../engine/notation.h"
+#include "verify_centre.h"
 #include "verify_rules.h"
 
 _Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buffers");
@@ -20,14 +22,15 @@ _Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buff
 
 typedef struct {
     uint64_t x, o;  /* the key; x == o == EMPTY_WORD marks a free slot (X and O never overlap) */
-    uint32_t line;  /* certificate line number (with E_LINE) */
-    uint8_t move;   /* the line's move in the canonical frame: cell r*n+c, bit 6 set for O */
+    uint32_t line;  /* certificate line number (with E_LINE or E_LEMMA) */
+    uint8_t move;   /* a move line's move in the canonical frame: cell r*n+c, bit 6 set for O */
     uint8_t flags;  /* E_* */
 } Entry;
 
-/* A certificate line is known for the position; the proof has followed it;
- * the winner is proved to win from the position. */
-enum { E_LINE = 1, E_USED = 2, E_DONE = 4 };
+/* A certificate move line is known for the position; the proof has
+ * followed its line; the winner is proved to win from the position; a
+ * certificate lemma line ('POSITION lemma centre') is known for it. */
+enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8 };
 
 typedef struct {
     Entry *e;
@@ -85,6 +88,7 @@ typedef struct {
     const char *name;         /* source name for malformed errors */
     VrGame g;
     int winner;               /* VERIFY_WINNER_* */
+    int version;              /* the certificate's: 1 or 2 */
     VrSym sym;
     Table tab;
     uint8_t root[VR_MAX_CELLS];
@@ -155,6 +159,16 @@ static int prove(Verifier *v, int last, int empty)
     Entry *e = table_find(&v->tab, key);
     if (e && (e->flags & E_DONE)) return 0;
     v->res->positions_checked++;
+
+    if (e && (e->flags & E_LEMMA)) { /* the lemma, checked on the position itself (it is symmetric) */
+        if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+        char why[VERIFY_ERR_LEN / 2];
+        int held = vr_centre_lemma(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells, why, sizeof why);
+        if (held < 0) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+        if (!held) return invalid(v, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
+        e->flags |= E_DONE;
+        return 0;
+    }
 
     bool order_to_move = (nn - empty) % 2 == 0;
     if (order_to_move == (v->winner == VERIFY_WINNER_ORDER)) {
@@ -282,6 +296,8 @@ static bool same_outcome(const Verifier *v, const uint8_t *cells, int sym, uint8
     return vr_key_equal(ka, vr_canonical(&v->sym, c, NULL));
 }
 
+static const char BOTH_KINDS[] = "the same position (up to symmetry) with a move line and a lemma line";
+
 static int add_line(Verifier *v, long line, const char *pos_word, const char *move_word)
 {
     uint8_t cells[VR_MAX_CELLS];
@@ -300,12 +316,35 @@ static int add_line(Verifier *v, long line, const char *pos_word, const char *mo
     bool fresh;
     Entry *e = table_add(&v->tab, key, &fresh);
     if (!e) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (e->flags & E_LEMMA) return MALFORMED(line, "conflicts with line %u: %s", e->line, BOTH_KINDS);
     if (!(e->flags & E_LINE)) {
         e->flags |= E_LINE;
         e->move = cmove;
         e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     } else if (e->move != cmove && !same_outcome(v, cells, sym, e->move, cmove)) {
         return MALFORMED(line, "conflicts with line %u: the same position (up to symmetry) with another move", e->line);
+    }
+    return 0;
+}
+
+/* 'POSITION lemma NAME ...' (w[1] is "lemma"), nw words. */
+static int add_lemma(Verifier *v, long line, char **w, int nw)
+{
+    if (v->version < 2) return MALFORMED(line, "a lemma line needs 'ocproof 2' (this certificate is 'ocproof 1')");
+    if (nw == 2) return MALFORMED(line, "'lemma' needs a name, as in 'POSITION lemma centre'");
+    if (strcmp(w[2], "centre") != 0) return MALFORMED(line, "unknown lemma '%s' (centre)", w[2]);
+    if (nw > 3) return MALFORMED(line, "a lemma line is 'POSITION lemma centre', not %d words", nw);
+    uint8_t cells[VR_MAX_CELLS];
+    int rc = parse_position(v, line, "", w[0], cells);
+    if (rc) return rc;
+    v->res->lines++;
+    bool fresh;
+    Entry *e = table_add(&v->tab, vr_canonical(&v->sym, cells, NULL), &fresh);
+    if (!e) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (e->flags & E_LINE) return MALFORMED(line, "conflicts with line %u: %s", e->line, BOTH_KINDS);
+    if (!(e->flags & E_LEMMA)) { /* a repeated lemma line says nothing new */
+        e->flags |= E_LEMMA;
+        e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     }
     return 0;
 }
@@ -390,9 +429,11 @@ static int read_cert(Verifier *v, Source *src)
         if (nw == 0) continue;
         if (!h.magic) {
             if (strcmp(w[0], "ocproof") != 0)
-                rc = MALFORMED(ln, "not an ocproof certificate (the first line must be 'ocproof 1')");
-            else if (nw != 2 || strcmp(w[1], "1") != 0)
-                rc = MALFORMED(ln, "unsupported certificate version (only 'ocproof 1')");
+                rc = MALFORMED(ln, "not an ocproof certificate (the first line must be 'ocproof 1' or 'ocproof 2')");
+            else if (nw != 2 || (strcmp(w[1], "1") != 0 && strcmp(w[1], "2") != 0))
+                rc = MALFORMED(ln, "unsupported certificate version (only 'ocproof 1' or 'ocproof 2')");
+            else
+                v->version = w[1][0] - '0';
             h.magic = true;
             continue;
         }
@@ -403,8 +444,11 @@ static int read_cert(Verifier *v, Source *src)
         } else if (!looks_like_position(w[0])) {
             rc = MALFORMED(ln, "unknown keyword '%s' (board, rules, winner, root or a 'POSITION MOVE' line)", w[0]);
         } else if (!h.done && (rc = finish_header(v, &h, ln)) != 0) {
+        } else if (nw >= 2 && strcmp(w[1], "lemma") == 0) {
+            rc = add_lemma(v, ln, w, nw);
         } else if (nw != 2) {
-            rc = MALFORMED(ln, "a position line needs 'POSITION MOVE', not %d word%s", nw, nw == 1 ? "" : "s");
+            rc = MALFORMED(ln, "a position line needs 'POSITION MOVE'%s, not %d word%s",
+                           v->version >= 2 ? " or 'POSITION lemma centre'" : "", nw, nw == 1 ? "" : "s");
         } else {
             rc = add_line(v, ln, w[0], w[1]);
         }

@@ -7,22 +7,40 @@
  * Certificate format, text, one item a line; '#' starts a comment to the
  * end of the line; blank lines and surrounding whitespace are ignored:
  *
- *     ocproof 1                        first line
+ *     ocproof 1|2                      first line: the version
  *     board N K                        header fields, in any order, each once,
  *     rules original|exact|exact-end   all before the first position line
  *     winner order|chaos
  *     root POSITION
  *     POSITION MOVE                    the winner's move in a position
+ *     POSITION lemma centre            version 2 only: Order wins the position
+ *                                      by the centre lemma (below)
  *
  * A position line may be given in any of the position's 16 symmetric forms
  * (8 symmetries of the square x swapping X and O), with the move in the
  * same frame. A line may be left out where the winner is Order and Order
  * completes a line at once. Lines that the proof never reaches are ignored.
+ * A position (up to symmetry) may not have both a move line and a lemma
+ * line; a lemma line may stand for a position with either side to move.
+ * Version 1 certificates have no lemma lines and verify as before.
  *
  * Checking: from the root, every move of the loser and the certificate's
  * move of the winner are followed until every branch ends in a win for the
  * winner (for Chaos also a position where no line can be won any more);
  * positions are remembered by canonical form, so each is checked once.
+ * A position reached that has a lemma line is not followed further: the
+ * lemma is checked on it (verify_centre.h), and the branch is proved if it
+ * holds, the certificate invalid if not.
+ *
+ * The centre lemma holds for a position when the certificate claims Order;
+ * the rules are original or exact (not exact-end); k = n-1 and n is 4, 5
+ * or 6; every ring pair (the two end cells of a full line of n cells
+ * through the inner (n-2) x (n-2) centre: its rows, its columns and the two
+ * diagonals) is empty or holds one X and one O; and the small game on the
+ * centre alone (a line of n-2 like symbols wins for Order, a full centre
+ * for Chaos; either side plays X or O) is an Order win with the position's
+ * side to move. Order then wins by answering each ring move in the pair
+ * and following the small game's strategy in the centre.
  */
 #ifndef OCS_VERIFY_H
 #define OCS_VERIFY_H
