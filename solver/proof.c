@@ -75,6 +75,9 @@ static int fail(Writer *w, const char *what, Board b)
     return -1;
 }
 
+/* Is the certificate at its line bound? */
+static bool full(const Writer *w) { return w->max_lines && w->st.lines == w->max_lines; }
+
 static int visit(Writer *w, Board b)
 {
     const Rules *r = w->d->r;
@@ -97,8 +100,7 @@ static int visit(Writer *w, Board b)
     w->st.positions++;
     if (w->winner == WINNER_ORDER && centre_win(&w->d->centre, b)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
-        if (w->max_lines && w->st.lines == w->max_lines)
-            return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+        if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         char pos[NOTATION_POS_LEN];
         notation_format_position(canon, r->n, pos);
         if (fprintf(w->f, "%s lemma centre\n", pos) < 0) return fail(w, "write error", b);
@@ -108,8 +110,7 @@ static int visit(Writer *w, Board b)
     }
 
     if (order == (w->winner == WINNER_ORDER)) {
-        if (w->max_lines && w->st.lines == w->max_lines)
-            return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+        if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         Move m = dfpn_winning_move(w->d, b, w->winner);
         if (m == MOVE_NONE) return fail(w, w->d->stopped ? "a limit stopped the search" : "no winning move found", b);
         char pos[NOTATION_POS_LEN], mv[4];
