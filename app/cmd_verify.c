@@ -42,6 +42,13 @@ static const char verify_help[] =
     "                     lemma (k = N-1, N 4 to 6, not exact-end; every ring pair\n"
     "                     empty or X and O; Order wins the small game on the\n"
     "                     inner (N-2)x(N-2) square), which the verifier checks\n"
+    "  POSITION lemma pairing A:B~ C:D= ...\n"
+    "                     version 2 only: Chaos wins the position by a pairing:\n"
+    "                     Chaos answers a move on A with the other symbol (~) or\n"
+    "                     the same symbol (=, exact-end only) on B; every window\n"
+    "                     that can still win must hold a ~ pair, or one cell of\n"
+    "                     a = pair with the other on its end; with Order to move\n"
+    "                     the empty cells are even (Chaos: odd)\n"
     "example: ocsolve verify --rules original --board 6 --k 5 --root empty proof.txt\n";
 
 static const char *claim_name(int w)

@@ -6,9 +6,15 @@
 
 #include "../engine/moves.h"
 #include "clock.h"
+#include "pairing.h"
 #include "parallel.h"
 
 enum { NODE_BATCH = LIMITS_CLOCK_EVERY };
+
+/* The root's pairing budget (steps of pairing_find): the empty 6x6 board
+ * under exact-end takes a few hundred, a failing search on an opening
+ * position about 5 ms. */
+enum { DFPN_ROOT_PAIRING = 20000 };
 
 /* Boards on which the pairing test failed, direct-mapped by a hash of the
  * board. A child that misses the table is tested for pairing, and fails
@@ -445,6 +451,10 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     kn_node(d->r, &d->cfg.kn, b, &kn);
     if (kn.value == WINNER_NONE && centre_win(&d->centre, b)) kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
+    /* At the root, once per solve, a pairing may be looked for with no
+     * bound on the live windows and a budget the nodes could not afford. */
+    if (kn.value == WINNER_NONE && d->cfg.kn.pairing && pairing_find(d->r, b, DFPN_ROOT_PAIRING, NULL))
+        kn.value = WINNER_CHAOS;
     if (kn.value != WINNER_NONE) {
         dfpn_numbers(kn.value, pn, dn);
         return kn.value;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../engine/symmetry.h"
+#include "pairing.h"
 
 /* A KnScan is the engine's window scan (rules_scan: fours, four makers,
  * live cells) under the rule-set adjustment below, plus the list of live
@@ -85,6 +86,17 @@ static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
     return 1;
 }
 
+bool kn_secured(const Rules *r, Board b)
+{
+    if (r->rules != RULES_EXACT_END) return false;
+    for (int s = 0; s < 2; s++) {
+        uint64_t me = b.s[s], other = b.s[s ^ 1];
+        for (int i = 0; i < r->nwin; i++)
+            if ((me & r->win[i]) == r->win[i] && (other & r->ends[i]) == r->ends[i]) return true;
+    }
+    return false;
+}
+
 void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
@@ -97,6 +109,12 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->moves[0] = out->moves[1] = empty;
     if (!kn->threats && !kn->dead_cells) {
         out->nmoves = 2 * __builtin_popcountll(empty);
+        return;
+    }
+    if (kn->threats && kn_secured(r, b)) {
+        out->value = WINNER_ORDER;
+        out->dtw = __builtin_popcountll(empty); /* judged on the full board */
+        out->nmoves = 0;
         return;
     }
     /* The scan's masks only: kn_node never reads the live-window list. */
@@ -166,136 +184,16 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
-typedef struct {
-    const uint64_t *live;
-    int nlive;
-    uint64_t pair[32];
-    int npairs;
-    int budget;
-} Pairing;
-
-/* Cover windows from index i on, given the pairs chosen so far (their cells in used). */
-static bool pair_from(Pairing *p, int i, uint64_t used)
-{
-    for (; i < p->nlive; i++) {
-        uint64_t w = p->live[i];
-        bool covered = false;
-        for (int j = 0; j < p->npairs && !covered; j++) covered = (p->pair[j] & w) == p->pair[j];
-        if (covered) continue;
-        uint64_t free = w & ~used;
-        if (__builtin_popcountll(free) < 2 || --p->budget < 0) return false;
-        for (uint64_t a = free; a;) {
-            uint64_t abit = a & -a;
-            a ^= abit;
-            for (uint64_t rest = a; rest;) {
-                uint64_t bbit = rest & -rest;
-                rest ^= bbit;
-                p->pair[p->npairs++] = abit | bbit;
-                if (pair_from(p, i + 1, used | abit | bbit)) return true;
-                p->npairs--;
-                if (p->budget < 0) return false;
-            }
-        }
-        return false;
-    }
-    return true;
-}
-
-/* The same search as pair_from, for at most 64 windows, with the windows
- * already covered kept as a bit set: win_of[c] holds the windows that
- * contain cell c, so a new pair {a, b} covers win_of[a] & win_of[b], and
- * the next window to cover is one count-trailing-zeros away instead of a
- * loop over windows and pairs. It spends its budget exactly as pair_from
- * does (the same windows, pairs and order), so it gives the same answer
- * even when the budget runs out. */
-typedef struct {
-    const uint64_t *live;
-    uint64_t all; /* the windows, as a bit set */
-    uint64_t win_of[65]; /* [64]: a sink (fast_pairing) */
-    int budget;
-} FastPairing;
-
-/* Covers window i (open, with at least two free cells) and every open
- * window after it. Where pair_from would call itself only to find that
- * the next open window has fewer than two free cells (and return false at
- * no cost to the budget), this looks first and skips the call. */
-static bool fast_pair_from(FastPairing *p, int i, uint64_t used, uint64_t covered)
-{
-    if (--p->budget < 0) return false;
-    uint64_t free = p->live[i] & ~used;
-    uint64_t later = i == 63 ? 0 : p->all & (~0ULL << (i + 1));
-    for (uint64_t a = free; a;) {
-        int ac = bb_pop(&a);
-        for (uint64_t rest = a; rest;) {
-            int bc = bb_pop(&rest);
-            uint64_t u = used | (1ULL << ac) | (1ULL << bc), c = covered | (p->win_of[ac] & p->win_of[bc]);
-            uint64_t open = later & ~c;
-            if (open == 0) return true;
-            int j = __builtin_ctzll(open);
-            if (__builtin_popcountll(p->live[j] & ~u) >= 2 && fast_pair_from(p, j, u, c)) return true;
-            if (p->budget < 0) return false;
-        }
-    }
-    return false;
-}
-
-static bool fast_pairing(const uint64_t *live, int n, int budget)
-{
-    FastPairing p;
-    p.live = live;
-    p.all = n == 64 ? ~0ULL : (1ULL << n) - 1;
-    p.budget = budget;
-    memset(p.win_of, 0, sizeof p.win_of);
-    /* Every window takes the same number of steps (the most empty cells
-     * any has), the steps past its own cells landing in the sink
-     * win_of[64]: a loop whose length varied with each window mispredicted
-     * its exit once per window. */
-    int most = 0;
-    for (int i = 0; i < n; i++) {
-        int c = __builtin_popcountll(live[i]);
-        most = c > most ? c : most;
-    }
-    for (int i = 0; i < n; i++) {
-        uint64_t m = live[i], bit = 1ULL << i;
-        for (int j = 0; j < most; j++) {
-            p.win_of[m ? __builtin_ctzll(m) : 64] |= bit;
-            m &= m - 1;
-        }
-    }
-    if (n == 0) return true;
-    return __builtin_popcountll(live[0]) >= 2 && fast_pair_from(&p, 0, 0, 0);
-}
-
-bool kn_pairing(const KnScan *sc, int budget)
-{
-    /* Most constrained windows first: a window with fewer empty cells has
-     * fewer pairs to choose from and fails soonest. A stable counting sort
-     * on the empty count (2..7, and 8 for all larger), so windows of equal
-     * count keep their scan order. */
-    uint64_t live[RULES_MAX_WINDOWS];
-    uint8_t key[RULES_MAX_WINDOWS];
-    int start[10] = {0};
-    for (int i = 0; i < sc->nlive; i++) {
-        int c = __builtin_popcountll(sc->live[i]);
-        if (c < 2) return false;
-        key[i] = (uint8_t)(c > 8 ? 8 : c);
-        start[key[i] + 1]++;
-    }
-    for (int c = 3; c <= 9; c++) start[c] += start[c - 1];
-    for (int i = 0; i < sc->nlive; i++) live[start[key[i]]++] = sc->live[i];
-    if (sc->nlive <= 64) return fast_pairing(live, sc->nlive, budget);
-    Pairing p = {live, sc->nlive, {0}, 0, budget};
-    return pair_from(&p, 0, 0);
-}
-
 bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
 {
     /* Pairing needs Order to move on an even number of empty cells or Chaos
      * on an odd one: on an even board that is every position. */
     if (!kn->pairing || (r->n & 1)) return false;
+    if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
+        return pairing_find(r, b, kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */
     sc.nlive = scan_live(r, b, &sc);
-    return sc.nlive <= kn->pairing_live && kn_pairing(&sc, kn->pairing);
+    return sc.nlive <= kn->pairing_live && pairing_opposite(sc.live, sc.nlive, kn->pairing);
 }
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)

@@ -35,24 +35,17 @@
  * the completion cell). Chaos with no safe move loses: in two plies if it
  * has a move that does not complete a line, else in one. Under exact-end
  * nothing is won before the board is full, so only the last two empty cells
- * are looked at this way.
+ * are looked at this way; but a window all S whose ends on the board all
+ * hold the other symbol is a run of exactly k that no move can change
+ * (pieces stay, and its ends are taken), so it is an Order win already,
+ * in as many plies as there are empty cells ("secured").
  *
- * Pairing (a Chaos win without search): choose disjoint pairs of empty
- * cells so that every live window contains a whole pair. Chaos answers
- * Order's S on one cell of a pair with the other symbol on the other cell,
- * which kills every window containing that pair (it now holds both
- * symbols); any other Order move Chaos answers on an empty cell outside the
- * pairs. A live window keeps both pair cells empty until it dies, so no line
- * is ever completed. Chaos never runs out of such free cells when, at
- * Order's turn, their number is even (it drops by two per exchange); it
- * equals the number of empty cells minus twice the pairs, so the condition
- * is: the number of empty cells is even with Order to move, or odd with
- * Chaos to move (Chaos first plays a free cell). On an even board that is
- * always so; on an odd one never, and the test is skipped. Dead windows
- * need no pair: they can never hold a line under any rule set (and under
- * exact-end a dead window can never become an exact run either). The search
- * for pairs is a small bounded backtracking; not finding pairs proves
- * nothing.
+ * Pairing (a Chaos win without search): pairing.h states the strategy
+ * (opposite pairs inside live windows; under exact-end also same pairs
+ * reaching past a window's end) and argues it. The search asks it at
+ * positions with at most pairing_live live windows (under original and
+ * exact; under exact-end at every position, where same pairs make it
+ * succeed far more often), within a small budget of steps.
  */
 /* Measured worth (results/heuristics.md: nodes to solve the 101 positions
  * of bench/suite-original.txt when one piece is switched off): fours and
@@ -101,8 +94,6 @@ typedef struct {
  * the moves the search must try; everything but pairing. */
 void kn_node(const Rules *r, const Knowledge *kn, Board b, KnNode *out);
 
-/* Is there a pairing (above) for the live windows of sc? */
-bool kn_pairing(const KnScan *sc, int budget);
 /* Does pairing (if enabled) show that Chaos wins the open position b? Kept
  * apart from kn_node because it is the dearest test: callers ask the table
  * first. */
@@ -114,6 +105,10 @@ static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
 {
     return kn->pairing && !(r->n & 1) && nlive <= kn->pairing_live;
 }
+
+/* exact-end: a window all S whose ends on the board all hold the other
+ * symbol, a run of exactly k that nothing can change any more (above). */
+bool kn_secured(const Rules *r, Board b);
 
 /* The table key of b (see above). */
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead);

@@ -8,6 +8,11 @@
 
 #include "../engine/notation.h"
 #include "../engine/symmetry.h"
+#include "pairing.h"
+
+/* Steps of pairing_find per position of a Chaos proof: a failing search
+ * costs about as much as a few nodes of the re-search it may save. */
+enum { PROOF_PAIRING_BUDGET = 2000 };
 
 /* Visited positions (canonical forms): open addressing, doubled at half full. */
 typedef struct {
@@ -60,6 +65,7 @@ typedef struct {
     FILE *f;
     Dfpn *d;
     Winner winner;
+    bool pairing; /* close Chaos's branches by pairing lines */
     uint64_t max_lines;
     Seen seen;
     ProofStats st;
@@ -78,6 +84,29 @@ static int fail(Writer *w, const char *what, Board b)
 /* Is the certificate at its line bound? */
 static bool full(const Writer *w) { return w->max_lines && w->st.lines == w->max_lines; }
 
+/* Closes b by a pairing (pairing.h) when one is found for its canonical
+ * form canon, written in canon's frame: 0, else 1 (none found), or -1. */
+static int pairing_line(Writer *w, Board b, Board canon)
+{
+    const Rules *r = w->d->r;
+    PairSet ps;
+    if (!pairing_find(r, canon, PROOF_PAIRING_BUDGET, &ps)) return 1;
+    if (!pairing_holds(r, canon, &ps)) return fail(w, "a pairing that does not hold (a solver bug)", b);
+    if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+    char pos[NOTATION_POS_LEN], a[3], c[3];
+    notation_format_position(canon, r->n, pos);
+    if (fprintf(w->f, "%s lemma pairing", pos) < 0) return fail(w, "write error", b);
+    for (int j = 0; j < ps.n; j++) {
+        notation_format_cell(ps.p[j].a, a);
+        notation_format_cell(ps.p[j].b, c);
+        if (fprintf(w->f, " %s:%s%c", a, c, ps.p[j].same ? '=' : '~') < 0) return fail(w, "write error", b);
+    }
+    if (fputc('\n', w->f) == EOF) return fail(w, "write error", b);
+    w->st.lines++;
+    w->st.lemmas++;
+    return 0;
+}
+
 static int visit(Writer *w, Board b)
 {
     const Rules *r = w->d->r;
@@ -91,6 +120,9 @@ static int visit(Writer *w, Board b)
     if (w->winner == WINNER_CHAOS && sc.relevant == 0) return 0; /* no line can be won any more */
     bool order = board_order_to_move(b);
     if (w->winner == WINNER_ORDER && order && (sc.win[0] | sc.win[1])) return 0; /* Order completes a line */
+    /* exact-end: a run of exactly k with both ends taken stands for ever
+     * (knowledge.h, "secured"; the verifier knows it too) */
+    if (w->winner == WINNER_ORDER && kn_secured(r, b)) return 0;
 
     int sym;
     Board canon = sym_canonical(b, r->n, &sym);
@@ -98,6 +130,10 @@ static int visit(Writer *w, Board b)
     if (!seen_insert(&w->seen, canon, &fresh)) return fail(w, "out of memory", b);
     if (!fresh) return 0;
     w->st.positions++;
+    if (w->winner == WINNER_CHAOS && w->pairing) {
+        int rc = pairing_line(w, b, canon);
+        if (rc <= 0) return rc;
+    }
     if (w->winner == WINNER_ORDER && centre_win(&w->d->centre, b)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
         if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
@@ -138,10 +174,13 @@ int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines,
     const Rules *r = d->r;
     char pos[NOTATION_POS_LEN];
     notation_format_position(root, r->n, pos);
-    /* Version 2 where a lemma line may be written (README, certificates). */
-    fprintf(f, "ocproof %d\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n",
-            d->centre.on ? 2 : 1, r->n, r->k, rules_name(r->rules), winner_name(winner), pos);
-    Writer w = {f, d, winner, max_lines, {NULL, NULL, 0, 0}, {0, 0, 0}, err, errlen};
+    /* Version 2 where a lemma line may be written (README, certificates):
+     * the centre for Order, a pairing for Chaos, each with its switch. */
+    bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing && !(r->n & 1);
+    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on);
+    fprintf(f, "ocproof %d\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", v2 ? 2 : 1,
+            r->n, r->k, rules_name(r->rules), winner_name(winner), pos);
+    Writer w = {f, d, winner, pairing, max_lines, {NULL, NULL, 0, 0}, {0, 0, 0}, err, errlen};
     int rc = visit(&w, root);
     free(w.seen.slot);
     free(w.seen.used);

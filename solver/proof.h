@@ -8,7 +8,10 @@
  * complete a line at once. A position the centre lemma (centre.h) wins for
  * Order, with either side to move, is closed by a line "POSITION lemma
  * centre" (version 2 of the format) instead of being followed: the verifier
- * checks the lemma with its own code.
+ * checks the lemma with its own code. Likewise a position of a Chaos proof
+ * for which a pairing (pairing.h) is found, with either side to move, is
+ * closed by "POSITION lemma pairing a1:f6= b2:b5~ ..." in the canonical
+ * frame (when pairing is switched on; ocproof 2).
  */
 #ifndef OCS_PROOF_H
 #define OCS_PROOF_H

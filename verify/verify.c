@@ -1,7 +1,7 @@
 /* verify.c - see verify.h. Reading the certificate into a table keyed by
  * canonical position, then a depth-first check of the proof tree from the
  * root. The game itself is judged only by verify_rules.*, the centre
- * lemma by verify_centre.*. */
+ * lemma by verify_centre.*, the pairing lemma by verify_pairing.*. */
 #include "verify.h"
 
 #include <errno.h>
@@ -13,6 +13,7 @@
 
 #include "../engine/notation.h"
 #include "verify_centre.h"
+#include "verify_pairing.h"
 #include "verify_rules.h"
 
 _Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buffers");
@@ -29,8 +30,11 @@ typedef struct {
 
 /* A certificate move line is known for the position; the proof has
  * followed its line; the winner is proved to win from the position; a
- * certificate lemma line ('POSITION lemma centre') is known for it. */
-enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8 };
+ * certificate lemma line ('POSITION lemma centre' or 'POSITION lemma
+ * pairing ...') is known for it; with E_LEMMA, the lemma is pairing (else
+ * centre). A pairing line is checked when it is read (add_lemma), so its
+ * entry keeps no pairs. */
+enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16 };
 
 typedef struct {
     Entry *e;
@@ -94,6 +98,7 @@ typedef struct {
     uint8_t root[VR_MAX_CELLS];
     uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
     char text[NOTATION_POS_LEN];
+    char bad_lemma[VERIFY_ERR_LEN]; /* the first pairing line that failed when read, "" if none */
 } Verifier;
 
 static int set_error(VerifyResult *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -154,6 +159,10 @@ static int prove(Verifier *v, int last, int empty)
         v->res->positions_checked++;
         return 0;
     }
+    if (v->winner == VERIFY_WINNER_ORDER && vr_secured(&v->g, v->cells)) { /* exact-end: won, judged at the end */
+        v->res->positions_checked++;
+        return 0;
+    }
     int sym;
     VrKey key = vr_canonical(&v->sym, v->cells, &sym);
     Entry *e = table_find(&v->tab, key);
@@ -162,6 +171,10 @@ static int prove(Verifier *v, int last, int empty)
 
     if (e && (e->flags & E_LEMMA)) { /* the lemma, checked on the position itself (it is symmetric) */
         if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+        if (e->flags & E_PAIRING) { /* checked where it was read, in its own frame; it held (else run() stopped) */
+            e->flags |= E_DONE;
+            return 0;
+        }
         char why[VERIFY_ERR_LEN / 2];
         int held = vr_centre_lemma(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells, why, sizeof why);
         if (held < 0) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
@@ -327,24 +340,46 @@ static int add_line(Verifier *v, long line, const char *pos_word, const char *mo
     return 0;
 }
 
-/* 'POSITION lemma NAME ...' (w[1] is "lemma"), nw words. */
+/* 'POSITION lemma NAME ...' (w[1] is "lemma"), nw words (all kept: nw <= W_MAX).
+ * A pairing line is checked here, on the position as written and with its
+ * pairs in that frame (the rules are symmetric, so it then holds for every
+ * symmetric image the proof may reach); the first one that fails is kept in
+ * v->bad_lemma and makes the certificate invalid once it has been read. */
 static int add_lemma(Verifier *v, long line, char **w, int nw)
 {
     if (v->version < 2) return MALFORMED(line, "a lemma line needs 'ocproof 2' (this certificate is 'ocproof 1')");
-    if (nw == 2) return MALFORMED(line, "'lemma' needs a name, as in 'POSITION lemma centre'");
-    if (strcmp(w[2], "centre") != 0) return MALFORMED(line, "unknown lemma '%s' (centre)", w[2]);
-    if (nw > 3) return MALFORMED(line, "a lemma line is 'POSITION lemma centre', not %d words", nw);
+    if (nw == 2)
+        return MALFORMED(line, "'lemma' needs a name, as in 'POSITION lemma centre' or 'POSITION lemma pairing PAIRS'");
+    bool pairing = strcmp(w[2], "pairing") == 0;
+    if (!pairing && strcmp(w[2], "centre") != 0) return MALFORMED(line, "unknown lemma '%s' (centre, pairing)", w[2]);
+    if (!pairing && nw > 3) return MALFORMED(line, "a lemma line is 'POSITION lemma centre', not %d words", nw);
     uint8_t cells[VR_MAX_CELLS];
     int rc = parse_position(v, line, "", w[0], cells);
     if (rc) return rc;
+    VrPair pairs[VR_MAX_PAIRS];
+    int npairs = nw - 3;
+    if (pairing) {
+        char err[VERIFY_ERR_LEN / 2];
+        if (vr_pairs_parse(w + 3, npairs, v->g.n, pairs, err, sizeof err) != 0) return MALFORMED(line, "%s", err);
+    }
     v->res->lines++;
     bool fresh;
     Entry *e = table_add(&v->tab, vr_canonical(&v->sym, cells, NULL), &fresh);
     if (!e) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
     if (e->flags & E_LINE) return MALFORMED(line, "conflicts with line %u: %s", e->line, BOTH_KINDS);
-    if (!(e->flags & E_LEMMA)) { /* a repeated lemma line says nothing new */
-        e->flags |= E_LEMMA;
+    if ((e->flags & E_LEMMA) && !(e->flags & E_PAIRING) != !pairing)
+        return MALFORMED(line, "conflicts with line %u: %s", e->line,
+                         "the same position (up to symmetry) with a centre and a pairing lemma line");
+    if (!(e->flags & E_LEMMA)) { /* a repeated lemma line says nothing new (a pairing line is still checked) */
+        e->flags |= E_LEMMA | (pairing ? E_PAIRING : 0);
         e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+    }
+    if (pairing && !v->bad_lemma[0]) {
+        char why[VERIFY_ERR_LEN / 2], pos[NOTATION_POS_LEN];
+        if (!vr_pairing_lemma(&v->g, v->winner == VERIFY_WINNER_CHAOS, cells, pairs, npairs, why, sizeof why)) {
+            format_pos(cells, v->g.n, pos);
+            snprintf(v->bad_lemma, sizeof v->bad_lemma, "lemma pairing at %s: %s (line %ld)", pos, why, line);
+        }
     }
     return 0;
 }
@@ -414,10 +449,13 @@ static bool looks_like_position(const char *w)
     return strspn(w, "XO./") == strlen(w);
 }
 
+/* The most words a line may have: a pairing line with a pair for every two cells. */
+enum { W_MAX = 3 + VR_MAX_PAIRS };
+
 static int read_cert(Verifier *v, Source *src)
 {
     Header h = {0};
-    char *w[4];
+    char *w[W_MAX];
     int rc = 0, got;
     while (rc == 0 && (got = next_line(src)) > 0) {
         long ln = src->line;
@@ -425,7 +463,7 @@ static int read_cert(Verifier *v, Source *src)
             rc = MALFORMED(ln, "NUL byte in the line: not a text file");
             break;
         }
-        int nw = split_words(src->buf, w, 4);
+        int nw = split_words(src->buf, w, W_MAX);
         if (nw == 0) continue;
         if (!h.magic) {
             if (strcmp(w[0], "ocproof") != 0)
@@ -445,10 +483,11 @@ static int read_cert(Verifier *v, Source *src)
             rc = MALFORMED(ln, "unknown keyword '%s' (board, rules, winner, root or a 'POSITION MOVE' line)", w[0]);
         } else if (!h.done && (rc = finish_header(v, &h, ln)) != 0) {
         } else if (nw >= 2 && strcmp(w[1], "lemma") == 0) {
-            rc = add_lemma(v, ln, w, nw);
+            rc = nw > W_MAX ? MALFORMED(ln, "a lemma line of %d words: more pairs than the board has cells for", nw)
+                            : add_lemma(v, ln, w, nw);
         } else if (nw != 2) {
             rc = MALFORMED(ln, "a position line needs 'POSITION MOVE'%s, not %d word%s",
-                           v->version >= 2 ? " or 'POSITION lemma centre'" : "", nw, nw == 1 ? "" : "s");
+                           v->version >= 2 ? " or 'POSITION lemma centre|pairing ...'" : "", nw, nw == 1 ? "" : "s");
         } else {
             rc = add_line(v, ln, w[0], w[1]);
         }
@@ -495,6 +534,7 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
     v->name = name;
     int rc = read_cert(v, src);
     if (rc == 0) rc = check_expect(v, exp);
+    if (rc == 0 && v->bad_lemma[0]) rc = invalid(v, "%s", v->bad_lemma); /* a pairing line failed when read */
     if (rc == 0) {
         memcpy(v->cells, v->root, sizeof v->cells);
         int empty = 0;

@@ -15,11 +15,15 @@
  *     POSITION MOVE                    the winner's move in a position
  *     POSITION lemma centre            version 2 only: Order wins the position
  *                                      by the centre lemma (below)
+ *     POSITION lemma pairing A:B~ C:D= ...
+ *                                      version 2 only: Chaos wins the position
+ *                                      by a pairing (verify_pairing.h)
  *
  * A position line may be given in any of the position's 16 symmetric forms
  * (8 symmetries of the square x swapping X and O), with the move in the
  * same frame. A line may be left out where the winner is Order and Order
- * completes a line at once. Lines that the proof never reaches are ignored.
+ * completes a line at once. Lines that the proof never reaches are ignored,
+ * except pairing lines, which are checked as they are read.
  * A position (up to symmetry) may not have both a move line and a lemma
  * line; a lemma line may stand for a position with either side to move.
  * Version 1 certificates have no lemma lines and verify as before.
@@ -29,8 +33,9 @@
  * winner (for Chaos also a position where no line can be won any more);
  * positions are remembered by canonical form, so each is checked once.
  * A position reached that has a lemma line is not followed further: the
- * lemma is checked on it (verify_centre.h), and the branch is proved if it
- * holds, the certificate invalid if not.
+ * lemma is checked on it (verify_centre.h; a pairing line was checked on
+ * its own written position when read, verify_pairing.h), and the branch is
+ * proved if it holds, the certificate invalid if not.
  *
  * The centre lemma holds for a position when the certificate claims Order;
  * the rules are original or exact (not exact-end); k = n-1 and n is 4, 5

@@ -42,6 +42,29 @@ bool vr_has_line(const VrGame *g, const uint8_t *cells)
     return false;
 }
 
+bool vr_secured(const VrGame *g, const uint8_t *cells)
+{
+    if (g->rules != VR_EXACT_END) return false;
+    int n = g->n;
+    for (int d = 0; d < 4; d++) {
+        int dr = DIRS[d][0], dc = DIRS[d][1];
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                uint8_t s = cells[r * n + c];
+                if (s == VR_EMPTY) continue;
+                if (on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s) continue;
+                int len = 0, rr = r, cc = c;
+                for (; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+                /* (rr, cc) is just past the run, (r - dr, c - dc) just before it:
+                 * each off the board or the other symbol, never empty */
+                bool after = !on_board(n, rr, cc) || cells[rr * n + cc] == vr_swap(s);
+                bool before = !on_board(n, r - dr, c - dc) || cells[(r - dr) * n + (c - dc)] == vr_swap(s);
+                if (len == g->k && after && before) return true;
+            }
+    }
+    return false;
+}
+
 bool vr_full(const VrGame *g, const uint8_t *cells)
 {
     for (int i = 0; i < g->n * g->n; i++)

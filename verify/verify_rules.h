@@ -39,6 +39,13 @@ int vr_status(const VrGame *g, const uint8_t *cells);
  * full board, which is judged whole. The test suite checks it against
  * vr_status. */
 int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full);
+/* exact-end only: a maximal run of exactly k whose cells just before and
+ * just after it are each off the board or hold the other symbol. Such a
+ * run can never change (pieces are never removed, and nothing can be
+ * placed next to it), so it stands when the board is full: a sure Order
+ * win, before the board is full. False under original and exact (a line
+ * there has already ended the game). */
+bool vr_secured(const VrGame *g, const uint8_t *cells);
 /* True when no winning line can ever appear, whatever is played: a sure
  * Chaos win. Conservative (it may say false for a dead position, never true
  * for a live one). original: every window of k cells holds both symbols.

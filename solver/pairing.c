@@ -1,0 +1,274 @@
+/* pairing.c - see pairing.h for the strategy and why it wins. */
+#include "pairing.h"
+
+#include <string.h>
+
+/* ---- Opposite pairs only (original and exact; knowledge.c) ---- */
+
+typedef struct {
+    const uint64_t *live;
+    int nlive;
+    uint64_t pair[32];
+    int npairs;
+    int budget;
+} Opposite;
+
+/* Cover windows from index i on, given the pairs chosen so far (their cells in used). */
+static bool pair_from(Opposite *p, int i, uint64_t used)
+{
+    for (; i < p->nlive; i++) {
+        uint64_t w = p->live[i];
+        bool covered = false;
+        for (int j = 0; j < p->npairs && !covered; j++) covered = (p->pair[j] & w) == p->pair[j];
+        if (covered) continue;
+        uint64_t free = w & ~used;
+        if (__builtin_popcountll(free) < 2 || --p->budget < 0) return false;
+        for (uint64_t a = free; a;) {
+            uint64_t abit = a & -a;
+            a ^= abit;
+            for (uint64_t rest = a; rest;) {
+                uint64_t bbit = rest & -rest;
+                rest ^= bbit;
+                p->pair[p->npairs++] = abit | bbit;
+                if (pair_from(p, i + 1, used | abit | bbit)) return true;
+                p->npairs--;
+                if (p->budget < 0) return false;
+            }
+        }
+        return false;
+    }
+    return true;
+}
+
+/* The same search as pair_from, for at most 64 windows, with the windows
+ * already covered kept as a bit set: win_of[c] holds the windows that
+ * contain cell c, so a new pair {a, b} covers win_of[a] & win_of[b], and
+ * the next window to cover is one count-trailing-zeros away instead of a
+ * loop over windows and pairs. It spends its budget exactly as pair_from
+ * does (the same windows, pairs and order), so it gives the same answer
+ * even when the budget runs out. */
+typedef struct {
+    const uint64_t *live;
+    uint64_t all; /* the windows, as a bit set */
+    uint64_t win_of[65]; /* [64]: a sink (fast_pairing) */
+    int budget;
+} FastPairing;
+
+/* Covers window i (open, with at least two free cells) and every open
+ * window after it. Where pair_from would call itself only to find that
+ * the next open window has fewer than two free cells (and return false at
+ * no cost to the budget), this looks first and skips the call. */
+static bool fast_pair_from(FastPairing *p, int i, uint64_t used, uint64_t covered)
+{
+    if (--p->budget < 0) return false;
+    uint64_t free = p->live[i] & ~used;
+    uint64_t later = i == 63 ? 0 : p->all & (~0ULL << (i + 1));
+    for (uint64_t a = free; a;) {
+        int ac = bb_pop(&a);
+        for (uint64_t rest = a; rest;) {
+            int bc = bb_pop(&rest);
+            uint64_t u = used | (1ULL << ac) | (1ULL << bc), c = covered | (p->win_of[ac] & p->win_of[bc]);
+            uint64_t open = later & ~c;
+            if (open == 0) return true;
+            int j = __builtin_ctzll(open);
+            if (__builtin_popcountll(p->live[j] & ~u) >= 2 && fast_pair_from(p, j, u, c)) return true;
+            if (p->budget < 0) return false;
+        }
+    }
+    return false;
+}
+
+static bool fast_pairing(const uint64_t *live, int n, int budget)
+{
+    FastPairing p;
+    p.live = live;
+    p.all = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    p.budget = budget;
+    memset(p.win_of, 0, sizeof p.win_of);
+    /* Every window takes the same number of steps (the most empty cells
+     * any has), the steps past its own cells landing in the sink
+     * win_of[64]: a loop whose length varied with each window mispredicted
+     * its exit once per window. */
+    int most = 0;
+    for (int i = 0; i < n; i++) {
+        int c = __builtin_popcountll(live[i]);
+        most = c > most ? c : most;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t m = live[i], bit = 1ULL << i;
+        for (int j = 0; j < most; j++) {
+            p.win_of[m ? __builtin_ctzll(m) : 64] |= bit;
+            m &= m - 1;
+        }
+    }
+    if (n == 0) return true;
+    return __builtin_popcountll(live[0]) >= 2 && fast_pair_from(&p, 0, 0, 0);
+}
+
+bool pairing_opposite(const uint64_t *in, int nin, int budget)
+{
+    /* Most constrained windows first: a window with fewer empty cells has
+     * fewer pairs to choose from and fails soonest. A stable counting sort
+     * on the empty count (2..7, and 8 for all larger), so windows of equal
+     * count keep their scan order. */
+    uint64_t live[RULES_MAX_WINDOWS];
+    uint8_t key[RULES_MAX_WINDOWS];
+    int start[10] = {0};
+    for (int i = 0; i < nin; i++) {
+        int c = __builtin_popcountll(in[i]);
+        if (c < 2) return false;
+        key[i] = (uint8_t)(c > 8 ? 8 : c);
+        start[key[i] + 1]++;
+    }
+    for (int c = 3; c <= 9; c++) start[c] += start[c - 1];
+    for (int i = 0; i < nin; i++) live[start[key[i]]++] = in[i];
+    if (nin <= 64) return fast_pairing(live, nin, budget);
+    Opposite p = {live, nin, {0}, 0, budget};
+    return pair_from(&p, 0, 0);
+}
+
+/* ---- Both kinds, with the pairs (pairing_find) ---- */
+
+/* The live windows of a position as bit sets: in[c] holds the windows
+ * with c among their empty cells, at_end[c] those with c as an empty end
+ * (exact-end only, where same pairs are allowed). */
+typedef struct {
+    int nw, budget;
+    uint64_t free[64], ends[64]; /* each live window's empty cells and empty ends */
+    uint64_t in[64], at_end[64];
+    PairSet *out;
+} Finder;
+
+/* The windows the pair {a, b} of the given kind covers. */
+static inline uint64_t covers(const Finder *f, int a, int b, bool same)
+{
+    return same ? (f->in[a] & f->at_end[b]) | (f->in[b] & f->at_end[a]) : f->in[a] & f->in[b];
+}
+
+typedef struct {
+    uint8_t a, b;
+    bool same;
+    int gain;
+    uint64_t cov;
+} Option;
+
+/* The open window with the fewest ways to be covered by unused cells, and
+ * that number (0: the pairing cannot be completed). */
+static int tightest(const Finder *f, uint64_t open, uint64_t used, int *ways)
+{
+    int best = -1, fewest = 1 << 30;
+    for (uint64_t o = open; o;) {
+        int i = bb_pop(&o);
+        int nf = __builtin_popcountll(f->free[i] & ~used), ne = __builtin_popcountll(f->ends[i] & ~used);
+        int w = nf * (nf - 1) / 2 + nf * ne;
+        if (w < fewest) {
+            fewest = w;
+            best = i;
+            if (w == 0) break;
+        }
+    }
+    *ways = fewest;
+    return best;
+}
+
+/* The ways to cover window i with unused cells, most open windows covered
+ * first (ties in cell order: the search is deterministic). */
+static int options(const Finder *f, int i, uint64_t open, uint64_t used, Option *opt)
+{
+    int n = 0;
+    uint64_t fr = f->free[i] & ~used, en = f->ends[i] & ~used;
+    for (uint64_t x = fr; x;) {
+        int a = bb_pop(&x);
+        for (uint64_t y = x; y;) {
+            int b = bb_pop(&y);
+            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, covers(f, a, b, false)};
+        }
+        for (uint64_t y = en; y;) {
+            int b = bb_pop(&y);
+            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, true, 0, covers(f, a, b, true)};
+        }
+    }
+    for (int j = 0; j < n; j++) opt[j].gain = __builtin_popcountll(opt[j].cov & open);
+    for (int j = 1; j < n; j++) { /* insertion sort, stable, gain descending */
+        Option t = opt[j];
+        int m = j;
+        for (; m > 0 && opt[m - 1].gain < t.gain; m--) opt[m] = opt[m - 1];
+        opt[m] = t;
+    }
+    return n;
+}
+
+/* Covers the open windows with pairs of unused cells; depth pairs chosen. */
+static bool find_from(Finder *f, uint64_t open, uint64_t used, int depth)
+{
+    if (open == 0) {
+        if (f->out) f->out->n = depth;
+        return true;
+    }
+    if (--f->budget < 0 || depth == PAIRING_MAX) return false;
+    int ways, i = tightest(f, open, used, &ways);
+    if (ways == 0) return false;
+    /* A window has at most 8 cells and 2 ends: 28 + 16 ways. */
+    Option opt[28 + 16];
+    int n = options(f, i, open, used, opt);
+    for (int j = 0; j < n; j++) {
+        if (f->out) f->out->p[depth] = (PairingPair){opt[j].a, opt[j].b, opt[j].same};
+        uint64_t u = used | (1ULL << opt[j].a) | (1ULL << opt[j].b);
+        if (find_from(f, open & ~opt[j].cov, u, depth + 1)) return true;
+        if (f->budget < 0) return false;
+    }
+    return false;
+}
+
+bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
+{
+    if (!pairing_parity(r, b)) return false;
+    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
+    const bool ends_matter = r->rules != RULES_ORIGINAL, same = r->rules == RULES_EXACT_END;
+    Finder f;
+    memset(f.in, 0, sizeof f.in);
+    memset(f.at_end, 0, sizeof f.at_end);
+    f.nw = 0;
+    f.budget = budget;
+    f.out = out;
+    for (int i = 0; i < r->nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
+        if (!live) continue;
+        if (f.nw == 64) return false;
+        f.free[f.nw] = w & ~occ;
+        f.ends[f.nw] = same ? e & ~occ : 0;
+        for (uint64_t c = f.free[f.nw]; c;) f.in[bb_pop(&c)] |= 1ULL << f.nw;
+        for (uint64_t c = f.ends[f.nw]; c;) f.at_end[bb_pop(&c)] |= 1ULL << f.nw;
+        f.nw++;
+    }
+    uint64_t all = f.nw == 64 ? ~0ULL : (1ULL << f.nw) - 1;
+    return find_from(&f, all, 0, 0);
+}
+
+bool pairing_holds(const Rules *r, Board b, const PairSet *ps)
+{
+    if (!pairing_parity(r, b) || ps->n < 0 || ps->n > PAIRING_MAX) return false;
+    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
+    uint64_t used = 0;
+    for (int j = 0; j < ps->n; j++) {
+        PairingPair p = ps->p[j];
+        if (p.a >= 64 || p.b >= 64 || p.a == p.b) return false;
+        uint64_t cells = (1ULL << p.a) | (1ULL << p.b);
+        if ((cells & ~r->cells) || (cells & (occ | used))) return false;
+        if (p.same && r->rules != RULES_EXACT_END) return false;
+        used |= cells;
+    }
+    const bool ends_matter = r->rules != RULES_ORIGINAL;
+    for (int i = 0; i < r->nwin; i++) {
+        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
+        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
+        bool covered = !live;
+        for (int j = 0; j < ps->n && !covered; j++) {
+            uint64_t a = 1ULL << ps->p[j].a, c = 1ULL << ps->p[j].b;
+            covered = ps->p[j].same ? ((a & w) && (c & e)) || ((c & w) && (a & e)) : (a & w) && (c & w);
+        }
+        if (!covered) return false;
+    }
+    return true;
+}

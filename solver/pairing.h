@@ -1,0 +1,100 @@
+/* pairing.h - Chaos's pairing strategies: a Chaos win without search.
+ *
+ * A pairing is a set of disjoint pairs of empty cells, each of one kind:
+ *   opposite ('~'): Chaos answers Order's S on one cell with the other
+ *                   symbol on the other cell;
+ *   same     ('='): Chaos answers with the same symbol (exact-end only).
+ * Every other Order move (on a cell in no pair, a "free" cell) Chaos
+ * answers on another free cell, with either symbol.
+ *
+ * Coverage. A window w is live when a winning run can still be made in it
+ * (knowledge.h: no opposite symbol in w and, under exact and exact-end, no
+ * S on its ends, for S = X or O). A pairing covers w when
+ *   - an opposite pair lies wholly inside w: once filled, w holds both
+ *     symbols and is dead for ever; or
+ *   - a same pair {u, v} has u in w and v on an end of w: once filled, if
+ *     w ends up all S then u is S, so v is S, and the run through w is
+ *     longer than k.
+ * A pairing is a Chaos win when it covers every live window and the parity
+ * holds (below).
+ *
+ * Why it wins. Pair cells are filled two at a time, Order's move and
+ * Chaos's answer, so a pair is never half filled at Order's turn, and at
+ * the end every pair holds what its kind says. Then on the full board:
+ * a window covered by an opposite pair holds both symbols; a window w
+ * covered by a same pair {u, v} that is all S has S on its end v, so it is
+ * no run of exactly k; a window dead now stays dead (pieces only add: an
+ * opposite symbol inside stays, an S on an end stays). So no window is a
+ * winning line on the full board.
+ *   Under exact-end lines are judged on the full board only, so that is a
+ *   Chaos win for both kinds.
+ *   Under original and exact only opposite pairs are allowed. A window
+ *   covered by one keeps both pair cells empty until the pair is filled,
+ *   and then it is dead: it is never complete, so no line ever stands and
+ *   Chaos wins when the board is full. A same pair is not enough: under
+ *   exact Order's S on u can complete w (a run of exactly k, won at once,
+ *   before Chaos fills v), and under original a run longer than k wins
+ *   anyway.
+ * Parity: Chaos must always have a free cell to answer a free-cell move.
+ * The number of free cells (empty cells minus twice the pairs) has the
+ * parity of the number of empty cells; it drops by two per exchange. If it
+ * is even at Order's turn, Order's free move leaves an odd number, at
+ * least one, for Chaos. So the condition is: the number of empty cells is
+ * even with Order to move, or odd with Chaos to move (Chaos first plays a
+ * free cell, which exists since the number is odd). On an even board that
+ * is every position; on an odd one none, and the test is skipped. (With
+ * the wrong parity Order can play the last free cell and force Chaos to
+ * break a pair; tests/test_pairing.c shows positions where that wins.)
+ *
+ * Two searches for a pairing, both sound: a found pairing is checked above;
+ * not finding one (budget spent, or none exists) proves nothing.
+ *   pairing_opposite: opposite pairs only, the search knowledge.c has used
+ *     for original and exact since the first wave (windows most
+ *     constrained first, in a fixed order); it returns no pairs.
+ *   pairing_find: both kinds where the rule set allows them, choosing at
+ *     each step the open window with the fewest ways to be covered and
+ *     trying first the pairs that cover most open windows; it returns the
+ *     pairs, for certificates ('POSITION lemma pairing ...').
+ * Measured worth: results/heuristics.md; the empty 6x6 board under
+ * exact-end has an 18-pair pairing (found in a few hundred steps), so it
+ * is a Chaos win with no search.
+ */
+#ifndef OCS_PAIRING_H
+#define OCS_PAIRING_H
+
+#include "../engine/rules.h"
+
+enum { PAIRING_MAX = 32 }; /* at most 64 cells: 32 disjoint pairs */
+
+typedef struct {
+    uint8_t a, b; /* cells */
+    bool same;    /* kind: '=' (true) or '~' */
+} PairingPair;
+
+typedef struct {
+    int n;
+    PairingPair p[PAIRING_MAX];
+} PairSet;
+
+/* Are the live windows (their empty cells, live[0..n)) coverable by
+ * opposite pairs within budget steps? */
+bool pairing_opposite(const uint64_t *live, int n, int budget);
+
+/* Does the side to move in b allow a pairing (the parity above)? */
+static inline bool pairing_parity(const Rules *r, Board b)
+{
+    int empty = __builtin_popcountll(r->cells & ~board_occupied(b));
+    return board_order_to_move(b) == !(empty & 1);
+}
+
+/* A pairing for the ongoing position b, within budget steps: true and the
+ * pairs in out (when out is not NULL), or false. Same pairs only under
+ * exact-end; at most 64 live windows (false with more). */
+bool pairing_find(const Rules *r, Board b, int budget, PairSet *out);
+
+/* Is ps a pairing (disjoint empty cells, kinds the rules allow, every live
+ * window covered, parity) for b? The plain check, for tests and for the
+ * proof writer's own assertion. */
+bool pairing_holds(const Rules *r, Board b, const PairSet *ps);
+
+#endif

@@ -1,0 +1,202 @@
+/* verify_pairing.c - see verify_pairing.h. The pairs are read with the
+ * notation's cell parser; the conditions are checked by plain loops over
+ * every window, from the definitions in the header. */
+#include "verify_pairing.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/notation.h"
+
+static int fail(char *why, size_t why_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t why_len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, why_len, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static void cell_name(int n, int cell, char out[3])
+{
+    out[0] = (char)('a' + cell % n);
+    out[1] = (char)('1' + cell / n);
+    out[2] = '\0';
+}
+
+void vr_pair_format(int n, VrPair p, char *out)
+{
+    cell_name(n, p.a, out);
+    out[2] = ':';
+    cell_name(n, p.b, out + 3);
+    out[5] = p.same ? '=' : '~';
+    out[6] = '\0';
+}
+
+/* One cell name (the text from s, len characters) as r * n + c: 0, or -1 with err. */
+static int parse_cell(const char *word, const char *s, size_t len, int n, int *cell, char *err, size_t err_len)
+{
+    char name[8], cerr[NOTATION_ERR_LEN];
+    int bc;
+    if (len >= sizeof name) {
+        snprintf(err, err_len, "bad pair '%.40s': bad cell '%.*s'", word, (int)(len > 20 ? 20 : len), s);
+        return -1;
+    }
+    memcpy(name, s, len);
+    name[len] = '\0';
+    if (notation_parse_cell(name, n, &bc, cerr, sizeof cerr) != 0) {
+        snprintf(err, err_len, "bad pair '%.40s': %s", word, cerr);
+        return -1;
+    }
+    *cell = cell_row(bc) * n + cell_col(bc);
+    return 0;
+}
+
+int vr_pairs_parse(char *const *words, int count, int n, VrPair *pairs, char *err, size_t err_len)
+{
+    int owner[VR_MAX_CELLS]; /* owner[cell]: the index of the pair holding it, -1 if none */
+    for (int i = 0; i < VR_MAX_CELLS; i++) owner[i] = -1;
+    if (count > VR_MAX_PAIRS) {
+        snprintf(err, err_len, "%d pairs: a board has at most %d", count, VR_MAX_PAIRS);
+        return -1;
+    }
+    for (int p = 0; p < count; p++) {
+        const char *w = words[p], *colon = strchr(w, ':');
+        size_t len = strlen(w);
+        char kind = len ? w[len - 1] : '\0';
+        if (!colon || (kind != '~' && kind != '=') || colon == w || colon + 1 >= w + len - 1) {
+            snprintf(err, err_len,
+                     "bad pair '%.40s': a pair is CELL:CELL and then ~ (opposite symbols) or = (the same symbol), "
+                     "as in c1:c6~",
+                     w);
+            return -1;
+        }
+        int a, b;
+        if (parse_cell(w, w, (size_t)(colon - w), n, &a, err, err_len) != 0) return -1;
+        if (parse_cell(w, colon + 1, (size_t)(w + len - 1 - (colon + 1)), n, &b, err, err_len) != 0) return -1;
+        if (a == b) {
+            snprintf(err, err_len, "bad pair '%.40s': the same cell twice", w);
+            return -1;
+        }
+        for (int i = 0; i < 2; i++) {
+            int c = i ? b : a;
+            if (owner[c] >= 0) {
+                char name[3];
+                cell_name(n, c, name);
+                snprintf(err, err_len, "cell %s is in two pairs (%.40s and %.40s)", name, words[owner[c]], w);
+                return -1;
+            }
+            owner[c] = p;
+        }
+        pairs[p] = (VrPair){(uint8_t)a, (uint8_t)b, kind == '='};
+    }
+    return 0;
+}
+
+/* The four line directions: along a row, down a column, the diagonal and
+ * the anti-diagonal. */
+static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+
+static bool on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
+
+/* One window: its k cells and its ends (0, 1 or 2). */
+typedef struct {
+    int cell[8], ncells, end[2], nends;
+} Window;
+
+static void window_at(int n, int k, int r, int c, int d, Window *w)
+{
+    int dr = DIRS[d][0], dc = DIRS[d][1];
+    w->ncells = k;
+    for (int i = 0; i < k; i++) w->cell[i] = (r + i * dr) * n + (c + i * dc);
+    w->nends = 0;
+    if (on_board(n, r - dr, c - dc)) w->end[w->nends++] = (r - dr) * n + (c - dc);
+    if (on_board(n, r + k * dr, c + k * dc)) w->end[w->nends++] = (r + k * dr) * n + (c + k * dc);
+}
+
+static bool in_cells(const int *set, int count, int cell)
+{
+    for (int i = 0; i < count; i++)
+        if (set[i] == cell) return true;
+    return false;
+}
+
+/* Can window w still become a winning line of symbol s? */
+static bool can_win(const VrGame *g, const uint8_t *cells, const Window *w, uint8_t s)
+{
+    for (int i = 0; i < w->ncells; i++)
+        if (cells[w->cell[i]] == vr_swap(s)) return false;
+    if (g->rules != VR_ORIGINAL)
+        for (int i = 0; i < w->nends; i++)
+            if (cells[w->end[i]] == s) return false;
+    return true;
+}
+
+static bool covers(const Window *w, VrPair p)
+{
+    if (!p.same) return in_cells(w->cell, w->ncells, p.a) && in_cells(w->cell, w->ncells, p.b);
+    return (in_cells(w->cell, w->ncells, p.a) && in_cells(w->end, w->nends, p.b)) ||
+           (in_cells(w->cell, w->ncells, p.b) && in_cells(w->end, w->nends, p.a));
+}
+
+static const char *content(uint8_t v) { return v == VR_X ? "X" : v == VR_O ? "O" : "an empty cell"; }
+
+int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
+                     char *why, size_t why_len)
+{
+    int n = g->n, nn = n * n, k = g->k;
+    char pn[8];
+    if (!claim_chaos) return fail(why, why_len, "the certificate claims order");
+    int st = vr_status(g, cells);
+    if (st != VR_ONGOING)
+        return fail(why, why_len, "the position has already ended (%s has won)",
+                    st == VR_ORDER_WINS ? "Order" : "Chaos");
+
+    /* The pairs themselves: on the board and disjoint (the parser says so too). */
+    if (npairs < 0 || npairs > VR_MAX_PAIRS) return fail(why, why_len, "%d pairs", npairs);
+    bool used[VR_MAX_CELLS] = {false};
+    for (int p = 0; p < npairs; p++) {
+        int a = pairs[p].a, b = pairs[p].b;
+        if (a >= nn || b >= nn || a == b || used[a] || used[b])
+            return fail(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
+        used[a] = used[b] = true;
+    }
+    for (int p = 0; p < npairs; p++) {
+        vr_pair_format(n, pairs[p], pn);
+        if (pairs[p].same && g->rules != VR_EXACT_END)
+            return fail(why, why_len, "a same-symbol pair %s needs rules exact-end", pn);
+    }
+    for (int p = 0; p < npairs; p++) {
+        vr_pair_format(n, pairs[p], pn);
+        uint8_t a = cells[pairs[p].a], b = cells[pairs[p].b];
+        if (a != VR_EMPTY || b != VR_EMPTY)
+            return fail(why, why_len, "pair %s holds %s and %s (both cells must be empty)", pn, content(a), content(b));
+    }
+
+    int empty = 0;
+    for (int i = 0; i < nn; i++) empty += cells[i] == VR_EMPTY;
+    bool order_to_move = (nn - empty) % 2 == 0;
+    if (order_to_move != (empty % 2 == 0))
+        return fail(why, why_len,
+                    "%s to move with %d empty cells (the pairing needs an even number at Order's turn)",
+                    order_to_move ? "Order" : "Chaos", empty);
+
+    for (int d = 0; d < 4; d++)
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                if (!on_board(n, r + (k - 1) * DIRS[d][0], c + (k - 1) * DIRS[d][1])) continue;
+                Window w;
+                window_at(n, k, r, c, d, &w);
+                if (!can_win(g, cells, &w, VR_X) && !can_win(g, cells, &w, VR_O)) continue;
+                bool covered = false;
+                for (int p = 0; p < npairs && !covered; p++) covered = covers(&w, pairs[p]);
+                if (covered) continue;
+                char first[3], last[3];
+                cell_name(n, w.cell[0], first);
+                cell_name(n, w.cell[k - 1], last);
+                return fail(why, why_len, "window %s-%s is not covered", first, last);
+            }
+    return 1;
+}

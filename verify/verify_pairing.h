@@ -1,0 +1,90 @@
+/* verify_pairing.h - the pairing lemma (a Chaos win), checked by the
+ * verifier on its own: no code shared with the solver; the same plain style
+ * as verify_rules.h (cell arrays cells[r * n + c] of VR_EMPTY, VR_X, VR_O).
+ * Only the notation's cell parser (engine/notation.h) is borrowed, to read
+ * the pairs.
+ *
+ * A pairing is a set of disjoint pairs of cells, each of one of two kinds:
+ *   '~' opposite: Chaos answers a move on one cell with the other symbol
+ *       on the other cell;
+ *   '=' same: Chaos answers with the same symbol on the other cell.
+ * Windows: k consecutive cells of a row, a column or a diagonal; the ends of
+ * a window are the on-board cells just before and just after it on the same
+ * line (0, 1 or 2 of them). A window w can still win for symbol S when no
+ * cell of w holds the other symbol and, under exact and exact-end only, no
+ * end of w holds S; w is live when it can still win for X or for O. A '~'
+ * pair covers w when both its cells are in w; a '=' pair covers w when one
+ * of its cells is in w and the other is an end of w.
+ *
+ * The lemma: Chaos wins a position (either side to move) when
+ *   1. the certificate claims Chaos;
+ *   2. the position has not already ended (vr_status says ongoing);
+ *   3. '=' pairs appear only under exact-end;
+ *   4. both cells of every pair are empty;
+ *   5. parity: with E empty cells, Order is to move and E is even, or
+ *      Chaos is to move and E is odd (Order is to move iff the number of
+ *      pieces is even; so this holds on every even board and on no odd one);
+ *   6. every live window is covered by a pair.
+ *
+ * Why it holds. Chaos's strategy: when Order plays on a cell of a pair,
+ * Chaos at once fills the other cell of the pair ('~' with the other
+ * symbol, '=' with the same one); when Order plays on a cell outside every
+ * pair (a free cell), Chaos plays on another free cell, anything. Parity
+ * makes this possible: if Chaos moves first it plays one free cell (E is odd
+ * and the pairs hold an even number of cells, so one exists); from then on,
+ * at Order's turn every pair is empty or full and the number of free empty
+ * cells is even, so after Order takes one there is one left for Chaos.
+ * Now take any window w. If w was dead in the lemma's position it stays
+ * dead: it holds both symbols for good, or (exact rule sets) the symbol S
+ * on an end, and a run of S through w then continues onto that end and is
+ * longer than k. If w was live, it is covered: by a '~' pair, whose two
+ * cells in w end up holding X and O (and while only one is filled, the
+ * other is empty), so w never holds k like symbols; or by a '=' pair, with
+ * one cell in w and the other an end of w: once both are filled they hold
+ * the same symbol, so if w is all S its end holds S too and the run is
+ * longer than k. Under exact-end lines are judged only on the full board,
+ * where every pair is full, so no run of exactly k stands and Chaos wins.
+ * Under original and exact lines count the moment they appear, and '~'
+ * pairs alone suffice: a window holding k like symbols (a run of exactly k,
+ * or of k or more) needs a covered live window all of one symbol, which
+ * never happens. A '=' pair is not enough there: Order plays S on the cell
+ * inside w completing k in a row while the end is still empty, and the
+ * exact-k run counts at once, before Chaos fills the end; under original a
+ * run longer than k counts anyway. Hence condition 3.
+ */
+#ifndef OCS_VERIFY_PAIRING_H
+#define OCS_VERIFY_PAIRING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verify_rules.h"
+
+enum { VR_MAX_PAIRS = VR_MAX_CELLS / 2 };
+
+typedef struct {
+    uint8_t a, b; /* the two cells, r * n + c */
+    bool same;    /* '=' (Chaos answers with the same symbol); false: '~' */
+} VrPair;
+
+/* The pair words of a lemma line (count of them, count <= VR_MAX_PAIRS) on
+ * an n x n board, each CELL ':' CELL then '~' or '=' ("c1:c6~"), into
+ * pairs[0..count-1]. 0, or -1 with one line in err (no newline) naming the
+ * word: not of that form, a cell off the board, the same cell twice in a
+ * pair, or a cell in two pairs. */
+int vr_pairs_parse(char *const *words, int count, int n, VrPair *pairs, char *err, size_t err_len);
+
+/* "c1:c6~" for a pair on an n x n board; out holds at least 8 bytes. */
+void vr_pair_format(int n, VrPair p, char *out);
+
+/* The whole lemma (the conditions above) for the position cells of game g
+ * with the given pairs (written in the position's own frame), the
+ * certificate claiming Chaos (claim_chaos) or Order. 1: it holds. 0: it does
+ * not; why gets one line (no position, no newline), e.g. "window c1-c5 is
+ * not covered". Pairs that vr_pairs_parse would refuse (a cell off the
+ * board, twice, or in two pairs) also give 0. */
+int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
+                     char *why, size_t why_len);
+
+#endif
