@@ -7,6 +7,10 @@
 #include "../engine/symmetry.h"
 #include "pairing.h"
 
+/* Under exact-end pairing_find runs at every node (knowledge.h), with this
+ * many times the budget: positions there have far more live windows. */
+enum { KN_PAIRING_EXACT_END = 8 };
+
 /* A KnScan is the engine's window scan (rules_scan: fours, four makers,
  * live cells) under the rule-set adjustment below, plus the list of live
  * windows, which only pairing and proofs read (kn_node reads the masks
@@ -190,7 +194,7 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
      * on an odd one: on an even board that is every position. */
     if (!kn->pairing || (r->n & 1)) return false;
     if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
-        return pairing_find(r, b, kn->pairing, NULL);
+        return pairing_find(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */
     sc.nlive = scan_live(r, b, &sc);
     return sc.nlive <= kn->pairing_live && pairing_opposite(sc.live, sc.nlive, kn->pairing);

@@ -103,7 +103,7 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b);
  * kn_node counted them, -1 for unknown)? A cheap "no" spares its scan. */
 static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
 {
-    return kn->pairing && !(r->n & 1) && nlive <= kn->pairing_live;
+    return kn->pairing && !(r->n & 1) && (nlive <= kn->pairing_live || r->rules == RULES_EXACT_END);
 }
 
 /* exact-end: a window all S whose ends on the board all hold the other
