@@ -442,6 +442,7 @@ static void solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32
 
 Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
 {
+    d->stopped = false; /* also when decided below without search: never a stale flag */
     Winner st = rules_status(d->r, b);
     if (st != WINNER_NONE) {
         dfpn_numbers(st, pn, dn);
@@ -459,7 +460,6 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         dfpn_numbers(kn.value, pn, dn);
         return kn.value;
     }
-    d->stopped = false;
     if (d->started == 0) { /* a job's segments share one clock */
         d->started = clock_seconds();
         d->next_report = d->started + d->lim.report_every;
@@ -490,27 +490,43 @@ static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const Child *c)
     return (live << 32) | c->work;
 }
 
-Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
+/* Of the moves the table already knows to win, the one leaving least to
+ * prove; MOVE_NONE if the table knows none. */
+static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *ml)
 {
-    MoveList ml;
-    moves_generate(b, d->r->cells, &ml);
-    /* Of the moves the table already knows to win, the one leaving least to prove. */
     Move best = MOVE_NONE;
     uint64_t best_rest = UINT64_MAX;
-    for (int i = 0; i < ml.count; i++) {
+    for (int i = 0; i < ml->count; i++) {
         Board cb = b;
-        board_place(&cb, ml.m[i]);
+        board_place(&cb, ml->m[i]);
         Child c;
-        evaluate(d, cb, ml.m[i], &c);
+        evaluate(d, cb, ml->m[i], &c);
         if ((winner == WINNER_ORDER ? c.pn : c.dn) != 0) continue;
         uint64_t rest = remaining(d, cb, winner, &c);
         if (rest < best_rest) {
             best_rest = rest;
-            best = ml.m[i];
+            best = ml->m[i];
         }
     }
+    return best;
+}
+
+Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
+{
+    MoveList ml;
+    moves_generate(b, d->r->cells, &ml);
+    Move best = known_winning_move(d, b, winner, &ml);
     if (best != MOVE_NONE) return best;
-    /* The table has lost them: search each move in turn. */
+    /* The table has lost them: search the position itself, which leaves
+     * its children's numbers in the table, the winning ones among them
+     * (one search, not one per move: a losing move's search is a whole
+     * disproof, and the first move found winning is seldom the one with
+     * the smallest proof below it). */
+    uint32_t pn, dn;
+    if (dfpn_solve(d, b, &pn, &dn) == winner && (best = known_winning_move(d, b, winner, &ml)) != MOVE_NONE)
+        return best;
+    if (d->stopped) return MOVE_NONE;
+    /* Lost again at once (a tiny table): search each move in turn. */
     for (int i = 0; i < ml.count; i++) {
         Board cb = b;
         board_place(&cb, ml.m[i]);
