@@ -9,12 +9,14 @@
 #include "cli.h"
 #include "commands.h"
 #include "../solver/centre.h"
+#include "../solver/pairing.h"
 
 static const char show_help[] =
     "usage: ocsolve show [options] POSITION [MOVE ...]\n"
     "Print POSITION (after playing the MOVEs, if any) as a grid, with the side to\n"
-    "move, the status, the moves that complete a line at once, and the canonical\n"
-    "form (the least of its 16 symmetric images).\n"
+    "move, the status, the moves that complete a line at once, the centre lemma's\n"
+    "state, a Chaos pairing if one is found, and the canonical form (the least of\n"
+    "its 16 symmetric images).\n"
     "  POSITION    n*n of X O . row by row from a1 (top-left), '/' ignored; - or empty\n"
     "  MOVE        symbol and cell, e.g. Xc3 (column letter, row number from the top)\n" CLI_GAME_HELP
     "  --help      this text\n"
@@ -63,6 +65,30 @@ static void print_centre(const Rules *r, Board b)
                                                          : "no (a pair is spoilt: one piece, or two like symbols)");
 }
 
+/* A pairing (solver/pairing.h) for b, if one is found within a large
+ * budget: its pairs, as a certificate's lemma line writes them. */
+static void print_pairing(const Rules *r, Board b)
+{
+    PairSet ps;
+    if (!pairing_parity(r, b)) {
+        printf("pairing: does not apply (%s)\n",
+               r->n & 1 ? "an odd board" : "the side to move and the empty cells' parity");
+        return;
+    }
+    if (!pairing_find(r, b, 100000, &ps)) {
+        printf("pairing: none found\n");
+        return;
+    }
+    printf("pairing: Chaos wins with %d pairs:", ps.n);
+    for (int j = 0; j < ps.n; j++) {
+        char u[4], v[4];
+        cell_name(ps.p[j].a, u);
+        cell_name(ps.p[j].b, v);
+        printf(" %s:%s%c", u, v, ps.p[j].same ? '=' : '~');
+    }
+    printf("\n");
+}
+
 int cmd_show(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_GAME_LONGOPTS, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
@@ -100,6 +126,7 @@ int cmd_show(int argc, char **argv)
         rules_winning_cells(&r, b, win);
         print_moves("winning moves:", win);
         print_centre(&r, b);
+        print_pairing(&r, b);
     } else {
         printf("status: %s has won\n", st == WINNER_ORDER ? "Order" : "Chaos");
     }

@@ -421,3 +421,36 @@ Test(solver, certificate_with_a_losing_move, .timeout = 300)
     }
     cr_expect_geq(tried, 20);
 }
+
+/* Certificates from a table far too small to keep the proof (64 buckets):
+ * the writer finds most winning moves lost and searches again (dfpn.c,
+ * dfpn_winning_move); every certificate must still verify, and carry the
+ * value the brute force gives. Positions with 9-12 empty cells, all three
+ * rule sets. */
+Test(solver, certificates_from_a_tiny_table, .timeout = 600)
+{
+    int written = 0;
+    for (int rs = 0; rs < 3; rs++) {
+        Bench b;
+        bench_open(&b, 6, 5, rs, NULL);
+        tt_free(&b.tt);
+        cr_assert_eq(tt_init(&b.tt, 64 * sizeof(TTBucket), false), 0);
+        uint64_t rng = 900 + (uint64_t)rs;
+        for (int t = 0; t < 20 / SCALE; t++) {
+            RefPos p;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - (9 + t % 4), &rng) != 0) continue;
+            Winner v;
+            char *text = certificate(&b, tl_board(&p), &v);
+            VerifyResult res;
+            cr_expect_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s", res.error);
+            bool order = brute_order_wins(b.memo, &p);
+            char s[65];
+            ref_format(&p, s);
+            cr_expect_eq(v == WINNER_ORDER, order, "%s (rules %d): df-pn %d, brute force %d", s, rs, v, order);
+            free(text);
+            written++;
+        }
+        bench_close(&b);
+    }
+    cr_expect_geq(written, 45 / SCALE, "too few certificates written");
+}
