@@ -9,7 +9,9 @@ CFLAGS   := -std=c11 -O3 -march=native -fopenmp $(WARN)
 SANFLAGS := -std=c11 -O1 -g -fopenmp -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
 TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
-DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox
+# Libraries every program links: LMDB for the store of decided positions (tables/store.h).
+LIBS     := -llmdb -lm
+DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev
 
 # The library every program links: engine -> tables -> solver, the verifier
 # (verify/, apart from the solver) and the bench's measurements (bench/).
@@ -64,11 +66,11 @@ $(B)/libocsolve.a: $(LIB_SRC:%.c=$(B)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
-	$(CC) $(CFLAGS) $^ -lm -o $@
+	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
 
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
-	$(CC) $(CFLAGS) $^ -lcriterion -pthread -lm -o $@
+	$(CC) $(CFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
 test: layout-check $(B)/ocsolve $(B)/run-tests
 	$(B)/run-tests --jobs 2
@@ -87,17 +89,17 @@ $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 $(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
-	$(CC) $(SANFLAGS) $^ -lm -o $@
+	$(CC) $(SANFLAGS) $^ $(LIBS) -o $@
 
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
-	$(CC) $(SANFLAGS) $^ -lcriterion -pthread -lm -o $@
+	$(CC) $(SANFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
 # ThreadSanitizer on standalone threaded programs (Criterion cannot run under TSan).
 TSAN_SRC := $(wildcard tests/tsan/*.c)
 $(S)/tsan/%: tests/tsan/%.c $(LIB_SRC) $(HEADERS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread -lm -o $@
+	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread $(LIBS) -o $@
 
 sanitize: $(S)/ocsolve $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) $(S)/run-tests --jobs 2
@@ -145,7 +147,7 @@ $(O)/%.o: %.c $(HEADERS) | deps
 	$(CC) $(CPPFLAGS) $(O0FLAGS) -c $< -o $@
 
 $(O)/ocsolve: $(CMD_SRC:%.c=$(O)/%.o) $(LIB_SRC:%.c=$(O)/%.o)
-	$(CC) $(O0FLAGS) $^ -lm -o $@
+	$(CC) $(O0FLAGS) $^ $(LIBS) -o $@
 
 BENCH_THREADS ?= 2
 bench: $(B)/ocsolve

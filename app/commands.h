@@ -9,5 +9,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_random(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_store(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const char main_help[] =
     "  verify FILE                      check a proof certificate (independent verifier)\n"
     "  random EMPTY [COUNT]             random ongoing positions (reproducible by --seed)\n"
     "  bench                            the fixed benchmark: hot path, table, solver, signature\n"
+    "  store stats|get|export|put DIR   the store of decided positions (LMDB)\n"
     "  help                             this text\n"
     "'ocsolve COMMAND --help' describes a command's options.\n";
 
@@ -31,7 +32,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(int, char **);
     } cmds[] = {{"show", cmd_show},   {"perft", cmd_perft},   {"verify", cmd_verify},
-                {"solve", cmd_solve}, {"random", cmd_random}, {"bench", cmd_bench}};
+                {"solve", cmd_solve}, {"random", cmd_random}, {"bench", cmd_bench},
+                {"store", cmd_store}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
     cli_fail("unknown command '%s' (try 'ocsolve help')", cmd);

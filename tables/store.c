@@ -1,0 +1,472 @@
+/* store.c - see store.h. */
+#include "store.h"
+
+#include <errno.h>
+#include <lmdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../engine/symmetry.h"
+
+struct Store {
+    MDB_env *env;
+    MDB_dbi dbi;
+    bool readonly;
+    char path[4096];
+    char error[256];
+};
+
+enum { STORE_DEFAULT_MB = 1024, DTW_NONE = 0xFFFF };
+
+static void set_err(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, int errlen, const char *fmt, ...)
+{
+    if (!err || errlen <= 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* Byte strings                                                        */
+/* ------------------------------------------------------------------ */
+
+static void put_le64(uint8_t *p, uint64_t x)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
+    return x;
+}
+
+void store_key_encode(const StoreKey *k, StoreKeyBytes *out)
+{
+    out->b[0] = (uint8_t)k->rules;
+    out->b[1] = (uint8_t)k->n;
+    out->b[2] = (uint8_t)k->k;
+    out->b[3] = 0;
+    put_le64(out->b + 4, k->pos.s[PIECE_X]);
+    put_le64(out->b + 12, k->pos.s[PIECE_O]);
+}
+
+void store_key_decode(const StoreKeyBytes *in, StoreKey *k)
+{
+    k->rules = (RuleSet)in->b[0];
+    k->n = in->b[1];
+    k->k = in->b[2];
+    k->pos.s[PIECE_X] = get_le64(in->b + 4);
+    k->pos.s[PIECE_O] = get_le64(in->b + 12);
+}
+
+void store_value_encode(const StoreValue *v, StoreValueBytes *out)
+{
+    unsigned dtw = v->dtw < 0 ? DTW_NONE : (unsigned)v->dtw;
+    out->b[0] = (uint8_t)v->winner;
+    out->b[1] = v->move;
+    out->b[2] = (uint8_t)(dtw & 0xFF);
+    out->b[3] = (uint8_t)(dtw >> 8);
+    out->b[4] = v->flags;
+    out->b[5] = v->source;
+    out->b[6] = STORE_FORMAT;
+    out->b[7] = 0;
+}
+
+int store_value_decode(const StoreValueBytes *in, StoreValue *v)
+{
+    if (in->b[6] != STORE_FORMAT || in->b[7] != 0) return -1;
+    if (in->b[0] != WINNER_ORDER && in->b[0] != WINNER_CHAOS) return -1;
+    v->winner = (Winner)in->b[0];
+    v->move = in->b[1];
+    unsigned dtw = in->b[2] | (unsigned)in->b[3] << 8;
+    v->dtw = dtw == DTW_NONE ? STORE_DTW_UNKNOWN : (int)dtw;
+    v->flags = in->b[4];
+    v->source = in->b[5];
+    return 0;
+}
+
+const char *store_source_name(int source)
+{
+    switch (source) {
+    case STORE_SOURCE_DFPN: return "df-pn";
+    case STORE_SOURCE_LEMMA: return "lemma";
+    case STORE_SOURCE_HAND: return "hand";
+    default: return "unknown";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks                                                              */
+/* ------------------------------------------------------------------ */
+
+static int check_key(const StoreKey *k, char *err, int errlen)
+{
+    if ((int)k->rules < RULES_ORIGINAL || (int)k->rules > RULES_EXACT_END) {
+        set_err(err, errlen, "bad key: rules %d (0..2)", (int)k->rules);
+        return -1;
+    }
+    if (k->n < BOARD_MIN_N || k->n > BOARD_MAX_N || k->k < 3 || k->k > k->n) {
+        set_err(err, errlen, "bad key: n=%d k=%d (n 4..8, k 3..n)", k->n, k->k);
+        return -1;
+    }
+    uint64_t mask = board_mask(k->n);
+    if ((k->pos.s[PIECE_X] & k->pos.s[PIECE_O]) || (board_occupied(k->pos) & ~mask)) {
+        set_err(err, errlen, "bad key: not a %dx%d position (a cell with two symbols, or one off the board)",
+                k->n, k->n);
+        return -1;
+    }
+    return 0;
+}
+
+/* The value as the caller gives it, against its position (caller's frame). */
+static int check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen)
+{
+    if (v->winner != WINNER_ORDER && v->winner != WINNER_CHAOS) {
+        set_err(err, errlen, "bad value: winner %d (order or chaos)", (int)v->winner);
+        return -1;
+    }
+    if (v->move != MOVE_NONE) {
+        if (v->move & 0x80) {
+            set_err(err, errlen, "bad value: move byte 0x%02x", v->move);
+            return -1;
+        }
+        uint64_t bit = 1ULL << move_cell(v->move);
+        if (!(bit & board_mask(k->n)) || (board_occupied(k->pos) & bit)) {
+            set_err(err, errlen, "bad value: the move's cell is %s", (bit & board_mask(k->n)) ? "occupied" : "off the board");
+            return -1;
+        }
+    }
+    if (v->dtw != STORE_DTW_UNKNOWN) {
+        int empty = k->n * k->n - board_count(k->pos);
+        if (v->winner != WINNER_ORDER) {
+            set_err(err, errlen, "bad value: a distance to win is Order's (Chaos wins here)");
+            return -1;
+        }
+        if (v->dtw < 1 || v->dtw > empty) {
+            set_err(err, errlen, "bad value: distance to win %d (1..%d, the empty cells)", v->dtw, empty);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Open and close                                                      */
+/* ------------------------------------------------------------------ */
+
+Store *store_open(const char *path, bool readonly, size_t map_mb, char *err, int errlen)
+{
+    if (strlen(path) >= sizeof((Store *)0)->path - 16) {
+        set_err(err, errlen, "store %s: path too long", path);
+        return NULL;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT || readonly) {
+            set_err(err, errlen, "store %s: %s", path, strerror(errno));
+            return NULL;
+        }
+        if (mkdir(path, 0777) != 0) {
+            set_err(err, errlen, "store %s: cannot create the directory: %s", path, strerror(errno));
+            return NULL;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "store %s: not a directory", path);
+        return NULL;
+    }
+    if (readonly) {
+        char data[4200];
+        snprintf(data, sizeof data, "%s/data.mdb", path);
+        if (stat(data, &st) != 0) {
+            set_err(err, errlen, "store %s: not a store (no data.mdb: %s)", path, strerror(errno));
+            return NULL;
+        }
+    }
+    Store *s = calloc(1, sizeof *s);
+    if (!s) {
+        set_err(err, errlen, "store %s: out of memory", path);
+        return NULL;
+    }
+    snprintf(s->path, sizeof s->path, "%s", path);
+    s->readonly = readonly;
+    int rc = mdb_env_create(&s->env);
+    if (rc == 0) rc = mdb_env_set_mapsize(s->env, (size_t)(map_mb ? map_mb : STORE_DEFAULT_MB) << 20);
+    /* MDB_NOTLS: read transactions are not tied to a thread's storage. */
+    if (rc == 0) rc = mdb_env_open(s->env, path, MDB_NOTLS | (readonly ? MDB_RDONLY : 0), 0666);
+    if (rc != 0) {
+        set_err(err, errlen, "store %s: cannot open: %s", path, mdb_strerror(rc));
+        if (s->env) mdb_env_close(s->env);
+        free(s);
+        return NULL;
+    }
+    MDB_txn *txn;
+    rc = mdb_txn_begin(s->env, NULL, readonly ? MDB_RDONLY : 0, &txn);
+    if (rc == 0) {
+        rc = mdb_dbi_open(txn, NULL, 0, &s->dbi);
+        if (rc == 0) rc = mdb_txn_commit(txn);
+        else mdb_txn_abort(txn);
+    }
+    if (rc != 0) {
+        set_err(err, errlen, "store %s: cannot open the database: %s", path, mdb_strerror(rc));
+        mdb_env_close(s->env);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void store_close(Store *s)
+{
+    if (!s) return;
+    mdb_env_close(s->env);
+    free(s);
+}
+
+const char *store_error(const Store *s) { return s->error; }
+
+/* ------------------------------------------------------------------ */
+/* Put and get                                                         */
+/* ------------------------------------------------------------------ */
+
+/* The record to keep of two with the same winner (store.h, Merging). */
+static StoreValue merge(const StoreValue *old, const StoreValue *nw)
+{
+    bool better = nw->dtw != STORE_DTW_UNKNOWN && (old->dtw == STORE_DTW_UNKNOWN || nw->dtw < old->dtw);
+    const StoreValue *a = better ? nw : old, *b = better ? old : nw;
+    StoreValue m = *a;
+    if (m.move == MOVE_NONE) m.move = b->move;
+    m.flags = old->flags | nw->flags;
+    m.source = old->source != STORE_SOURCE_UNKNOWN ? old->source : nw->source;
+    return m;
+}
+
+/* One write transaction: read, merge, write, commit. 0 done; 1 the map
+ * was full (nothing written); STORE_CONFLICT or -3 (a corrupt record),
+ * message in err; -1 LMDB's error code in *mdb_rc. */
+static int put_txn(Store *s, MDB_val *k, const StoreValue *v, int *mdb_rc, char *err, int errlen)
+{
+    MDB_txn *txn;
+    int rc = mdb_txn_begin(s->env, NULL, 0, &txn);
+    if (rc == MDB_MAP_RESIZED) {
+        /* Another process grew the map: take its size, then go on. */
+        rc = mdb_env_set_mapsize(s->env, 0);
+        if (rc == 0) rc = mdb_txn_begin(s->env, NULL, 0, &txn);
+    }
+    if (rc != 0) {
+        *mdb_rc = rc;
+        return -1;
+    }
+    StoreValue keep = *v;
+    MDB_val old;
+    rc = mdb_get(txn, s->dbi, k, &old);
+    if (rc == 0) {
+        StoreValue ov;
+        StoreValueBytes ob;
+        if (old.mv_size != sizeof ob.b || (memcpy(ob.b, old.mv_data, sizeof ob.b), store_value_decode(&ob, &ov)) != 0) {
+            mdb_txn_abort(txn);
+            set_err(err, errlen, "store %s: corrupt record for this position", s->path);
+            return -3;
+        }
+        if (ov.winner != v->winner) {
+            mdb_txn_abort(txn);
+            set_err(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
+                    ov.winner == WINNER_ORDER ? "order" : "chaos", v->winner == WINNER_ORDER ? "order" : "chaos");
+            return STORE_CONFLICT;
+        }
+        keep = merge(&ov, v);
+        if (keep.move == ov.move && keep.dtw == ov.dtw && keep.flags == ov.flags && keep.source == ov.source) {
+            mdb_txn_abort(txn); /* nothing new */
+            return 0;
+        }
+    } else if (rc != MDB_NOTFOUND) {
+        mdb_txn_abort(txn);
+        *mdb_rc = rc;
+        return -1;
+    }
+    StoreValueBytes vb;
+    store_value_encode(&keep, &vb);
+    MDB_val val = {sizeof vb.b, vb.b};
+    rc = mdb_put(txn, s->dbi, k, &val, 0);
+    if (rc == 0) rc = mdb_txn_commit(txn);
+    else mdb_txn_abort(txn);
+    if (rc == MDB_MAP_FULL) return 1;
+    if (rc != 0) {
+        *mdb_rc = rc;
+        return -1;
+    }
+    return 0;
+}
+
+int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int errlen)
+{
+    if (s->readonly) {
+        set_err(err, errlen, "store %s: opened read-only", s->path);
+        return -1;
+    }
+    if (check_key(key, err, errlen) != 0 || check_value(key, v, err, errlen) != 0) return -1;
+    int sym;
+    StoreKey ck = *key;
+    ck.pos = sym_canonical(key->pos, key->n, &sym);
+    StoreValue cv;
+    cv.winner = v->winner;
+    cv.move = v->move == MOVE_NONE ? MOVE_NONE : sym_move(v->move, sym, key->n);
+    cv.dtw = v->dtw;
+    cv.flags = v->flags;
+    cv.source = v->source;
+    StoreKeyBytes kb;
+    store_key_encode(&ck, &kb);
+    MDB_val k = {sizeof kb.b, kb.b};
+    for (int tries = 0;; tries++) {
+        int mdb_rc = 0;
+        int r = put_txn(s, &k, &cv, &mdb_rc, err, errlen);
+        if (r == 0) return 0;
+        if (r == STORE_CONFLICT) return STORE_CONFLICT;
+        if (r == -3) return -1;
+        if (r == 1) {
+            /* The map is full: double it (no transaction of ours is open) and retry. */
+            MDB_envinfo info;
+            mdb_env_info(s->env, &info);
+            int rc = tries < 16 ? mdb_env_set_mapsize(s->env, info.me_mapsize * 2) : MDB_MAP_FULL;
+            if (rc == 0) continue;
+            mdb_rc = rc;
+        }
+        set_err(err, errlen, "store %s: cannot write: %s", s->path, mdb_strerror(mdb_rc));
+        return -1;
+    }
+}
+
+/* A read transaction, adopting a map grown by another process. */
+static int read_begin(Store *s, MDB_txn **txn)
+{
+    int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, txn);
+    if (rc == MDB_MAP_RESIZED) {
+        rc = mdb_env_set_mapsize(s->env, 0);
+        if (rc == 0) rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, txn);
+    }
+    return rc;
+}
+
+int store_get(Store *s, const StoreKey *key, StoreValue *out)
+{
+    s->error[0] = '\0';
+    if (check_key(key, s->error, sizeof s->error) != 0) return -1;
+    int sym;
+    StoreKey ck = *key;
+    ck.pos = sym_canonical(key->pos, key->n, &sym);
+    StoreKeyBytes kb;
+    store_key_encode(&ck, &kb);
+    MDB_val k = {sizeof kb.b, kb.b}, val;
+    MDB_txn *txn;
+    int rc = read_begin(s, &txn);
+    if (rc != 0) {
+        set_err(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    rc = mdb_get(txn, s->dbi, &k, &val);
+    StoreValueBytes vb;
+    if (rc == 0 && val.mv_size == sizeof vb.b) memcpy(vb.b, val.mv_data, sizeof vb.b);
+    size_t size = rc == 0 ? val.mv_size : 0;
+    mdb_txn_abort(txn);
+    if (rc == MDB_NOTFOUND) return 0;
+    if (rc != 0) {
+        set_err(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    if (size != sizeof vb.b || store_value_decode(&vb, out) != 0) {
+        set_err(s->error, sizeof s->error, "store %s: corrupt record for this position", s->path);
+        return -1;
+    }
+    if (out->move != MOVE_NONE) out->move = sym_move(out->move, sym_inverse(sym), key->n);
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Iteration and statistics                                            */
+/* ------------------------------------------------------------------ */
+
+int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
+{
+    MDB_txn *txn;
+    MDB_cursor *cur;
+    int rc = read_begin(s, &txn);
+    if (rc != 0) {
+        set_err(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    rc = mdb_cursor_open(txn, s->dbi, &cur);
+    if (rc != 0) {
+        mdb_txn_abort(txn);
+        set_err(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    MDB_val k, v;
+    int ret = 0;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        StoreKeyBytes kb;
+        StoreValueBytes vb;
+        StoreKey key;
+        StoreValue val;
+        bool ok = k.mv_size == sizeof kb.b && v.mv_size == sizeof vb.b;
+        if (ok) {
+            memcpy(kb.b, k.mv_data, sizeof kb.b);
+            memcpy(vb.b, v.mv_data, sizeof vb.b);
+            store_key_decode(&kb, &key);
+            ok = kb.b[3] == 0 && check_key(&key, NULL, 0) == 0 && store_value_decode(&vb, &val) == 0;
+        }
+        if (!ok) {
+            set_err(err, errlen, "store %s: corrupt record (key of %zu bytes, value of %zu)", s->path, k.mv_size,
+                    v.mv_size);
+            ret = -1;
+            break;
+        }
+        ret = fn(&key, &val, ctx);
+        if (ret != 0) break;
+    }
+    if (ret == 0 && rc != MDB_NOTFOUND) {
+        set_err(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        ret = -1;
+    }
+    mdb_cursor_close(cur);
+    mdb_txn_abort(txn);
+    return ret;
+}
+
+static int count_one(const StoreKey *k, const StoreValue *v, void *ctx)
+{
+    (void)k;
+    StoreStats *st = ctx;
+    st->entries++;
+    if (v->winner == WINNER_ORDER) st->order++;
+    else st->chaos++;
+    if (v->move != MOVE_NONE) st->with_move++;
+    if (v->dtw != STORE_DTW_UNKNOWN) st->with_dtw++;
+    return 0;
+}
+
+int store_stats(Store *s, StoreStats *out, char *err, int errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (store_foreach(s, count_one, out, err, errlen) != 0) return -1;
+    MDB_envinfo info;
+    MDB_stat ms;
+    mdb_env_info(s->env, &info);
+    mdb_env_stat(s->env, &ms);
+    out->map_bytes = info.me_mapsize;
+    out->page_bytes = ms.ms_psize;
+    char data[4200];
+    snprintf(data, sizeof data, "%s/data.mdb", s->path);
+    struct stat st;
+    if (stat(data, &st) != 0) {
+        set_err(err, errlen, "store %s: %s", data, strerror(errno));
+        return -1;
+    }
+    out->file_bytes = (uint64_t)st.st_size;
+    return 0;
+}
