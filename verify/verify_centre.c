@@ -4,7 +4,6 @@
 #include "verify_centre.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -106,24 +105,6 @@ int vr_small_order_wins(int m, const uint8_t *small_cells)
 
 /* --- the lemma on a big position --- */
 
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-/* A cell's name: column letter and row number, a1 the top-left cell (n <= 8). */
-static void cell_name(int n, int cell, char out[3])
-{
-    out[0] = (char)('a' + cell % n);
-    out[1] = (char)('1' + cell / n);
-    out[2] = '\0';
-}
-
 static const char *content(uint8_t v) { return v == VR_X ? "X" : v == VR_O ? "O" : "an empty cell"; }
 
 /* The ring pairs of the n x n board: the two ends of each full line of n
@@ -141,10 +122,10 @@ static int ring_pairs(int n, int pair[][2])
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
 {
     int n = g->n, m = n - 2;
-    if (!claim_order) return fail(why, why_len, "the certificate claims chaos");
-    if (g->rules == VR_EXACT_END) return fail(why, why_len, "not under exact-end (lines judged on the full board)");
-    if (g->rules != VR_ORIGINAL && g->rules != VR_EXACT) return fail(why, why_len, "only under original or exact rules");
-    if (g->k != n - 1 || n < 4 || n > 6) return fail(why, why_len, "needs k = n-1 and n from 4 to 6");
+    if (!claim_order) return vr_why(why, why_len, "the certificate claims chaos");
+    if (g->rules == VR_EXACT_END) return vr_why(why, why_len, "not under exact-end (lines judged on the full board)");
+    if (g->rules != VR_ORIGINAL && g->rules != VR_EXACT) return vr_why(why, why_len, "only under original or exact rules");
+    if (g->k != n - 1 || n < 4 || n > 6) return vr_why(why, why_len, "needs k = n-1 and n from 4 to 6");
 
     int pair[2 * 8][2], npairs = ring_pairs(n, pair);
     for (int p = 0; p < npairs; p++) {
@@ -152,9 +133,9 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
         bool empty = a == VR_EMPTY && b == VR_EMPTY, mixed = a != VR_EMPTY && b != VR_EMPTY && a != b;
         if (empty || mixed) continue;
         char na[3], nb[3];
-        cell_name(n, pair[p][0], na);
-        cell_name(n, pair[p][1], nb);
-        return fail(why, why_len, "pair %s/%s holds %s and %s", na, nb, content(a), content(b));
+        vr_cell_name(n, pair[p][0], na);
+        vr_cell_name(n, pair[p][1], nb);
+        return vr_why(why, why_len, "pair %s/%s holds %s and %s", na, nb, content(a), content(b));
     }
 
     uint8_t small[VR_SMALL_MAX * VR_SMALL_MAX];
@@ -170,10 +151,10 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
      * position's. Said again here rather than assumed. */
     bool order_to_move = big_pieces % 2 == 0;
     if ((small_pieces % 2 == 0) != order_to_move)
-        return fail(why, why_len, "the ring holds an odd number of pieces");
+        return vr_why(why, why_len, "the ring holds an odd number of pieces");
     int w = vr_small_order_wins(m, small);
     if (w < 0) return -1;
     if (w == 0)
-        return fail(why, why_len, "the centre small game is a Chaos win (%s to move)", order_to_move ? "Order" : "Chaos");
+        return vr_why(why, why_len, "the centre small game is a Chaos win (%s to move)", order_to_move ? "Order" : "Chaos");
     return 1;
 }

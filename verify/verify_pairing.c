@@ -3,34 +3,16 @@
  * every window, from the definitions in the header. */
 #include "verify_pairing.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../engine/notation.h"
 
-static int fail(char *why, size_t why_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t why_len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, why_len, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static void cell_name(int n, int cell, char out[3])
-{
-    out[0] = (char)('a' + cell % n);
-    out[1] = (char)('1' + cell / n);
-    out[2] = '\0';
-}
-
 void vr_pair_format(int n, VrPair p, char *out)
 {
-    cell_name(n, p.a, out);
+    vr_cell_name(n, p.a, out);
     out[2] = ':';
-    cell_name(n, p.b, out + 3);
+    vr_cell_name(n, p.b, out + 3);
     out[5] = p.same ? '=' : '~';
     out[6] = '\0';
 }
@@ -84,7 +66,7 @@ int vr_pairs_parse(char *const *words, int count, int n, VrPair *pairs, char *er
             int c = i ? b : a;
             if (owner[c] >= 0) {
                 char name[3];
-                cell_name(n, c, name);
+                vr_cell_name(n, c, name);
                 snprintf(err, err_len, "cell %s is in two pairs (%.40s and %.40s)", name, words[owner[c]], w);
                 return -1;
             }
@@ -148,38 +130,38 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
 {
     int n = g->n, nn = n * n, k = g->k;
     char pn[8];
-    if (!claim_chaos) return fail(why, why_len, "the certificate claims order");
+    if (!claim_chaos) return vr_why(why, why_len, "the certificate claims order");
     int st = vr_status(g, cells);
     if (st != VR_ONGOING)
-        return fail(why, why_len, "the position has already ended (%s has won)",
+        return vr_why(why, why_len, "the position has already ended (%s has won)",
                     st == VR_ORDER_WINS ? "Order" : "Chaos");
 
     /* The pairs themselves: on the board and disjoint (the parser says so too). */
-    if (npairs < 0 || npairs > VR_MAX_PAIRS) return fail(why, why_len, "%d pairs", npairs);
+    if (npairs < 0 || npairs > VR_MAX_PAIRS) return vr_why(why, why_len, "%d pairs", npairs);
     bool used[VR_MAX_CELLS] = {false};
     for (int p = 0; p < npairs; p++) {
         int a = pairs[p].a, b = pairs[p].b;
         if (a >= nn || b >= nn || a == b || used[a] || used[b])
-            return fail(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
+            return vr_why(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
         used[a] = used[b] = true;
     }
     for (int p = 0; p < npairs; p++) {
         vr_pair_format(n, pairs[p], pn);
         if (pairs[p].same && g->rules != VR_EXACT_END)
-            return fail(why, why_len, "a same-symbol pair %s needs rules exact-end", pn);
+            return vr_why(why, why_len, "a same-symbol pair %s needs rules exact-end", pn);
     }
     for (int p = 0; p < npairs; p++) {
         vr_pair_format(n, pairs[p], pn);
         uint8_t a = cells[pairs[p].a], b = cells[pairs[p].b];
         if (a != VR_EMPTY || b != VR_EMPTY)
-            return fail(why, why_len, "pair %s holds %s and %s (both cells must be empty)", pn, content(a), content(b));
+            return vr_why(why, why_len, "pair %s holds %s and %s (both cells must be empty)", pn, content(a), content(b));
     }
 
     int empty = 0;
     for (int i = 0; i < nn; i++) empty += cells[i] == VR_EMPTY;
     bool order_to_move = (nn - empty) % 2 == 0;
     if (order_to_move != (empty % 2 == 0))
-        return fail(why, why_len,
+        return vr_why(why, why_len,
                     "%s to move with %d empty cells (the pairing needs an even number at Order's turn)",
                     order_to_move ? "Order" : "Chaos", empty);
 
@@ -194,9 +176,9 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
                 for (int p = 0; p < npairs && !covered; p++) covered = covers(&w, pairs[p]);
                 if (covered) continue;
                 char first[3], last[3];
-                cell_name(n, w.cell[0], first);
-                cell_name(n, w.cell[k - 1], last);
-                return fail(why, why_len, "window %s-%s is not covered", first, last);
+                vr_cell_name(n, w.cell[0], first);
+                vr_cell_name(n, w.cell[k - 1], last);
+                return vr_why(why, why_len, "window %s-%s is not covered", first, last);
             }
     return 1;
 }

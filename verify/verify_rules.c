@@ -2,6 +2,8 @@
  * code shared with the engine. */
 #include "verify_rules.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 int vr_rules_parse(const char *s)
@@ -23,22 +25,28 @@ static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
 
 static bool on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
 
+/* The length of the maximal run of like symbols that starts at (r, c) in
+ * direction d, or 0 when (r, c) is empty or not the run's first cell (so
+ * that each run is counted once). */
+static int run_from(int n, const uint8_t *cells, int r, int c, int d)
+{
+    int dr = DIRS[d][0], dc = DIRS[d][1];
+    uint8_t s = cells[r * n + c];
+    if (s == VR_EMPTY || (on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s)) return 0;
+    int len = 0;
+    for (int rr = r, cc = c; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+    return len;
+}
+
 bool vr_has_line(const VrGame *g, const uint8_t *cells)
 {
     int n = g->n;
-    for (int d = 0; d < 4; d++) {
-        int dr = DIRS[d][0], dc = DIRS[d][1];
+    for (int d = 0; d < 4; d++)
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
-                uint8_t s = cells[r * n + c];
-                if (s == VR_EMPTY) continue;
-                /* Count each maximal run once, from its first cell. */
-                if (on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s) continue;
-                int len = 0;
-                for (int rr = r, cc = c; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+                int len = run_from(n, cells, r, c, d);
                 if (g->rules == VR_ORIGINAL ? len >= g->k : len == g->k) return true;
             }
-    }
     return false;
 }
 
@@ -46,22 +54,19 @@ bool vr_secured(const VrGame *g, const uint8_t *cells)
 {
     if (g->rules != VR_EXACT_END) return false;
     int n = g->n;
-    for (int d = 0; d < 4; d++) {
-        int dr = DIRS[d][0], dc = DIRS[d][1];
+    for (int d = 0; d < 4; d++)
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
-                uint8_t s = cells[r * n + c];
-                if (s == VR_EMPTY) continue;
-                if (on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s) continue;
-                int len = 0, rr = r, cc = c;
-                for (; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
-                /* (rr, cc) is just past the run, (r - dr, c - dc) just before it:
-                 * each off the board or the other symbol, never empty */
-                bool after = !on_board(n, rr, cc) || cells[rr * n + cc] == vr_swap(s);
-                bool before = !on_board(n, r - dr, c - dc) || cells[(r - dr) * n + (c - dc)] == vr_swap(s);
-                if (len == g->k && after && before) return true;
+                int len = run_from(n, cells, r, c, d);
+                if (len != g->k) continue;
+                /* the cells just before and just after the run: each off the
+                 * board or the other symbol, never empty */
+                int dr = DIRS[d][0], dc = DIRS[d][1], br = r - dr, bc = c - dc, ar = r + len * dr, ac = c + len * dc;
+                uint8_t other = vr_swap(cells[r * n + c]);
+                bool before = !on_board(n, br, bc) || cells[br * n + bc] == other;
+                bool after = !on_board(n, ar, ac) || cells[ar * n + ac] == other;
+                if (before && after) return true;
             }
-    }
     return false;
 }
 
@@ -124,6 +129,22 @@ bool vr_dead(const VrGame *g, const uint8_t *cells)
             }
     }
     return true;
+}
+
+void vr_cell_name(int n, int cell, char out[3])
+{
+    out[0] = (char)('a' + cell % n);
+    out[1] = (char)('1' + cell / n);
+    out[2] = '\0';
+}
+
+int vr_why(char *why, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+    return 0;
 }
 
 int vr_geom_cell(int n, int g, int cell)

@@ -10,6 +10,7 @@
 #define OCS_VERIFY_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum { VR_EMPTY = 0, VR_X = 1, VR_O = 2 };
@@ -53,6 +54,12 @@ bool vr_secured(const VrGame *g, const uint8_t *cells);
  * either S; a window can unless it holds the other symbol or S stands on a
  * cell just beyond either end of it. */
 bool vr_dead(const VrGame *g, const uint8_t *cells);
+
+/* A cell's name: column letter and row number, a1 the top-left cell (n <= 8). */
+void vr_cell_name(int n, int cell, char out[3]);
+/* Writes a reason (printf-style) into why and returns 0: the lemma checks'
+ * "it does not hold, because ..." in one call. */
+int vr_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The 8 symmetries of the square, g = 0..7, as a map of cell indices on an
  * n x n board: identity, the three rotations, the two mirrors and the two
