@@ -67,15 +67,22 @@ int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, i
         note(o, false, "resumed from %s: %llu table entries; earlier runs searched %llu nodes in %.1f s", o->resume,
              (unsigned long long)loaded, (unsigned long long)got.nodes, got.seconds);
     }
+    d->lim.interrupt = job_signals();
+    return 0;
+}
+
+atomic_bool *job_signals(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    d->lim.interrupt = &job_interrupt;
-    return 0;
+    return &job_interrupt;
 }
+
+int job_signal(void) { return job_signo; }
 
 static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double t0)
 {

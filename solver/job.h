@@ -49,6 +49,13 @@ int job_check(const JobOpts *o, char *err, int errlen);
 /* job_check, then loads the resume file (a refused file: -1 and why in
  * err), and routes SIGINT/SIGTERM to a clean stop. */
 int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen);
+/* Routes SIGINT and SIGTERM to a clean stop: returns the flag a signal
+ * sets, for every search's SearchLimits.interrupt (df-pn, alpha-beta, the
+ * certificate's re-searches), so that each phase of a solve stops on it.
+ * Installing twice is harmless. */
+atomic_bool *job_signals(void);
+/* The signal caught (SIGINT or SIGTERM), 0 if none. */
+int job_signal(void);
 /* Runs df-pn from b to the end (decided, d->lim hit, or a signal), saving
  * checkpoints on the way and at the end. */
 Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);

@@ -61,6 +61,10 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     double t0 = clock_seconds();
     SearchLimits lim = s->lim;
     if (s->time_limit > 0) lim.deadline = t0 + s->time_limit;
+    /* Every phase (the search, the distance to win, the best move, the
+     * certificate) stops on SIGINT or SIGTERM, and the later ones are
+     * skipped. */
+    if (!lim.interrupt) lim.interrupt = job_signals();
     Dfpn d;
     dfpn_init(&d, r, &s->cfg, &tt);
     d.lim = lim;
@@ -86,11 +90,19 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
         d.lim.report = NULL; /* later searches (moves, certificates) report nothing */
     }
     if (s->alphabeta) dfpn_numbers(rep->value, &rep->pn, &rep->dn);
-    if (s->dtw && rep->value == WINNER_ORDER) rep->dtw = ab_dtw(&ab, b);
-    rep->best = best_move(&d, &ab, b, rep->value, rep->dtw);
+    if (s->dtw && rep->value == WINNER_ORDER && !job_signal()) {
+        rep->dtw = ab_dtw(&ab, b);
+        if (rep->dtw < -1) rep->dtw = -1; /* stopped: unknown */
+    }
+    if (!job_signal()) rep->best = best_move(&d, &ab, b, rep->value, rep->dtw);
     rep->seconds = clock_seconds() - t0;
     rep->nodes = d.nodes + (ab_bytes ? ab.nodes : 0);
-    if (s->proof) write_proof(s, &d, b, rep);
+    if (s->proof && !job_signal()) write_proof(s, &d, b, rep);
+    if (job_signal()) {
+        rep->job.signo = job_signal();
+        if (s->proof)
+            snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->job.signo);
+    }
 out:
     tt_free(&tt);
     if (ab_bytes) tt_free(&abtt);

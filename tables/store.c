@@ -231,6 +231,11 @@ void store_close(Store *s)
 
 const char *store_error(const Store *s) { return s->error; }
 
+int store_set_durable(Store *s, bool durable)
+{
+    return mdb_env_set_flags(s->env, MDB_NOSYNC, durable ? 0 : 1) == 0 ? 0 : -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Put and get                                                         */
 /* ------------------------------------------------------------------ */

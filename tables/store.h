@@ -143,6 +143,11 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
 int store_get(Store *s, const StoreKey *key, StoreValue *out);
 /* The message of the last failed store_get (empty if none). */
 const char *store_error(const Store *s);
+/* durable (the default): a put has reached the disk when it returns. Off
+ * (LMDB's MDB_NOSYNC), for bulk loads and tests: a put costs no flush; a
+ * killed process still loses nothing (the data is in the system's
+ * buffers), but a system crash may lose recent puts. 0, or -1. */
+int store_set_durable(Store *s, bool durable);
 
 typedef struct {
     uint64_t entries;
