@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "runbin.h"
 
 /* --- a growable map from exact (x, o) masks to a small value --- */
 
@@ -165,6 +168,24 @@ int cg_check(const char *text, VerifyResult *r)
     int rc = verify_text(text, r);
     cr_assert_eq(rc, r->status);
     return rc;
+}
+
+void cg_expect_malformed(const char *text, const char *error, const char *tag)
+{
+    char want[512];
+    snprintf(want, sizeof want, "<text>:%s", error);
+    VerifyResult r;
+    cr_assert_eq(cg_check(text, &r), 2, "%s: %s", tag, r.error);
+    cr_assert(strstr(r.error, want), "%s: %s", tag, r.error);
+    /* the same file through the command line: one line naming the file, exit 2 */
+    char path[] = "/tmp/ocsolve-malformed-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    snprintf(want, sizeof want, "%s:%s", path, error);
+    expect_reject(want, "verify", path);
+    unlink(path);
 }
 
 void cg_free_cert(CgCert *c)

@@ -36,6 +36,10 @@ char *cg_cert_text(const CgCert *c, int skip, int swap, const char *move);
 char *cg_plain(const CgCert *c);
 char *cg_replace(const char *text, const char *from, const char *to);
 int cg_check(const char *text, VerifyResult *r);
+/* text must be malformed with this error (after "SOURCE:"), both through
+ * the library and through `ocsolve verify FILE` (exit 2, one line); tag
+ * names the case in messages. */
+void cg_expect_malformed(const char *text, const char *error, const char *tag);
 void cg_free_cert(CgCert *c);
 
 #endif
