@@ -34,7 +34,20 @@ typedef struct {
  * pairing ...') is known for it; with E_LEMMA, the lemma is pairing (else
  * centre). A pairing line is checked when it is read (add_lemma), so its
  * entry keeps no pairs. */
-enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16 };
+enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16, E_SEE = 32 };
+
+/* 'POSITION see FILE' lines, in line order (so found by line number): the
+ * file, resolved against the certificate's folder, and the position as
+ * written (the sub-certificate's root). */
+typedef struct {
+    uint32_t line;
+    char *path;
+    uint8_t cells[VR_MAX_CELLS];
+} See;
+
+/* How deep sub-certificates may nest: a file that names itself, directly
+ * or not, ends here instead of recursing for ever. */
+enum { SEE_MAX_DEPTH = 8 };
 
 typedef struct {
     Entry *e;
@@ -99,7 +112,13 @@ typedef struct {
     uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
     char text[NOTATION_POS_LEN];
     char bad_lemma[VERIFY_ERR_LEN]; /* the first pairing line that failed when read, "" if none */
+    int depth;                      /* 0 for the certificate asked for, 1 for one it names, ... */
+    char dir[4096];                 /* its folder, with a trailing '/'; "" for text */
+    See *see;
+    size_t nsee, capsee;
 } Verifier;
+
+static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, int depth);
 
 static int set_error(VerifyResult *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int set_error(VerifyResult *res, int status, const char *fmt, ...)
@@ -142,6 +161,40 @@ static const char *here(Verifier *v)
 
 static const char *const WINNER_NAME[3] = {"?", "order", "chaos"};
 
+/* A position with a 'see' line: its certificate, checked on its own (its
+ * own table, freed after) as a proof that the same winner wins the
+ * position as written, under the same game. */
+static int prove_see(Verifier *v, Entry *e)
+{
+    if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+    size_t lo = 0, hi = v->nsee;
+    while (lo < hi) { /* the See of line e->line */
+        size_t mid = (lo + hi) / 2;
+        if (v->see[mid].line < e->line) lo = mid + 1;
+        else hi = mid;
+    }
+    const See *s = &v->see[lo];
+    char pos[NOTATION_POS_LEN];
+    format_pos(s->cells, v->g.n, pos);
+    if (v->depth + 1 > SEE_MAX_DEPTH)
+        return invalid(v, "see %s at %s (line %u): certificates nested deeper than %d (one names itself?)", s->path, pos,
+                       e->line, SEE_MAX_DEPTH);
+    VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
+    VerifyResult *sub = malloc(sizeof *sub);
+    if (!sub) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    int rc = verify_file_at(s->path, &x, sub, v->depth + 1);
+    if (rc == VERIFY_VALID) {
+        v->res->positions_checked += sub->positions_checked;
+        e->flags |= E_DONE;
+    } else if (strncmp(sub->error, "see ", 4) == 0) { /* nested: the innermost see line says it best */
+        invalid(v, "%s", sub->error);
+    } else {
+        invalid(v, "see %s at %s (line %u): %s", s->path, pos, e->line, sub->error);
+    }
+    free(sub);
+    return rc == VERIFY_VALID ? 0 : VERIFY_INVALID;
+}
+
 /* 0: the winner wins from v->cells, reached by a move at `last` (-1 at the
  * root) and with `empty` empty cells; otherwise the result's status (error set). */
 static int prove(Verifier *v, int last, int empty)
@@ -169,6 +222,7 @@ static int prove(Verifier *v, int last, int empty)
     if (e && (e->flags & E_DONE)) return 0;
     v->res->positions_checked++;
 
+    if (e && (e->flags & E_SEE)) return prove_see(v, e);
     if (e && (e->flags & E_LEMMA)) { /* the lemma, checked on the position itself (it is symmetric) */
         if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
         if (e->flags & E_PAIRING) { /* checked where it was read, in its own frame; it held (else run() stopped) */
@@ -236,6 +290,7 @@ static int prove(Verifier *v, int last, int empty)
 
 typedef struct {
     FILE *f;
+    const char *path; /* NULL for text */
     char *buf;
     size_t cap;
     long line;
@@ -384,6 +439,40 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     return 0;
 }
 
+/* 'POSITION see FILE' (w[1] is "see"), nw words. */
+static int add_see(Verifier *v, long line, char **w, int nw)
+{
+    if (v->version < 2) return MALFORMED(line, "a see line needs 'ocproof 2' (this certificate is 'ocproof 1')");
+    if (nw != 3) return MALFORMED(line, "a see line is 'POSITION see FILE', not %d words", nw);
+    uint8_t cells[VR_MAX_CELLS];
+    int rc = parse_position(v, line, "", w[0], cells);
+    if (rc) return rc;
+    v->res->lines++;
+    bool fresh;
+    Entry *e = table_add(&v->tab, vr_canonical(&v->sym, cells, NULL), &fresh);
+    if (!e) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (e->flags & (E_LINE | E_LEMMA | E_SEE))
+        return MALFORMED(line, "conflicts with line %u: the same position (up to symmetry) with a see line and another line",
+                         e->line);
+    if (v->nsee == v->capsee) {
+        size_t cap = v->capsee ? 2 * v->capsee : 16;
+        See *big = realloc(v->see, cap * sizeof *big);
+        if (!big) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+        v->see = big;
+        v->capsee = cap;
+    }
+    See *s = &v->see[v->nsee];
+    size_t len = strlen(v->dir) + strlen(w[2]) + 1;
+    if (!(s->path = malloc(len))) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    snprintf(s->path, len, "%s%s", w[2][0] == '/' ? "" : v->dir, w[2]);
+    memcpy(s->cells, cells, sizeof s->cells);
+    s->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+    v->nsee++;
+    e->flags |= E_SEE;
+    e->line = s->line;
+    return 0;
+}
+
 enum { F_BOARD, F_RULES, F_WINNER, F_ROOT, F_COUNT };
 static const char *const FIELD[F_COUNT] = {"board", "rules", "winner", "root"};
 
@@ -482,6 +571,8 @@ static int read_cert(Verifier *v, Source *src)
         } else if (!looks_like_position(w[0])) {
             rc = MALFORMED(ln, "unknown keyword '%s' (board, rules, winner, root or a 'POSITION MOVE' line)", w[0]);
         } else if (!h.done && (rc = finish_header(v, &h, ln)) != 0) {
+        } else if (nw >= 2 && strcmp(w[1], "see") == 0) {
+            rc = add_see(v, ln, w, nw);
         } else if (nw >= 2 && strcmp(w[1], "lemma") == 0) {
             rc = nw > W_MAX ? MALFORMED(ln, "a lemma line of %d words: more pairs than the board has cells for", nw)
                             : add_lemma(v, ln, w, nw);
@@ -526,12 +617,16 @@ static int check_expect(Verifier *v, const VerifyExpect *x)
     return 0;
 }
 
-static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyResult *out)
+static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyResult *out, int depth)
 {
     Verifier *v = calloc(1, sizeof *v);
     if (!v) return set_error(out, VERIFY_MALFORMED, "out of memory");
     v->res = out;
     v->name = name;
+    v->depth = depth;
+    const char *slash = src->path ? strrchr(src->path, '/') : NULL;
+    if (slash && (size_t)(slash - src->path) + 2 <= sizeof v->dir)
+        memcpy(v->dir, src->path, (size_t)(slash - src->path) + 1); /* calloc: NUL-terminated */
     int rc = read_cert(v, src);
     if (rc == 0) rc = check_expect(v, exp);
     if (rc == 0 && v->bad_lemma[0]) rc = invalid(v, "%s", v->bad_lemma); /* a pairing line failed when read */
@@ -542,6 +637,8 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
         rc = prove(v, -1, empty);
     }
     free(v->tab.e);
+    for (size_t i = 0; i < v->nsee; i++) free(v->see[i].path);
+    free(v->see);
     free(v);
     free(src->buf);
     out->status = rc;
@@ -560,19 +657,24 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
     result_init(out);
     Source src = {.f = fmemopen((void *)text, strlen(text), "r")};
     if (!src.f) return set_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
-    int rc = run(&src, "<text>", exp, out);
+    int rc = run(&src, "<text>", exp, out, 0);
+    fclose(src.f);
+    return rc;
+}
+
+static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, int depth)
+{
+    result_init(out);
+    Source src = {.f = fopen(path, "r"), .path = path};
+    if (!src.f) return set_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    int rc = run(&src, path, exp, out, depth);
     fclose(src.f);
     return rc;
 }
 
 int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)
 {
-    result_init(out);
-    Source src = {.f = fopen(path, "r")};
-    if (!src.f) return set_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
-    int rc = run(&src, path, exp, out);
-    fclose(src.f);
-    return rc;
+    return verify_file_at(path, exp, out, 0);
 }
 
 int verify_text(const char *text, VerifyResult *out) { return verify_text_ex(text, NULL, out); }

@@ -18,6 +18,12 @@
  *     POSITION lemma pairing A:B~ C:D= ...
  *                                      version 2 only: Chaos wins the position
  *                                      by a pairing (verify_pairing.h)
+ *     POSITION see FILE                version 2 only: the winner wins the
+ *                                      position by the certificate FILE
+ *                                      (relative to this file's folder),
+ *                                      checked on its own when reached: same
+ *                                      game and winner, root = POSITION up to
+ *                                      symmetry; nested at most 8 deep
  *
  * A position line may be given in any of the position's 16 symmetric forms
  * (8 symmetries of the square x swapping X and O), with the move in the
