@@ -17,10 +17,12 @@ DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev
 # (verify/, apart from the solver) and the bench's measurements (bench/).
 # No option parsing, no printing for people, no exit: that is app/.
 LIB_SRC  := $(wildcard engine/*.c tables/*.c solver/*.c verify/*.c bench/*.c)
+LIB_SRC  += $(wildcard jobs/*.c)
 # The ocsolve command: main.c, option handling and one cmd_*.c per subcommand.
 CMD_SRC  := $(wildcard app/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h verify/*.h bench/*.h app/*.h tests/*.h)
+HEADERS  += $(wildcard jobs/*.h)
 # What the tests need to know about the tree.
 TEST_DEFS := -DOCS_SIGNATURE_FILE='"$(abspath bench/signature.txt)"'
 

@@ -10,5 +10,6 @@ int cmd_solve(int argc, char **argv);
 int cmd_random(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_store(int argc, char **argv);
+int cmd_jobs(int argc, char **argv);
 
 #endif

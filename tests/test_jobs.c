@@ -1,0 +1,258 @@
+/* test_jobs.c - job-level proof-number search (jobs/jobs.h) against the
+ * independent brute force (tests/brute.h): random 6x6 k=5 positions of all
+ * three rule sets and 4x4 boards (k = 3 and 4) from the empty board and
+ * near it, with tiny job budgets so the top tree must expand several
+ * plies; 1 and 2 workers give the same values; a second run on the same
+ * store decides the root at once and the store's records agree with the
+ * brute force; and the `ocsolve jobs` command line. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../jobs/jobs.h"
+#include "brute.h"
+#include "runbin.h"
+#include "testlib.h"
+
+TestSuite(jobs, .timeout = 120);
+
+/* One jobs_solve with a tiny budget and table; asserts it ran. pairing:
+ * the pairing budget (0: off, which leaves more for the jobs to do). */
+static JobsResult run_jobs_cfg(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre,
+                               int pairing)
+{
+    Rules r;
+    tl_init_rules(&r, p);
+    Board b = tl_board(p);
+    DfpnConfig cfg = dfpn_default_config();
+    cfg.kn.centre = centre;
+    cfg.kn.pairing = pairing;
+    JobsSpec s = {.workers = workers, .job_nodes = job_nodes, .job_tt_bytes = (size_t)1 << 20, .store = store};
+    JobsResult res;
+    char err[256] = "";
+    cr_assert_eq(jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
+    cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
+    return res;
+}
+
+static JobsResult run_jobs(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre);
+
+static JobsResult run_jobs(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre)
+{
+    return run_jobs_cfg(p, workers, job_nodes, store, centre, 32);
+}
+
+static Winner brute_winner(BruteMemo *m, RefPos *p)
+{
+    return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
+}
+
+static void check_one(BruteMemo *m, RefPos *p, int workers, uint64_t job_nodes, int pairing, int *expanded,
+                      int *count)
+{
+    char s[65];
+    ref_format(p, s);
+    JobsResult res = run_jobs_cfg(p, workers, job_nodes, NULL, false, pairing);
+    Winner want = brute_winner(m, p);
+    cr_assert_eq(res.winner, want, "%s n=%d k=%d rules=%d: jobs %s, brute force %s (jobs %llu, tree %llu)", s, p->n,
+                 p->k, p->rules, winner_name(res.winner), winner_name(want), (unsigned long long)res.jobs_run,
+                 (unsigned long long)res.tree_nodes);
+    cr_assert_eq(res.jobs_run, res.jobs_decided + res.jobs_undecided + res.jobs_stopped);
+    /* An undecided job means its leaf was expanded when next selected,
+     * unless the root was decided first. */
+    if (res.expansions > 0) {
+        cr_assert_gt(res.jobs_undecided, 0, "%s: expanded without an undecided job", s);
+        cr_assert_gt(res.tree_nodes, 1);
+        (*expanded)++;
+    }
+    (*count)++;
+}
+
+/* 6x6 k=5, 12-14 empty cells, every rule set; budgets of 1-8 nodes
+ * (the knowledge decides most such positions in a few dozen nodes). */
+Test(jobs, brute_force_6x6)
+{
+    BruteMemo *m = brute_new();
+    cr_assert(m);
+    uint64_t rng = 20261201;
+    int expanded = 0, count = 0;
+    for (int rs = 0; rs < 3; rs++) {
+        for (int t = 0; t < 9; t++) {
+            RefPos p;
+            int empties = 12 + t % 3;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - empties, &rng) != 0) continue;
+            check_one(m, &p, 1, 1 + (uint64_t)(t % 8), 32, &expanded, &count);
+        }
+    }
+    brute_free(m);
+    cr_log_info("6x6: %d positions, %d expanded", count, expanded);
+    cr_assert_geq(count, 24, "only %d positions", count);
+    cr_assert_geq(expanded, 3, "only %d of %d positions needed an expansion", expanded, count);
+}
+
+/* 4x4, k = 3 and 4, near the empty board (2-4 pieces; the empty board
+ * itself in brute_force_4x4_empty). */
+Test(jobs, brute_force_4x4)
+{
+    BruteMemo *m = brute_new();
+    cr_assert(m);
+    uint64_t rng = 4404;
+    int expanded = 0, count = 0;
+    for (int k = 3; k <= 4; k++)
+        for (int rs = 0; rs < 3; rs++)
+            for (int pieces = 2; pieces <= 5; pieces++) {
+                RefPos p;
+                if (tl_random_ongoing(&p, 4, k, rs, pieces, &rng) != 0) continue;
+                check_one(m, &p, 1, 5, (pieces & 1) ? 32 : 0, &expanded, &count);
+            }
+    brute_free(m);
+    cr_log_info("4x4: %d positions, %d expanded", count, expanded);
+    cr_assert_geq(count, 20, "only %d positions", count);
+    cr_assert_geq(expanded, 4, "only %d of %d positions needed an expansion", expanded, count);
+}
+
+/* The value does not depend on the number of workers. */
+Test(jobs, workers_agree)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 777;
+    int n = 0;
+    for (int t = 0; t < 12; t++) {
+        RefPos p;
+        int rs = t % 3;
+        if (tl_random_ongoing(&p, 6, 5, rs, 36 - (12 + t % 3), &rng) != 0) continue;
+        JobsResult a = run_jobs(&p, 1, 10, NULL, true), b = run_jobs(&p, 2, 10, NULL, true);
+        cr_assert_eq(a.winner, b.winner, "1 worker %s, 2 workers %s", winner_name(a.winner), winner_name(b.winner));
+        cr_assert_eq(a.winner, brute_winner(m, &p));
+        n++;
+    }
+    brute_free(m);
+    cr_assert_geq(n, 10);
+}
+
+/* ---------------- the store ---------------- */
+
+static void rm_dir(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    char f[512];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        unlink(f);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+typedef struct {
+    BruteMemo *m;
+    int n, k, rules;
+    int seen, checked, bad;
+    char first_bad[80];
+} StoreCheck;
+
+static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
+{
+    StoreCheck *sc = ctx;
+    sc->seen++;
+    if (sc->seen % 3 != 1) return 0; /* a sample: every third record */
+    RefPos p = {.n = key->n, .k = key->k, .rules = sc->rules};
+    for (int r = 0; r < key->n; r++)
+        for (int c = 0; c < key->n; c++) {
+            uint64_t bit = 1ULL << (8 * r + c);
+            p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
+        }
+    Winner want = brute_winner(sc->m, &p);
+    sc->checked++;
+    if (want != v->winner && !sc->bad++) ref_format(&p, sc->first_bad);
+    return 0;
+}
+
+Test(jobs, store_second_run_at_once)
+{
+    char dir[] = "/tmp/ocsolve-jobs-store-XXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    BruteMemo *m = brute_new();
+    uint64_t rng = 99;
+    RefPos p;
+    int tries = 0;
+    JobsResult first;
+    /* A position that needs expansions with a 10-node budget. */
+    for (;;) {
+        cr_assert(tries++ < 50, "no position needed an expansion");
+        if (tl_random_ongoing(&p, 6, 5, REF_ORIGINAL, 36 - 13, &rng) != 0) continue;
+        char err[256] = "";
+        Store *st = store_open(dir, false, 0, err, sizeof err);
+        cr_assert(st, "%s", err);
+        first = run_jobs(&p, 2, 10, st, false);
+        store_close(st);
+        if (first.expansions >= 2) break;
+        rm_dir(dir);
+        cr_assert(mkdtemp(strcpy(dir, "/tmp/ocsolve-jobs-store-XXXXXX")) != NULL);
+    }
+    cr_assert_eq(first.winner, brute_winner(m, &p));
+    char err[256] = "";
+    Store *st = store_open(dir, false, 0, err, sizeof err);
+    cr_assert(st, "%s", err);
+    JobsResult again = run_jobs(&p, 2, 10, st, false);
+    cr_expect_eq(again.winner, first.winner);
+    cr_expect_eq(again.jobs_run, 0, "second run ran %llu jobs", (unsigned long long)again.jobs_run);
+    cr_expect_eq(again.store_hits, 1);
+    StoreStats ss;
+    cr_assert_eq(store_stats(st, &ss, err, sizeof err), 0, "%s", err);
+    cr_expect_geq(ss.entries, 3, "only %llu records", (unsigned long long)ss.entries);
+    StoreCheck sc = {.m = m, .rules = REF_ORIGINAL};
+    cr_assert_eq(store_foreach(st, check_record, &sc, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(sc.bad, 0, "%d of %d sampled records disagree with the brute force, e.g. %s", sc.bad, sc.checked,
+                 sc.first_bad);
+    cr_expect_geq(sc.checked, 1);
+    store_close(st);
+    brute_free(m);
+    rm_dir(dir);
+}
+
+/* ---------------- the command line ---------------- */
+
+Test(jobs, cli)
+{
+    Run r;
+    expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "100", "--job-tt-mb", "1", "--quiet", "--no-centre",
+              "XX.OO./OX.X../..X.O./.O..X./X.O.../......");
+    cr_expect(strstr(r.out, "result: ") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "jobs: ") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "top tree: ") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "result: unknown") == NULL, "%s", r.out);
+    run_free(&r);
+    expect_reject("--bogus", "jobs", "--bogus", "-");
+    expect_reject("--workers", "jobs", "--workers", "0", "-");
+    expect_reject("--job-nodes", "jobs", "--job-nodes", "x", "-");
+}
+
+/* The time limit: a hard opening (original, no centre lemma) stays
+ * undecided, and the run returns soon after the limit. */
+Test(jobs, time_limit)
+{
+    Rules r;
+    char err[256] = "";
+    cr_assert_eq(rules_init(&r, 6, 5, RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+    Board b = board_empty();
+    board_place(&b, move_make(PIECE_X, board_cell(2, 2)));
+    board_place(&b, move_make(PIECE_O, board_cell(0, 0)));
+    DfpnConfig cfg = dfpn_default_config();
+    cfg.kn.centre = false;
+    JobsSpec s = {.workers = 2, .job_nodes = 2000, .job_tt_bytes = (size_t)1 << 20, .time_limit = 0.5};
+    JobsResult res;
+    cr_assert_eq(jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(res.winner, WINNER_NONE);
+    cr_expect_lt(res.seconds, 5.0, "took %.2f s", res.seconds);
+    cr_expect_gt(res.jobs_run, 0);
+    cr_expect_gt(res.root_pn, 0);
+    cr_expect_gt(res.root_dn, 0);
+}
