@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "runbin.h"
+#include "testlib.h"
 
 /* --- a growable map from exact (x, o) masks to a small value --- */
 
@@ -168,6 +169,20 @@ int cg_check(const char *text, VerifyResult *r)
     int rc = verify_text(text, r);
     cr_assert_eq(rc, r->status);
     return rc;
+}
+
+void cg_find_root(int n, int k, int rules, int empties, int want, uint64_t *rng, char *out)
+{
+    for (int t = 0; t < 2000; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rules, n * n - empties, rng) != 0) continue;
+        free(cg_solved.e);
+        cg_solved = (CgMap){0};
+        if (cg_solve(&p) != want) continue;
+        ref_format(&p, out);
+        return;
+    }
+    cr_assert_fail("no root found");
 }
 
 void cg_expect_malformed(const char *text, const char *error, const char *tag)

@@ -36,6 +36,9 @@ char *cg_cert_text(const CgCert *c, int skip, int swap, const char *move);
 char *cg_plain(const CgCert *c);
 char *cg_replace(const char *text, const char *from, const char *to);
 int cg_check(const char *text, VerifyResult *r);
+/* A random ongoing n x n position with `empties` empty cells that `want`
+ * (REF_ORDER_WINS or REF_CHAOS_WINS) wins, per the test solver, into out. */
+void cg_find_root(int n, int k, int rules, int empties, int want, uint64_t *rng, char *out);
 /* text must be malformed with this error (after "SOURCE:"), both through
  * the library and through `ocsolve verify FILE` (exit 2, one line); tag
  * names the case in messages. */

@@ -7,7 +7,6 @@
  * brute force; and the `ocsolve jobs` command line. */
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,21 +135,6 @@ Test(jobs, workers_agree)
 
 /* ---------------- the store ---------------- */
 
-static void rm_dir(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) return;
-    struct dirent *e;
-    char f[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-        unlink(f);
-    }
-    closedir(d);
-    rmdir(path);
-}
-
 typedef struct {
     BruteMemo *m;
     int n, k, rules;
@@ -194,7 +178,7 @@ Test(jobs, store_second_run_at_once)
         first = run_jobs(&p, 2, 10, st, false);
         store_close(st);
         if (first.expansions >= 2) break;
-        rm_dir(dir);
+        tl_rm_dir(dir);
         cr_assert(mkdtemp(strcpy(dir, "/tmp/ocsolve-jobs-store-XXXXXX")) != NULL);
     }
     cr_assert_eq(first.winner, brute_winner(m, &p));
@@ -215,7 +199,7 @@ Test(jobs, store_second_run_at_once)
     cr_expect_geq(sc.checked, 1);
     store_close(st);
     brute_free(m);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 /* ---------------- the command line ---------------- */

@@ -9,7 +9,6 @@
  * and 2. */
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,27 +25,6 @@ TestSuite(store, .timeout = 60);
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
-
-static void tmp_dir(char *path, size_t size)
-{
-    snprintf(path, size, "/tmp/ocsolve-store-XXXXXX");
-    cr_assert(mkdtemp(path) != NULL);
-}
-
-static void rm_dir(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d) return;
-    struct dirent *e;
-    char f[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-        unlink(f);
-    }
-    closedir(d);
-    rmdir(path);
-}
 
 static Store *open_ok(const char *path, bool readonly)
 {
@@ -169,7 +147,7 @@ static int count_visit(const StoreKey *k, const StoreValue *v, void *ctx)
 Test(store, round_trip_and_reopen)
 {
     char dir[64];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
     uint64_t rng = 20261201;
     int count = 0, order = 0;
@@ -217,13 +195,13 @@ Test(store, round_trip_and_reopen)
     cr_expect_eq(store_put(s, &key, &tval[0], err, sizeof err), -1);
     cr_expect(strstr(err, "read-only") != NULL, "%s", err);
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 Test(store, images_share_one_record)
 {
     char dir[64], err[256];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
     /* An asymmetric position, one that is its own mirror image, and the
      * empty board (every geometric symmetry fixes it). */
@@ -261,13 +239,13 @@ Test(store, images_share_one_record)
         cr_expect_eq(st.with_move, (uint64_t)(t + 1), "a put without a move dropped the stored one");
     }
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 Test(store, conflict_refused_old_kept)
 {
     char dir[64], err[256];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
     RefPos p, image;
     ref_parse(&p, 6, 5, 0, "XX.OO.......O.....X.........O.......");
@@ -284,13 +262,13 @@ Test(store, conflict_refused_old_kept)
     cr_assert_eq(store_get(s, &k, &got), 1);
     cr_expect(got.winner == WINNER_ORDER && got.move == v.move && got.dtw == 3 && got.source == STORE_SOURCE_DFPN);
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 Test(store, merge_keeps_smaller_dtw)
 {
     char dir[64], err[256];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
     RefPos p;
     ref_parse(&p, 6, 5, 0, "XX.OO.......O.....X.........O.......");
@@ -322,13 +300,13 @@ Test(store, merge_keeps_smaller_dtw)
         cr_expect_eq(got.flags, i >= 3 ? STORE_FLAG_VERIFIED : 0, "step %zu: flags", i);
     }
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 Test(store, bad_input_refused)
 {
     char dir[64], err[256];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
     RefPos p;
     ref_parse(&p, 6, 5, 0, "XX.OO.......O.....X.........O.......");
@@ -361,13 +339,13 @@ Test(store, bad_input_refused)
     cr_assert_eq(store_stats(s, &st, err, sizeof err), 0, "%s", err);
     cr_expect_eq(st.entries, 0);
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 Test(store, readonly_missing_fails)
 {
     char dir[64], path[128], err[256] = "";
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     snprintf(path, sizeof path, "%s/none", dir);
     cr_expect(store_open(path, true, 0, err, sizeof err) == NULL);
     cr_expect(err[0] != '\0' && strstr(err, path), "message: [%s]", err);
@@ -377,14 +355,14 @@ Test(store, readonly_missing_fails)
     err[0] = '\0';
     cr_expect(store_open(dir, true, 0, err, sizeof err) == NULL);
     cr_expect(strstr(err, "not a store"), "message: [%s]", err);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 /* Two processes put disjoint keys at the same time; every key ends up in. */
 Test(store, two_processes)
 {
     char dir[64];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     store_close(open_ok(dir, false)); /* create it first: the children only open */
     enum { PER = 60 };
     pid_t kids[2];
@@ -423,7 +401,7 @@ Test(store, two_processes)
             cr_expect_eq(store_get(s, &k, &got), 1, "child %d key %d lost", c, i);
         }
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -438,7 +416,7 @@ static void expect_code(Run *r, int code)
 Test(store, command_line)
 {
     char dir[64];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     const char *P = "XX.OO./....../....../....../....../......";
     const char *MIRROR = ".OO.XX/....../....../....../....../......";
     Run r;
@@ -500,7 +478,7 @@ Test(store, command_line)
     expect_code(&r, 0);
     cr_expect(strstr(r.out, "usage: ocsolve store"), "%s", r.out);
     run_free(&r);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }
 
 /* A store opened with a 1 MiB map takes more than 1 MiB: a full map is
@@ -508,7 +486,7 @@ Test(store, command_line)
 Test(store, map_grows)
 {
     char dir[64], err[256];
-    tmp_dir(dir, sizeof dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
     /* Tens of thousands of puts: without a flush each (on a busy machine
      * the flushes alone took over a minute). */
@@ -530,5 +508,5 @@ Test(store, map_grows)
     cr_assert_eq(store_stats(s, &st, err, sizeof err), 0, "%s", err);
     cr_expect(st.file_bytes > (1u << 20), "file %llu bytes", (unsigned long long)st.file_bytes);
     store_close(s);
-    rm_dir(dir);
+    tl_rm_dir(dir);
 }

@@ -123,21 +123,6 @@ Test(verify, order_win_certificates_verify)
     }
 }
 
-/* A random ongoing position with `empties` empty cells that `want` wins, per the test solver. */
-static void find_root(int n, int k, int rules, int empties, int want, uint64_t *rng, char *out)
-{
-    for (int t = 0; t < 2000; t++) {
-        RefPos p;
-        if (tl_random_ongoing(&p, n, k, rules, n * n - empties, rng) != 0) continue;
-        free(cg_solved.e);
-        cg_solved = (CgMap){0};
-        if (cg_solve(&p) != want) continue;
-        ref_format(&p, out);
-        return;
-    }
-    cr_assert_fail("no root found");
-}
-
 /* exact-end: a run of exactly k whose ends hold the other symbol or lie off
  * the board stands for ever (verify_rules.h, vr_secured): the verifier
  * closes such a branch without reading its line. The test's own check. */
@@ -168,7 +153,7 @@ Test(verify, a_losing_or_illegal_move_is_rejected)
     int losing = 0, illegal = 0;
     for (int round = 0; round < 6; round++) {
         char root[65];
-        find_root(5, 4, round % 3, 10, REF_ORDER_WINS, &rng, root);
+        cg_find_root(5, 4, round % 3, 10, REF_ORDER_WINS, &rng, root);
         CgCert c;
         cg_make_cert(&c, 5, 4, round % 3, root, 1);
         for (int i = 0; i < c.nlines; i += 1 + c.nlines / 4) {
@@ -242,8 +227,8 @@ Test(verify, wrong_root_rules_or_winner_is_rejected)
     uint64_t rng = 106;
     for (int rules = 0; rules < 3; rules++) {
         char root[65], other[65], from[80], to[80];
-        find_root(5, 4, rules, 9, REF_CHAOS_WINS, &rng, other);
-        find_root(5, 4, rules, 9, REF_ORDER_WINS, &rng, root);
+        cg_find_root(5, 4, rules, 9, REF_CHAOS_WINS, &rng, other);
+        cg_find_root(5, 4, rules, 9, REF_ORDER_WINS, &rng, root);
         cg_make_cert(&c, 5, 4, rules, root, 1);
         t = cg_plain(&c);
         snprintf(from, sizeof from, "root %s", root);
@@ -289,7 +274,7 @@ Test(verify, lines_in_any_symmetric_frame_are_accepted)
     for (int round = 0; round < 7; round++) {
         int n = round == 0 ? 4 : 5, k = n - 1, rules = round % 3;
         char root[65] = "X.....O.........";
-        if (round > 0) find_root(5, 4, rules, 9, round < 4 ? REF_ORDER_WINS : REF_CHAOS_WINS, &rng, root);
+        if (round > 0) cg_find_root(5, 4, rules, 9, round < 4 ? REF_ORDER_WINS : REF_CHAOS_WINS, &rng, root);
         CgCert c;
         cg_make_cert(&c, n, k, rules, root, 1);
         for (int again = 0; again < 3; again++) {

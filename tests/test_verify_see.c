@@ -17,21 +17,6 @@
 
 TestSuite(verify_see, .timeout = 120);
 
-/* A random 5x5 k=4 position with 9 empty cells that `want` wins. */
-static void find_root(int rules, int want, uint64_t *rng, char *out)
-{
-    for (int t = 0; t < 2000; t++) {
-        RefPos p;
-        if (tl_random_ongoing(&p, 5, 4, rules, 25 - 9, rng) != 0) continue;
-        free(cg_solved.e);
-        cg_solved = (CgMap){0};
-        if (cg_solve(&p) != want) continue;
-        ref_format(&p, out);
-        return;
-    }
-    cr_assert_fail("no root found");
-}
-
 static char dir[64];
 
 static void write_file(const char *name, const char *text)
@@ -51,19 +36,6 @@ static int check_file(const char *name, VerifyResult *r)
     return verify_file(path, r);
 }
 
-static void make_dir(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/ocsolve-see-XXXXXX");
-    cr_assert(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
 /* A version-2 header for root, winner w. */
 static char *header(int rules, const char *w, const char *root, const char *lines)
 {
@@ -79,13 +51,13 @@ static char *header(int rules, const char *w, const char *root, const char *line
  * file, a file naming itself: invalid, naming the see line. */
 Test(verify_see, composed_certificates)
 {
-    make_dir();
+    tl_tmp_dir(dir, sizeof dir, "see");
     uint64_t rng = 31;
     for (int rules = 0; rules < 3; rules++) {
         for (int want = REF_ORDER_WINS; want <= REF_CHAOS_WINS; want++) {
             char root[26], other[26];
-            find_root(rules, want, &rng, root);
-            find_root(rules, want, &rng, other);
+            cg_find_root(5, 4, rules, 9, want, &rng, root);
+            cg_find_root(5, 4, rules, 9, want, &rng, other);
             const char *w = want == REF_ORDER_WINS ? "order" : "chaos";
             CgCert c;
             cg_make_cert(&c, 5, 4, rules, root, 1);
@@ -147,7 +119,7 @@ Test(verify_see, composed_certificates)
             cg_free_cert(&c);
         }
     }
-    remove_dir();
+    tl_rm_dir(dir);
 }
 
 /* Malformed see lines: exit 2 with one line, through the library and the

@@ -2,6 +2,11 @@
 #include "testlib.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../engine/notation.h"
 #include "../engine/rng.h"
@@ -41,6 +46,27 @@ void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uin
     }
     s[n * n] = '\0';
     ref_parse(p, n, k, rules, s);
+}
+
+void tl_tmp_dir(char *path, size_t size, const char *tag)
+{
+    snprintf(path, size, "/tmp/ocsolve-%s-XXXXXX", tag);
+    cr_assert(mkdtemp(path) != NULL, "cannot make %s", path);
+}
+
+void tl_rm_dir(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    char f[512];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        unlink(f);
+    }
+    closedir(d);
+    rmdir(path);
 }
 
 Board tl_board(const RefPos *p)

@@ -4,6 +4,7 @@
 #ifndef OCS_TESTLIB_H
 #define OCS_TESTLIB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../engine/board.h"
@@ -18,6 +19,11 @@ int tl_below(uint64_t *state, int bound);   /* uniform in [0, bound) */
 int tl_random_ongoing(RefPos *p, int n, int k, int rules, int pieces, uint64_t *rng);
 /* Any arrangement: each cell X, O or empty with the given percentages. */
 void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uint64_t *rng);
+
+/* A fresh folder /tmp/ocsolve-TAG-XXXXXX (path gets its name), and its
+ * removal with the files in it (one level: the tests make no deeper). */
+void tl_tmp_dir(char *path, size_t size, const char *tag);
+void tl_rm_dir(const char *path);
 
 Board tl_board(const RefPos *p);
 RuleSet tl_rules(int ref_rules);
