@@ -11,15 +11,21 @@ TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
 # Libraries every program links: LMDB for the store of decided positions (tables/store.h).
 LIBS     := -llmdb -lm
-DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev
+DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev openmpi-bin libopenmpi-dev
+# build/ocsolve-mpi (jobs across machines) is compiled with the MPI wrapper (gcc underneath).
+MPICC    := mpicc
 
 # The library every program links: engine -> tables -> solver, the verifier
 # (verify/, apart from the solver) and the bench's measurements (bench/).
 # No option parsing, no printing for people, no exit: that is app/.
 LIB_SRC  := $(wildcard engine/*.c tables/*.c solver/*.c verify/*.c bench/*.c)
 LIB_SRC  += $(wildcard jobs/*.c)
+# The MPI parts go only into build/ocsolve-mpi: build/ocsolve must not need MPI.
+MPI_SRC  := jobs/mpi_transport.c app/main_mpi.c
+LIB_SRC  := $(filter-out $(MPI_SRC),$(LIB_SRC))
 # The ocsolve command: main.c, option handling and one cmd_*.c per subcommand.
 CMD_SRC  := $(wildcard app/*.c)
+CMD_SRC  := $(filter-out $(MPI_SRC),$(CMD_SRC))
 TEST_SRC := $(wildcard tests/*.c)
 HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h verify/*.h bench/*.h app/*.h tests/*.h)
 HEADERS  += $(wildcard jobs/*.h)
@@ -30,18 +36,21 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: all deps test layout-check solve solve-search solve-tt-mb bench bench-check bench-check-quick sanitize help clean
+.PHONY: all deps test layout-check solve solve-search solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
-all: $(B)/ocsolve
+all: $(B)/ocsolve $(B)/ocsolve-mpi
 
 help:
-	@echo "make            build build/ocsolve (runs deps first)"
+	@echo "make            build build/ocsolve and build/ocsolve-mpi (runs deps first)"
+	@echo "                ocsolve-mpi: 'ocsolve jobs' across machines, mpirun -np N build/ocsolve-mpi jobs ..."
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
 	@echo "make test       build and run the Criterion tests"
 	@echo "make solve      the main job: decide the empty 6x6 board (RULES=original|exact|exact-end),"
 	@echo "                write and verify its certificate, print the verdict (scripts/solve-claim)"
-	@echo "make solve-search  pure search (no lemma) from the empty board, all cores, checkpointed"
-	@echo "                and resumed (SOLVE_THREADS, SOLVE_TT_MB, SOLVE_SECONDS, SOLVE_CKPT)"
+	@echo "make solve-search  pure search (no lemma) from the empty board: job-level search with a"
+	@echo "                store and certificates in work/search-RULES, resumed by running it again"
+	@echo "                (SOLVE_THREADS, SOLVE_SECONDS, SEARCH_TT_MB, SEARCH_DIR; scripts/solve-search)"
+	@echo "make solve-monolithic  the same by one df-pn with a checkpoint (SOLVE_TT_MB, SOLVE_CKPT)"
 	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
 	@echo "                build, both against bench/signature.txt (the solver part only, ~2 min)"
@@ -71,11 +80,21 @@ $(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
 
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
+$(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(B)/ocsolve-mpi)"'
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
-test: layout-check $(B)/ocsolve $(B)/run-tests
+test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/run-tests
 	$(B)/run-tests --jobs 2
+
+# --- build/ocsolve-mpi: the same command objects but main.o, the MPI
+# objects, the library ---
+$(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c $(HEADERS) | deps
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o,$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
+	$(MPICC) $(CFLAGS) $^ $(LIBS) -pthread -o $@
 
 # The folders' rules (README, Layout): who may include whom, and that
 # nothing below app/ exits, parses options or prints for people.
@@ -94,8 +113,16 @@ $(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ $(LIBS) -o $@
 
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
+$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"'
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
+
+$(MPI_SRC:%.c=$(S)/%.o): $(S)/%.o: %.c $(HEADERS) | deps
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(S)/ocsolve-mpi: $(MPI_SRC:%.c=$(S)/%.o) $(filter-out $(S)/app/main.o,$(CMD_SRC:%.c=$(S)/%.o)) $(S)/libocsolve.a
+	$(MPICC) $(SANFLAGS) $^ $(LIBS) -pthread -o $@
 
 # ThreadSanitizer on standalone threaded programs (Criterion cannot run under TSan).
 TSAN_SRC := $(wildcard tests/tsan/*.c)
@@ -103,7 +130,7 @@ $(S)/tsan/%: tests/tsan/%.c $(LIB_SRC) $(HEADERS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread $(LIBS) -o $@
 
-sanitize: $(S)/ocsolve $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
+sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) $(S)/run-tests --jobs 2
 	@for t in $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%); do echo "TSan: $$t"; TSAN_OPTIONS=halt_on_error=1 $$t || exit 1; done
 
@@ -113,7 +140,7 @@ sanitize: $(S)/ocsolve $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 # independent verifier and print one verdict line (scripts/solve-claim).
 # CLAIM_SECONDS bounds the search (default 600), CLAIM_TT_MB its table.
 RULES         ?= original
-ifneq ($(filter solve solve-search,$(MAKECMDGOALS)),)
+ifneq ($(filter solve solve-search solve-monolithic,$(MAKECMDGOALS)),)
 ifeq ($(filter $(RULES),original exact exact-end),)
 $(error unknown RULES '$(RULES)' (original, exact or exact-end))
 endif
@@ -123,16 +150,25 @@ CLAIM_TT_MB   ?= 2048
 solve: $(B)/ocsolve
 	@SOLVE_SECONDS=$(CLAIM_SECONDS) SOLVE_TT_MB=$(CLAIM_TT_MB) SOLVE_THREADS=$(SOLVE_THREADS) scripts/solve-claim $(RULES)
 
-# Pure search, no lemma, as one long job: the empty board on every core,
-# with half the machine's memory (at most 16 GiB) for the table, progress
-# on stderr and in a CSV log, and a checkpoint every 5 minutes (and on
-# Ctrl-C) that the next run resumes. SOLVE_SECONDS bounds one run (empty:
-# until solved).
+# Pure search, no lemma: the empty board by the job-level search
+# (scripts/solve-search; ocsolve jobs) on every core, every decided
+# position kept in an LMDB store with its certificate under
+# work/search-RULES/, so a run killed or stopped by SOLVE_SECONDS goes on
+# from the store the next time; when decided, the certificate is verified
+# and results/search-RULES.md written. SOLVE_THREADS, SEARCH_TT_MB,
+# SEARCH_DIR and the top tree's settings (scripts/solve-search) override.
 SOLVE_THREADS ?= $(shell nproc)
-SOLVE_TT_MB   ?= $(shell awk '/MemTotal/ { m = int($$2 / 2048); print (m > 16384 ? 16384 : m) }' /proc/meminfo)
 SOLVE_SECONDS ?=
-SOLVE_CKPT    ?= results/solve-empty.ckpt
 solve-search: $(B)/ocsolve
+	@SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_SECONDS=$(SOLVE_SECONDS) SEARCH_DIR=$(SEARCH_DIR) SEARCH_TT_MB=$(SEARCH_TT_MB) \
+	  scripts/solve-search $(RULES)
+
+# The one monolithic df-pn of the empty board (the first wave's job, kept
+# for comparison): half the machine's memory (at most 16 GiB) for one
+# table, a checkpoint every 5 minutes and on Ctrl-C that the next run resumes.
+SOLVE_TT_MB   ?= $(shell awk '/MemTotal/ { m = int($$2 / 2048); print (m > 16384 ? 16384 : m) }' /proc/meminfo)
+SOLVE_CKPT    ?= results/solve-empty.ckpt
+solve-monolithic: $(B)/ocsolve
 	@mkdir -p results
 	$(B)/ocsolve solve --rules $(RULES) --no-centre --threads $(SOLVE_THREADS) --tt-mb $(SOLVE_TT_MB) $(if $(SOLVE_SECONDS),--time-limit $(SOLVE_SECONDS)) \
 	  --checkpoint $(SOLVE_CKPT) $(if $(wildcard $(SOLVE_CKPT)),--resume $(SOLVE_CKPT)) \

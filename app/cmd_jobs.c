@@ -1,9 +1,13 @@
 /* cmd_jobs.c - `ocsolve jobs`: job-level proof-number search (jobs/jobs.h)
  * on W worker threads, with an optional store of decided positions. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "../engine/notation.h"
 #include "../jobs/jobs.h"
 #include "../solver/parallel.h"
 #include "cli.h"
@@ -15,11 +19,21 @@ static const char jobs_help[] =
     "a proof-number tree at the top whose leaves are df-pn jobs with a node budget,\n"
     "run on worker threads; a leaf whose job stays undecided is expanded one ply.\n" CLI_GAME_HELP
     "  --workers W        worker threads (default: all cores)\n"
-    "  --job-nodes N      a job's node budget (default 200000)\n"
+    "  --job-nodes N      a leaf's first job budget in nodes (default 200000)\n"
+    "  --job-nodes-max N  an undecided leaf runs again with 4 times the budget up\n"
+    "                     to N nodes, then is expanded (default: --job-nodes)\n"
+    "  --focus F          keep the top tree's last choice while its number is at\n"
+    "                     most (1+F) times the best (default 1; 0: plain)\n"
+    "  --expand-depth D   expand the top D plies at once, without jobs (default 0)\n"
     "  --job-tt-mb M      each worker's table in MiB (default 64)\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --store DIR        look positions up in, and put decided ones into, the\n"
     "                     LMDB store DIR (created when missing)\n"
+    "  --certs DIR        certificates: one file per decided position in DIR\n"
+    "                     (default with --store: DIR/certs; created when missing)\n"
+    "  --proof FILE       the run's certificate (its see lines name the --certs\n"
+    "                     folder); check it with ocsolve verify FILE\n"
+    "  --log FILE         the progress figures as CSV (appended), for plotting\n"
     "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h)\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
@@ -28,35 +42,97 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
     {"workers", required_argument, NULL, O_WORKERS},   {"job-nodes", required_argument, NULL, O_JNODES},
+    {"job-nodes-max", required_argument, NULL, O_JMAX}, {"certs", required_argument, NULL, O_CERTS},
+    {"expand-depth", required_argument, NULL, O_EXPAND}, {"focus", required_argument, NULL, O_FOCUS},
+    {"proof", required_argument, NULL, O_PROOF},       {"log", required_argument, NULL, O_LOG},
     {"job-tt-mb", required_argument, NULL, O_JTT},     {"time-limit", required_argument, NULL, O_TIME},
     {"store", required_argument, NULL, O_STORE},       {"no-centre", no_argument, NULL, O_NOCENTRE},
     {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
+typedef struct {
+    bool quiet;
+    FILE *log;
+} Reporting;
+
 static void show_progress(const JobsProgress *p, void *arg)
 {
-    (void)arg;
-    if (p->final) return;
+    Reporting *rp = arg;
+    if (rp->log)
+        fprintf(rp->log, "%.2f,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.0f,%llu,%llu\n", p->seconds, p->root_pn,
+                p->root_dn, (unsigned long long)p->jobs_done, (unsigned long long)p->jobs_running,
+                (unsigned long long)p->jobs_queued, (unsigned long long)p->proven, (unsigned long long)p->disproven,
+                (unsigned long long)p->nodes, p->nodes_per_second, (unsigned long long)p->tree_nodes,
+                (unsigned long long)p->store_positions);
+    if (rp->log) fflush(rp->log);
+    if (p->final || rp->quiet) return;
     fprintf(stderr,
             "%8.1fs  root pn %u dn %u  jobs %llu done, %llu running, %llu queued  top tree %llu (%llu won, %llu "
-            "lost)  nodes %llu (%.0f/s)\n",
+            "lost)  nodes %llu (%.0f/s)  store %llu\n",
             p->seconds, p->root_pn, p->root_dn, (unsigned long long)p->jobs_done, (unsigned long long)p->jobs_running,
             (unsigned long long)p->jobs_queued, (unsigned long long)p->tree_nodes, (unsigned long long)p->proven,
-            (unsigned long long)p->disproven, (unsigned long long)p->nodes, p->nodes_per_second);
+            (unsigned long long)p->disproven, (unsigned long long)p->nodes, p->nodes_per_second,
+            (unsigned long long)p->store_positions);
 }
 
-int cmd_jobs(int argc, char **argv)
+/* The certificate folder: --certs, else STORE/certs with --proof or a
+ * store (a store's positions keep their certificates beside them). */
+static const char *cert_folder(const char *certs, const char *store_dir, const char *proof, char *buf, size_t len)
 {
-    JobsSpec s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
+    if (!certs && store_dir) { /* the store's folder first (store_open would make it later) */
+        if (mkdir(store_dir, 0777) != 0 && errno != EEXIST) cli_fail("--store %s: %s", store_dir, strerror(errno));
+        snprintf(buf, len, "%s/certs", store_dir);
+        certs = buf;
+    }
+    if (proof && !certs) cli_fail("--proof needs --certs DIR or --store DIR (where the job certificates go)");
+    if (certs && mkdir(certs, 0777) != 0 && errno != EEXIST) cli_fail("--certs %s: %s", certs, strerror(errno));
+    return certs;
+}
+
+static void print_result(const JobsResult *res)
+{
+    printf("result: %s\n", winner_name(res->winner));
+    printf("jobs: %llu (%llu decided, %llu undecided, %llu stopped)\n", (unsigned long long)res->jobs_run,
+           (unsigned long long)res->jobs_decided, (unsigned long long)res->jobs_undecided,
+           (unsigned long long)res->jobs_stopped);
+    printf("nodes: %llu\n", (unsigned long long)res->nodes);
+    printf("seconds: %.2f\n", res->seconds);
+    printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store, %llu as "
+           "transpositions\n",
+           (unsigned long long)res->tree_nodes, (unsigned long long)res->expansions,
+           (unsigned long long)res->static_decided, (unsigned long long)res->store_hits,
+           (unsigned long long)res->twin_hits);
+    printf("root pn %u dn %u\n", res->root_pn, res->root_dn);
+    if (res->nchildren > 0) {
+        printf("root moves:");
+        for (int i = 0; i < res->nchildren; i++) {
+            char mv[4];
+            notation_format_move(res->children[i].move, mv);
+            Winner w = dfpn_winner(res->children[i].pn, res->children[i].dn);
+            if (w != WINNER_NONE) printf(" %s=%s", mv, winner_name(w));
+            else printf(" %s=%u/%u", mv, res->children[i].pn, res->children[i].dn);
+        }
+        printf("\n");
+    }
+    if (res->cert_files)
+        printf("certificates: %llu files, the jobs' %llu lines, %.1f s writing them\n",
+               (unsigned long long)res->cert_files, (unsigned long long)res->cert_lines, res->cert_seconds);
+}
+
+int cmd_jobs(int argc, char **argv) { return cmd_jobs_host(argc, argv, NULL); }
+
+int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
+{
+    JobsSpec s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20, .focus = 1,
                   .report_every = 5};
     DfpnConfig cfg = dfpn_default_config();
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    const char *store_dir = NULL;
+    const char *store_dir = NULL, *certs = NULL, *log_path = NULL;
     bool quiet = false;
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
@@ -64,6 +140,12 @@ int cmd_jobs(int argc, char **argv)
         case 'h': fputs(jobs_help, stdout); return 0;
         case O_WORKERS: s.workers = (int)cli_number(optarg, "--workers", 1, JOBS_MAX_WORKERS); break;
         case O_JNODES: s.job_nodes = (uint64_t)cli_number(optarg, "--job-nodes", 1, 0x7FFFFFFFFFFFFFFFL); break;
+        case O_JMAX: s.job_nodes_max = (uint64_t)cli_number(optarg, "--job-nodes-max", 1, 0x7FFFFFFFFFFFFFFFL); break;
+        case O_CERTS: certs = optarg; break;
+        case O_FOCUS: s.focus = cli_real(optarg, "--focus", 0, 100); break;
+        case O_EXPAND: s.expand_depth = (int)cli_number(optarg, "--expand-depth", 0, 8); break;
+        case O_PROOF: s.proof = optarg; break;
+        case O_LOG: log_path = optarg; break;
         case O_JTT: s.job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
         case O_TIME: s.time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: store_dir = optarg; break;
@@ -79,25 +161,45 @@ int cmd_jobs(int argc, char **argv)
     Rules r;
     Board b;
     cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
-    if (!quiet) s.report = show_progress;
+    char certbuf[4096];
+    s.cert_dir = cert_folder(certs, store_dir, s.proof, certbuf, sizeof certbuf);
     char err[512] = "";
-    if (store_dir && !(s.store = store_open(store_dir, false, 0, err, sizeof err))) cli_fail("%s", err);
-    JobsResult res;
-    int rc = jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err);
-    if (s.store) store_close(s.store);
-    if (rc != 0) {
-        fprintf(stderr, "ocsolve: %s\n", err);
+    JobsTransport tr;
+    if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
+        size_t tt = s.job_tt_bytes ? s.job_tt_bytes : (size_t)64 << 20;
+        if (host->serve(&r, &cfg, tt, s.cert_dir, err, sizeof err) == 0) return 0;
+        fprintf(stderr, "ocsolve: rank %d: %s\n", host->rank, err);
         return 1;
     }
-    printf("result: %s\n", winner_name(res.winner));
-    printf("jobs: %llu (%llu decided, %llu undecided, %llu stopped)\n", (unsigned long long)res.jobs_run,
-           (unsigned long long)res.jobs_decided, (unsigned long long)res.jobs_undecided,
-           (unsigned long long)res.jobs_stopped);
-    printf("nodes: %llu\n", (unsigned long long)res.nodes);
-    printf("seconds: %.2f\n", res.seconds);
-    printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store\n",
-           (unsigned long long)res.tree_nodes, (unsigned long long)res.expansions,
-           (unsigned long long)res.static_decided, (unsigned long long)res.store_hits);
-    printf("root pn %u dn %u\n", res.root_pn, res.root_dn);
+    if (host) {
+        if (host->size < 2) cli_fail("an MPI jobs run needs at least 2 ranks (1 coordinator, workers), not %d", host->size);
+        if (host->open(&tr, err, sizeof err) != 0) cli_fail("%s", err);
+        s.transport = &tr;
+    }
+    Reporting rp = {quiet, NULL};
+    if (log_path) {
+        bool fresh = access(log_path, F_OK) != 0;
+        if (!(rp.log = fopen(log_path, "a"))) cli_fail("--log %s: %s", log_path, strerror(errno));
+        if (fresh)
+            fputs("seconds,root_pn,root_dn,jobs_done,jobs_running,jobs_queued,proven,disproven,nodes,"
+                  "nodes_per_second,tree_nodes,store_positions\n",
+                  rp.log);
+    }
+    s.report = show_progress;
+    s.report_arg = &rp;
+    if (store_dir && !(s.store = store_open_game(store_dir, false, 0, &(StoreGame){r.rules, r.n, r.k}, err, sizeof err)))
+        cli_fail("%s", err);
+    JobsResult res;
+    int rc = jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err);
+    if (s.transport) s.transport->close(s.transport);
+    if (s.store) store_close(s.store);
+    if (rp.log) fclose(rp.log);
+    if (rc != 0) {
+        fprintf(stderr, "ocsolve: %s\n", err);
+        if (s.proof) remove(s.proof);
+        return 1;
+    }
+    print_result(&res);
+    if (s.proof && res.winner != WINNER_NONE) printf("proof: %s\n", s.proof);
     return 0;
 }

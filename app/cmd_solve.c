@@ -1,7 +1,9 @@
 /* cmd_solve.c - `ocsolve solve`: the options, the progress display, then
  * solve_run (solver/solve.h) and one of the two printers (solve_print.h). */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,7 +30,9 @@ static const char solve_help[] =
     "  --log FILE         the progress figures as CSV, for plotting (appended to\n"
     "                     with --resume; seconds and nodes count all runs)\n"
     "  --checkpoint FILE  save the search table to FILE every --checkpoint-every\n"
-    "                     seconds (default 300), at the end and on SIGINT/SIGTERM\n"
+    "                     seconds (default 300), at the end and on SIGINT/SIGTERM;\n"
+    "                     one solve per FILE (locked with FILE.lock): a second\n"
+    "                     one is refused (exit 2)\n"
     "  --resume FILE      continue from a checkpoint (same rules, board, position\n"
     "                     and key settings; anything else is refused)\n"
     "tuning (for comparing heuristics; the defaults are the measured best):\n"
@@ -168,11 +172,26 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
     return 0;
 }
 
-/* Opens the log (a resumed job adds to its log; a fresh one starts anew). */
+/* Releases the checkpoint's lock, then fails (one line, exit 2): the lock
+ * would go with the process anyway, but its file would stay behind. */
+static noreturn void fail_unlocking(JobOpts *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void fail_unlocking(JobOpts *job, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    job_unlock(job);
+    cli_fail("%s", msg);
+}
+
+/* Opens the log (a resumed job adds to its log; a fresh one starts anew);
+ * NULL if it cannot be written. */
 static FILE *open_log(const char *path, bool resume)
 {
     FILE *f = fopen(path, resume ? "a" : "w");
-    if (!f) cli_fail("cannot write log file '%s'", path);
+    if (!f) return NULL;
     if (ftell(f) == 0)
         fprintf(f, "seconds,nodes,nodes_per_second,table_permille,root_pn,root_dn,root_moves,proven,disproven\n");
     return f;
@@ -191,9 +210,16 @@ int cmd_solve(int argc, char **argv)
     Rules r;
     Board b;
     cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
-    if (c.proof && !(s.proof = fopen(c.proof, "w"))) cli_fail("cannot write proof file '%s'", c.proof);
+    /* One writer per checkpoint (solver/job.h), held until the solve is
+     * over: taken before the proof and log files are opened, so that a
+     * refused second solve truncates neither. */
+    FileLock lock;
+    char err[512];
+    if (job_lock(&s.job, &lock, err, sizeof err) != 0) cli_fail("%s", err);
+    if (c.proof && !(s.proof = fopen(c.proof, "w"))) fail_unlocking(&s.job, "cannot write proof file '%s'", c.proof);
     Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.quiet};
-    if (c.log) prog.log = open_log(c.log, s.job.resume != NULL);
+    if (c.log && !(prog.log = open_log(c.log, s.job.resume != NULL)))
+        fail_unlocking(&s.job, "cannot write log file '%s'", c.log);
     if (!c.quiet || prog.log) {
         s.lim.report_every = c.progress_every;
         s.lim.report = show_progress;
@@ -202,14 +228,14 @@ int cmd_solve(int argc, char **argv)
     s.job.note = show_note;
     s.job.note_arg = &prog;
     SolveReport rep;
-    char err[512];
     if (solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
         if (s.proof) {
             fclose(s.proof);
             remove(c.proof);
         }
-        cli_fail("%s", err);
+        fail_unlocking(&s.job, "%s", err);
     }
+    job_unlock(&s.job); /* the job's last save is behind us */
     if (prog.shown) fputc('\n', stderr);
     if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])

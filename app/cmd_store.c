@@ -1,7 +1,8 @@
 /* cmd_store.c - `ocsolve store`: look into and repair the store of decided
  * positions (tables/store.h): stats, get, export, put. Exit 0 done, 1 a
  * position not in the store (get) or a put refused as a conflict, 2 bad
- * input or an unreadable store. */
+ * input, an unreadable or foreign store, a store of another game than the
+ * position's (get, put), or a store another process is writing (put). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,10 +16,12 @@
 static const char store_help[] =
     "usage: ocsolve store COMMAND [options] DIR ...\n"
     "The store of decided positions: an LMDB directory DIR holding, per position\n"
-    "(canonical under the 16 symmetries, with its rules, board and k), the winner,\n"
-    "a winning move when known and Order's distance to win when known.\n"
+    "(canonical under the 16 symmetries), the winner, a winning move when known\n"
+    "and Order's distance to win when known. One game (rules, board, k) per store,\n"
+    "fixed by its first put; one writer at a time (put, ocsolve jobs --store: a\n"
+    "second is refused, exit 2), readers (stats, get, export) at any time.\n"
     "commands:\n"
-    "  stats DIR                          entries, per winner, map and file size\n"
+    "  stats DIR                          game, entries, per winner, map and file size\n"
     "  get [options] DIR POSITION         the stored result, the move in POSITION's frame;\n"
     "                                     exit 1 when the position is not in the store\n"
     "  export [--json] DIR                one line per entry, canonical frame:\n"
@@ -31,7 +34,8 @@ static const char store_help[] =
     "                                     smaller distance to win is kept\n"
     "options of get and put:\n" CLI_GAME_HELP
     "  --help      this text\n"
-    "Exit code 0 done, 1 not in the store or a conflict, 2 bad input or store.\n"
+    "Exit code 0 done, 1 not in the store or a conflict, 2 bad input, a foreign or\n"
+    "corrupt store, a store of another game, or another writer at work.\n"
     "example: ocsolve store put st XX.OO./....../....../....../....../...... order Xc1 3\n";
 
 static int usage_opts(int argc, char **argv, GameOpts *g, bool *json)
@@ -54,10 +58,11 @@ static int usage_opts(int argc, char **argv, GameOpts *g, bool *json)
     return 0;
 }
 
-static Store *open_or_fail(const char *dir, bool readonly)
+/* game: the game the command works on (get, put); NULL: any (stats, export). */
+static Store *open_or_fail(const char *dir, bool readonly, const StoreGame *game)
 {
     char err[512];
-    Store *s = store_open(dir, readonly, 0, err, sizeof err);
+    Store *s = store_open_game(dir, readonly, 0, game, err, sizeof err);
     if (!s) cli_fail("%s", err);
     return s;
 }
@@ -76,15 +81,18 @@ static int do_stats(int argc, char **argv)
     if (usage_opts(argc, argv, NULL, NULL)) return 0;
     need_args(argc - optind, 1, 1, "stats", "DIR");
     const char *dir = argv[optind];
-    Store *s = open_or_fail(dir, true);
+    Store *s = open_or_fail(dir, true, NULL);
     StoreStats st;
-    char err[512];
+    StoreGame game;
+    char err[512], name[64] = "none yet (an empty store)";
     if (store_stats(s, &st, err, sizeof err) != 0) {
         store_close(s);
         cli_fail("%s", err);
     }
+    if (store_game(s, &game)) store_game_name(&game, name, sizeof name);
     store_close(s);
     printf("store: %s\n", dir);
+    printf("game: %s\n", name);
     printf("entries: %llu (order %llu, chaos %llu)\n", (unsigned long long)st.entries, (unsigned long long)st.order,
            (unsigned long long)st.chaos);
     printf("with best move: %llu, with distance to win: %llu\n", (unsigned long long)st.with_move,
@@ -110,7 +118,7 @@ static int do_get(int argc, char **argv)
     const char *dir = argv[optind];
     Rules r;
     StoreKey key = key_of(&g, argv[optind + 1], &r);
-    Store *s = open_or_fail(dir, true);
+    Store *s = open_or_fail(dir, true, &(StoreGame){key.rules, key.n, key.k});
     StoreValue v;
     int got = store_get(s, &key, &v);
     if (got < 0) {
@@ -169,7 +177,7 @@ static int do_export(int argc, char **argv)
     bool json = false;
     if (usage_opts(argc, argv, NULL, &json)) return 0;
     need_args(argc - optind, 1, 1, "export", "DIR");
-    Store *s = open_or_fail(argv[optind], true);
+    Store *s = open_or_fail(argv[optind], true, NULL);
     char err[512];
     int rc = store_foreach(s, export_line, &json, err, sizeof err);
     store_close(s);
@@ -205,7 +213,7 @@ static int do_put(int argc, char **argv)
         if (empty < 1) cli_fail("the board is full: no distance to win");
         v.dtw = (int)cli_number(argv[optind + 4], "distance to win", 1, empty);
     }
-    Store *s = open_or_fail(dir, false);
+    Store *s = open_or_fail(dir, false, &(StoreGame){key.rules, key.n, key.k});
     int rc = store_put(s, &key, &v, err, sizeof err);
     store_close(s);
     if (rc == STORE_CONFLICT) {

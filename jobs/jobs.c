@@ -1,10 +1,8 @@
-/* jobs.c - job-level proof-number search (jobs.h): the top tree, the
- * coordinator loop and the worker threads. */
+/* jobs.c - job-level proof-number search (jobs.h): the top tree and the
+ * coordinator loop; the workers are behind a transport (transport.h). */
 #include "jobs.h"
 
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,60 +12,63 @@
 #include "../solver/centre.h"
 #include "../solver/clock.h"
 #include "../solver/knowledge.h"
+#include "top_cert.h"
 
 /* A top-tree node's state (a decided node is told by its numbers). */
 enum { T_NEW, T_BUSY, T_RAN, T_INNER };
+/* How a node was decided (for its certificate). */
+enum { BY_NONE, BY_STATIC, BY_STORE, BY_JOB, BY_TREE, BY_TWIN };
 
 typedef struct {
     Board b;
     Move move;          /* from the parent (MOVE_NONE at the root) */
-    uint8_t state;
+    uint8_t state, by;
+    uint8_t depth;      /* plies below the root */
     bool avail;         /* can be selected: a NEW or RAN undecided leaf, or an
                          * undecided inner node with an available child */
+    bool announced;     /* its decision has been stored, certified, told to twins */
     int parent;         /* -1 at the root */
     int first, nchild;  /* children: first .. first+nchild-1 */
+    int twin;           /* the next node of the same canonical position, -1 */
+    int focus;          /* the child selected last (select_child), -1 */
     uint32_t pn, dn;
+    uint64_t budget;    /* its next job's budget */
 } TNode;
 
-enum { W_IDLE, W_ASSIGNED, W_DONE };
-
-typedef struct Ctx Ctx;
+typedef struct {
+    Board key; /* canonical */
+    int node;  /* the first node of the chain */
+} Slot;
 
 typedef struct {
-    Ctx *c;
-    pthread_t th;
-    bool started;
-    TT tt;
-    int state;          /* W_*, under c->mu */
-    int node;           /* the leaf it works on */
-    Board b;
-    atomic_bool stop;   /* interrupt the running job */
-    /* the result (W_DONE) */
-    Winner value;
-    uint32_t pn, dn;
-    uint64_t nodes;
-} Worker;
+    int node;        /* the leaf it works on, -1: idle */
+    uint32_t serial;
+} WorkerState;
 
-struct Ctx {
+typedef struct {
     const Rules *r;
     DfpnConfig cfg;
     const JobsSpec *spec;
-    uint64_t job_nodes;
+    uint64_t job_nodes, job_nodes_max;
     Centre centre;
     double started, deadline;
     TNode *t;
     size_t nt, cap;
-    Worker *w;
-    int nw;
-    pthread_mutex_t mu;
-    pthread_cond_t work, done;
-    bool quit;
+    Slot *map; /* canonical position -> chain of nodes; open addressing */
+    size_t map_cap;
+    int *queue; /* nodes whose decision or numbers must be propagated */
+    size_t nq, qcap;
+    JobsTransport *tr;
+    WorkerState *ws;
+    uint32_t serial;
     JobsResult *out;
     uint64_t proven, disproven, queued;
+    TopCert tc;
+    bool certify;
     char *err;
     int errlen;
     bool failed;
-};
+} Ctx;
 
 static void fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fail(Ctx *c, const char *fmt, ...)
@@ -88,6 +89,7 @@ static uint32_t sat_add(uint32_t a, uint32_t b)
 }
 
 static bool decided(const TNode *n) { return n->pn == 0 || n->dn == 0; }
+static Winner value_of(const TNode *n) { return dfpn_winner(n->pn, n->dn); }
 
 /* ---------------- the store ---------------- */
 
@@ -105,7 +107,8 @@ static int put(Ctx *c, Board b, Winner w, Move m, int source)
     return -1;
 }
 
-/* Winner from the store, WINNER_NONE if absent; -1 on a store error. */
+/* Winner from the store, WINNER_NONE if absent (or, with certificates on,
+ * stored without its certificate); -1 on a store error. */
 static int lookup(Ctx *c, Board b, Winner *w)
 {
     *w = WINNER_NONE;
@@ -117,36 +120,11 @@ static int lookup(Ctx *c, Board b, Winner *w)
         fail(c, "store: %s", store_error(c->spec->store));
         return -1;
     }
-    if (rc == 1) *w = v.winner;
+    if (rc == 1 && (!c->certify || topcert_have(&c->tc, b))) *w = v.winner;
     return 0;
 }
 
 /* ---------------- the top tree ---------------- */
-
-/* Decided without search? *over: the game has ended. Also the leaf's
- * initial numbers (df-pn's: 1 and the number of moves). */
-static Winner static_value(Ctx *c, Board b, bool *over, uint32_t *pn, uint32_t *dn)
-{
-    *over = false;
-    *pn = *dn = 1;
-    Winner st = rules_status(c->r, b);
-    if (st != WINNER_NONE) {
-        *over = true;
-        return st;
-    }
-    KnNode kn;
-    kn_node(c->r, &c->cfg.kn, b, &kn);
-    if (kn.value != WINNER_NONE) return kn.value;
-    if (centre_win(&c->centre, b)) return WINNER_ORDER;
-    if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
-    uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
-    if (board_order_to_move(b)) {
-        if (c->cfg.order_dn_moves) *dn = moves;
-    } else if (c->cfg.chaos_pn_moves) {
-        *pn = moves;
-    }
-    return WINNER_NONE;
-}
 
 static int new_node(Ctx *c)
 {
@@ -160,16 +138,79 @@ static int new_node(Ctx *c)
         c->t = t;
         c->cap = cap;
     }
-    c->t[c->nt] = (TNode){.move = MOVE_NONE, .parent = -1, .first = -1};
+    c->t[c->nt] = (TNode){.move = MOVE_NONE, .parent = -1, .first = -1, .twin = -1, .focus = -1, .budget = c->job_nodes};
     return (int)c->nt++;
 }
 
-static void set_value(Ctx *c, TNode *n, Winner w)
+static size_t slot_of(const Ctx *c, Board key)
 {
+    uint64_t h = (key.s[0] * 0x9E3779B97F4A7C15ULL) ^ (key.s[1] * 0xC2B2AE3D27D4EB4FULL);
+    size_t i = (size_t)(h >> 17) & (c->map_cap - 1);
+    while (c->map[i].node >= 0 && !board_equal(c->map[i].key, key)) i = (i + 1) & (c->map_cap - 1);
+    return i;
+}
+
+static int map_grow(Ctx *c)
+{
+    size_t old = c->map_cap;
+    Slot *om = c->map;
+    c->map_cap = old ? 2 * old : 4096;
+    c->map = malloc(c->map_cap * sizeof *c->map);
+    if (!c->map) {
+        c->map = om;
+        c->map_cap = old;
+        fail(c, "out of memory for the top tree's position map");
+        return -1;
+    }
+    for (size_t i = 0; i < c->map_cap; i++) c->map[i].node = -1;
+    for (size_t i = 0; i < old; i++)
+        if (om[i].node >= 0) c->map[slot_of(c, om[i].key)] = om[i];
+    free(om);
+    return 0;
+}
+
+/* Chains node i to the other nodes of its position; returns the chain's
+ * first other node, -1 if i is the first (or on failure). */
+static int map_add(Ctx *c, int i)
+{
+    if (2 * (c->nt + 1) > c->map_cap && map_grow(c) != 0) return -1;
+    Board key = sym_canonical(c->t[i].b, c->r->n, NULL);
+    size_t s = slot_of(c, key);
+    if (c->map[s].node < 0) {
+        c->map[s] = (Slot){key, i};
+        return -1;
+    }
+    int head = c->map[s].node;
+    c->t[i].twin = c->t[head].twin;
+    c->t[head].twin = i;
+    return head;
+}
+
+static void push(Ctx *c, int i)
+{
+    if (c->nq == c->qcap) {
+        size_t cap = c->qcap ? 2 * c->qcap : 256;
+        int *q = realloc(c->queue, cap * sizeof *q);
+        if (!q) {
+            fail(c, "out of memory");
+            return;
+        }
+        c->queue = q;
+        c->qcap = cap;
+    }
+    c->queue[c->nq++] = i;
+}
+
+/* Node i is decided for w (how: BY_*); its consequences follow in settle. */
+static void set_value(Ctx *c, int i, Winner w, int by)
+{
+    TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
     n->avail = false;
+    n->by = (uint8_t)by;
     if (w == WINNER_ORDER) c->proven++;
     else c->disproven++;
+    push(c, i);
 }
 
 /* Numbers and availability of an inner node from its children. */
@@ -191,55 +232,134 @@ static void recompute(Ctx *c, int i)
     n->avail = avail && !decided(n);
 }
 
-/* For a decided inner node with the winner to move: a move to a child
- * decided that way. */
-static Move winning_child(const Ctx *c, const TNode *n, Winner w)
+/* For a decided inner node: a child decided its way, the winning move's
+ * child when the winner is to move (else the first). */
+static int winning_child(const Ctx *c, const TNode *n, Winner w)
 {
-    bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
-    if (!mover) return MOVE_NONE;
     for (int j = n->first; j < n->first + n->nchild; j++)
-        if (dfpn_winner(c->t[j].pn, c->t[j].dn) == w) return c->t[j].move;
-    return MOVE_NONE;
+        if (value_of(&c->t[j]) == w) return j;
+    return -1;
 }
 
-/* Backs up from node i's parent to the root, stopping at a decided node
- * (which never changes). Stores every node that becomes decided. */
-static int backup(Ctx *c, int i)
+/* The certificate of decided inner node i, from its children's. */
+static int certify_inner(Ctx *c, int i, const char *path, const char *prefix)
 {
-    for (int p = c->t[i].parent; p >= 0; p = c->t[p].parent) {
-        if (decided(&c->t[p])) break;
-        recompute(c, p);
-        if (decided(&c->t[p])) {
-            Winner w = dfpn_winner(c->t[p].pn, c->t[p].dn);
-            if (w == WINNER_ORDER) c->proven++;
-            else c->disproven++;
-            if (put(c, c->t[p].b, w, winning_child(c, &c->t[p], w), STORE_SOURCE_DFPN) != 0) return -1;
-        }
+    const TNode *n = &c->t[i];
+    Winner w = value_of(n);
+    bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
+    Board kids[MOVES_MAX];
+    Move moves[MOVES_MAX];
+    int nk = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (mover && value_of(&c->t[j]) != w) continue;
+        kids[nk] = c->t[j].b;
+        moves[nk++] = c->t[j].move;
+        if (mover) break;
+    }
+    for (int k = 0; k < nk; k++)
+        if (topcert_ensure(&c->tc, kids[k], w, c->err, c->errlen) != 0) return c->failed = true, -1;
+    if (topcert_node(&c->tc, n->b, w, kids, moves, nk, path, prefix, c->err, c->errlen) != 0)
+        return c->failed = true, -1;
+    c->out->cert_files++;
+    return 0;
+}
+
+/* What a decision of node i entails once: the store, the certificate, and
+ * the other nodes of the same position. */
+static int announce(Ctx *c, int i)
+{
+    TNode *n = &c->t[i];
+    n->announced = true;
+    Winner w = value_of(n);
+    int by = n->by;
+    if (by == BY_TREE) {
+        int j = winning_child(c, n, w);
+        Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
+        /* the certificate first: a run killed between the two then finds
+         * a certificate without a record (harmless), never the reverse */
+        if (c->certify && certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
+    } else if (by == BY_JOB) {
+        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
+    } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
+        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
+    }
+    for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
+        if (decided(&c->t[j])) continue;
+        set_value(c, j, w, BY_TWIN);
+        c->out->twin_hits++;
     }
     return 0;
 }
 
+/* Propagates every queued node: announces decisions, and recomputes the
+ * ancestors up to the first decided one (a decided node never changes). */
+static int settle(Ctx *c)
+{
+    while (c->nq > 0 && !c->failed) {
+        int i = c->queue[--c->nq];
+        if (decided(&c->t[i]) && !c->t[i].announced && announce(c, i) != 0) return -1;
+        for (int p = c->t[i].parent; p >= 0; p = c->t[p].parent) {
+            if (decided(&c->t[p])) break;
+            recompute(c, p);
+            if (decided(&c->t[p])) {
+                c->t[p].by = BY_TREE;
+                if (value_of(&c->t[p]) == WINNER_ORDER) c->proven++;
+                else c->disproven++;
+                push(c, p);
+                break;
+            }
+        }
+    }
+    return c->failed ? -1 : 0;
+}
+
+/* Decided without search? *over: the game has ended. Also the leaf's
+ * initial numbers (df-pn's: 1 and the number of moves). */
+static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
+{
+    *pn = *dn = 1;
+    Winner st = rules_status(c->r, b);
+    if (st != WINNER_NONE) return st;
+    KnNode kn;
+    kn_node(c->r, &c->cfg.kn, b, &kn);
+    if (kn.value != WINNER_NONE) return kn.value;
+    if (centre_win(&c->centre, b)) return WINNER_ORDER;
+    if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
+    uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
+    if (board_order_to_move(b)) {
+        if (c->cfg.order_dn_moves) *dn = moves;
+    } else if (c->cfg.chaos_pn_moves) {
+        *pn = moves;
+    }
+    return WINNER_NONE;
+}
+
 /* Gives node i (a new leaf, the root or a child) its first value: static,
- * stored, or a leaf to run. */
+ * a decided node of the same position, stored, or a leaf to run. */
 static int init_leaf(Ctx *c, int i)
 {
-    TNode *n = &c->t[i];
-    bool over;
     uint32_t pn, dn;
-    Winner w = static_value(c, n->b, &over, &pn, &dn);
+    Winner w = static_value(c, c->t[i].b, &pn, &dn);
     if (w != WINNER_NONE) {
-        set_value(c, n, w);
+        set_value(c, i, w, BY_STATIC);
         c->out->static_decided++;
-        if (!over) return put(c, n->b, w, MOVE_NONE, STORE_SOURCE_LEMMA);
         return 0;
     }
-    if (lookup(c, n->b, &w) != 0) return -1;
-    n = &c->t[i];
+    int twin = map_add(c, i);
+    if (c->failed) return -1;
+    if (twin >= 0 && decided(&c->t[twin])) {
+        set_value(c, i, value_of(&c->t[twin]), BY_TWIN);
+        c->out->twin_hits++;
+        return 0;
+    }
+    if (lookup(c, c->t[i].b, &w) != 0) return -1;
     if (w != WINNER_NONE) {
-        set_value(c, n, w);
+        set_value(c, i, w, BY_STORE);
         c->out->store_hits++;
         return 0;
     }
+    TNode *n = &c->t[i];
     n->state = T_NEW;
     n->pn = pn;
     n->dn = dn;
@@ -248,12 +368,56 @@ static int init_leaf(Ctx *c, int i)
     return 0;
 }
 
+/* Twice a cell's distance from the board's centre (rows plus columns). */
+static int centre_distance(int n, Move m)
+{
+    int cell = move_cell(m), r = cell / 8, col = cell % 8;
+    return abs(2 * r - (n - 1)) + abs(2 * col - (n - 1));
+}
+
+/* Orders moves centre first (a stable insertion sort: X before O, then by
+ * cell). Only the order of the top tree's children changes, which breaks
+ * ties in selection: never a value. */
+static void centre_first(int n, MoveList *ml)
+{
+    for (int i = 1; i < ml->count; i++) {
+        Move m = ml->m[i];
+        int d = centre_distance(n, m), j = i;
+        for (; j > 0 && centre_distance(n, ml->m[j - 1]) > d; j--) ml->m[j] = ml->m[j - 1];
+        ml->m[j] = m;
+    }
+}
+
+/* New leaves under node i, which had run a job that left it at ppn/pdn,
+ * start from numbers that give i the same numbers again: at an OR node
+ * each gets pn = ppn and an equal share of pdn, at an AND node an equal
+ * share of ppn and dn = pdn. Without this, fresh leaves (pn 1) look far
+ * cheaper than any leaf whose job has run, and the selection would run
+ * every new leaf in the tree before going deeper anywhere (breadth first
+ * over hundreds of opening positions). Selection only: never a value. */
+static void inherit(Ctx *c, int i, uint32_t ppn, uint32_t pdn)
+{
+    const TNode *n = &c->t[i];
+    uint32_t fresh = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) fresh += c->t[j].state == T_NEW && !decided(&c->t[j]);
+    if (fresh == 0 || ppn == 0 || pdn == 0 || ppn >= DFPN_INF || pdn >= DFPN_INF) return;
+    bool isor = board_order_to_move(n->b);
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        TNode *ch = &c->t[j];
+        if (ch->state != T_NEW || decided(ch)) continue;
+        uint32_t share = (isor ? pdn : ppn) / fresh;
+        ch->pn = isor ? ppn : (share ? share : 1);
+        ch->dn = isor ? (share ? share : 1) : pdn;
+    }
+}
+
 /* Expands leaf i one ply: every legal move, symmetric siblings merged. */
 static int expand(Ctx *c, int i)
 {
     Board b = c->t[i].b;
     MoveList ml;
     moves_generate(b, c->r->cells, &ml);
+    centre_first(c->r->n, &ml);
     Board canon[MOVES_MAX];
     int first = -1, count = 0;
     for (int m = 0; m < ml.count; m++) {
@@ -270,44 +434,66 @@ static int expand(Ctx *c, int i)
         c->t[id].b = cb;
         c->t[id].move = ml.m[m];
         c->t[id].parent = i;
+        c->t[id].depth = (uint8_t)(c->t[i].depth + 1);
         count++;
     }
     TNode *n = &c->t[i];
+    bool ran = n->state == T_RAN;
+    uint32_t ppn = n->pn, pdn = n->dn;
     n->state = T_INNER;
     n->first = first;
     n->nchild = count;
     c->out->expansions++;
     for (int j = first; j < first + count; j++)
         if (init_leaf(c, j) != 0) return -1;
+    if (ran) inherit(c, i, ppn, pdn);
     recompute(c, i);
     if (decided(&c->t[i])) {
-        Winner w = dfpn_winner(c->t[i].pn, c->t[i].dn);
-        if (w == WINNER_ORDER) c->proven++;
+        c->t[i].by = BY_TREE;
+        if (value_of(&c->t[i]) == WINNER_ORDER) c->proven++;
         else c->disproven++;
-        if (put(c, c->t[i].b, w, winning_child(c, &c->t[i], w), STORE_SOURCE_DFPN) != 0) return -1;
     }
-    return backup(c, i);
+    push(c, i);
+    return settle(c);
+}
+
+/* The child of inner node n to descend into: the available child with the
+ * least pn (OR node) or dn (AND node); but the child chosen last time
+ * (n->focus) is kept while its number is at most (1 + focus) times that
+ * least one. The stickiness is the top tree's form of df-pn's 1+epsilon
+ * trick: without it, sibling numbers that grow with every job make the
+ * selection hop between siblings, and each hop starts jobs on cold
+ * tables. Selection only: never a value. */
+static int select_child(Ctx *c, TNode *n)
+{
+    bool isor = board_order_to_move(n->b);
+    int best = -1;
+    uint32_t bv = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (!c->t[j].avail) continue;
+        uint32_t v = isor ? c->t[j].pn : c->t[j].dn;
+        if (best < 0 || v < bv) {
+            best = j;
+            bv = v;
+        }
+    }
+    int f = n->focus;
+    if (best >= 0 && f >= 0 && f != best && c->t[f].avail) {
+        uint32_t fv = isor ? c->t[f].pn : c->t[f].dn;
+        if ((double)fv <= (1.0 + c->spec->focus) * bv) best = f;
+    }
+    n->focus = best;
+    return best;
 }
 
 /* The most-proving available leaf (the root must be available). */
-static int select_leaf(const Ctx *c)
+static int select_leaf(Ctx *c)
 {
     int i = 0;
     while (c->t[i].state == T_INNER) {
-        const TNode *n = &c->t[i];
-        bool isor = board_order_to_move(n->b);
-        int best = -1;
-        uint32_t bv = 0;
-        for (int j = n->first; j < n->first + n->nchild; j++) {
-            if (!c->t[j].avail) continue;
-            uint32_t v = isor ? c->t[j].pn : c->t[j].dn;
-            if (best < 0 || v < bv) {
-                best = j;
-                bv = v;
-            }
-        }
-        if (best < 0) return -1; /* cannot happen: avail says some child is */
-        i = best;
+        int j = select_child(c, &c->t[i]);
+        if (j < 0) return -1; /* cannot happen: avail says some child is */
+        i = j;
     }
     return i;
 }
@@ -319,65 +505,61 @@ static bool under_decided(const Ctx *c, int i)
     return false;
 }
 
-/* Applies worker w's finished job. */
-static int apply(Ctx *c, Worker *w)
+/* Applies a finished job's outcome of worker k. */
+static int apply(Ctx *c, int k, const JobOutcome *got)
 {
-    JobsResult *o = c->out;
-    o->jobs_run++;
-    o->nodes += w->nodes;
-    int i = w->node;
-    TNode *n = &c->t[i];
-    w->state = W_IDLE;
-    if (w->value != WINNER_NONE) {
-        o->jobs_decided++;
-        if (put(c, n->b, w->value, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
-        n = &c->t[i];
-        if (!decided(n)) set_value(c, n, w->value);
-        n->state = T_RAN;
-        return backup(c, i);
+    JobsResult *r = c->out;
+    JobOutcome o = *got;
+    int i = c->ws[k].node;
+    c->ws[k].node = -1;
+    if (i < 0 || o.serial != c->ws[k].serial) {
+        fail(c, "internal error: worker %d answered job %u, not %u", k, o.serial, c->ws[k].serial);
+        return -1;
     }
-    if (w->nodes >= c->job_nodes) { /* the budget ran out: expand next time */
-        o->jobs_undecided++;
+    if (o.value != WINNER_NONE && c->certify && o.cert != JOBRUN_CERT_WRITTEN) {
+        /* Decided, but without its certificate: a value the run could not
+         * certify is not taken. Interrupted while writing (its subtree was
+         * decided meanwhile, or the time ran out), the job counts as
+         * stopped; any other failure ends the run. */
+        if (o.cert_why != JOBRUN_WHY_STOPPED) {
+            fail(c, "a job decided a position but its certificate could not be %s in %s",
+                 o.cert_why == JOBRUN_WHY_WRITE ? "written" : "made (the proof writer failed)", c->spec->cert_dir);
+            return -1;
+        }
+        o.value = WINNER_NONE;
+        o.stopped = 1;
+    }
+    r->jobs_run++;
+    r->nodes += o.nodes;
+    r->cert_lines += o.cert_lines;
+    r->cert_seconds += o.cert_seconds;
+    TNode *n = &c->t[i];
+    if (o.value != WINNER_NONE) {
+        r->jobs_decided++;
         n->state = T_RAN;
-        n->pn = w->pn ? w->pn : 1;
-        n->dn = w->dn ? w->dn : 1;
+        r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
+        if (!decided(n)) set_value(c, i, (Winner)o.value, BY_JOB);
+        return settle(c);
+    }
+    if (decided(n)) { /* decided meanwhile (a node of the same position): nothing to change */
+        n->state = T_RAN;
+        if (o.stopped) r->jobs_stopped++;
+        else r->jobs_undecided++;
+        return 0;
+    }
+    if (!o.stopped) { /* the budget ran out: a bigger one, or expand, next time */
+        r->jobs_undecided++;
+        n->state = T_RAN;
+        n->pn = o.pn ? o.pn : 1;
+        n->dn = o.dn ? o.dn : 1;
     } else { /* interrupted or out of time: it may run again */
-        o->jobs_stopped++;
+        r->jobs_stopped++;
         n->state = T_NEW;
         c->queued++;
     }
     n->avail = !under_decided(c, i);
-    return backup(c, i);
-}
-
-/* ---------------- the workers ---------------- */
-
-static void *worker_main(void *arg)
-{
-    Worker *w = arg;
-    Ctx *c = w->c;
-    pthread_mutex_lock(&c->mu);
-    for (;;) {
-        while (w->state != W_ASSIGNED && !c->quit) pthread_cond_wait(&c->work, &c->mu);
-        if (c->quit) break;
-        Board b = w->b;
-        pthread_mutex_unlock(&c->mu);
-        tt_clear(&w->tt);
-        Dfpn d;
-        dfpn_init(&d, c->r, &c->cfg, &w->tt);
-        d.lim = (SearchLimits){.node_limit = c->job_nodes, .deadline = c->deadline, .interrupt = &w->stop};
-        uint32_t pn = 1, dn = 1;
-        Winner v = dfpn_solve(&d, b, &pn, &dn);
-        pthread_mutex_lock(&c->mu);
-        w->value = v;
-        w->pn = pn;
-        w->dn = dn;
-        w->nodes = d.nodes;
-        w->state = W_DONE;
-        pthread_cond_signal(&c->done);
-    }
-    pthread_mutex_unlock(&c->mu);
-    return NULL;
+    push(c, i);
+    return settle(c);
 }
 
 /* ---------------- the coordinator ---------------- */
@@ -390,97 +572,185 @@ static void report(Ctx *c, bool final)
     p.root_pn = c->t[0].pn;
     p.root_dn = c->t[0].dn;
     p.jobs_done = c->out->jobs_run;
-    for (int k = 0; c->w && k < c->nw; k++) p.jobs_running += c->w[k].state == W_ASSIGNED;
+    for (int k = 0; c->ws && k < c->tr->workers; k++) p.jobs_running += c->ws[k].node >= 0;
     p.jobs_queued = c->queued;
     p.proven = c->proven;
     p.disproven = c->disproven;
     p.nodes = c->out->nodes;
     p.nodes_per_second = p.seconds > 0 ? (double)p.nodes / p.seconds : 0;
     p.tree_nodes = c->nt;
+    if (c->spec->store) {
+        StoreStats ss;
+        char e[128];
+        if (store_stats(c->spec->store, &ss, e, (int)sizeof e) == 0) p.store_positions = ss.entries;
+    }
     p.final = final;
     c->spec->report(&p, c->spec->report_arg);
 }
 
-static void timed_wait(Ctx *c, double until)
+/* The next leaf to run (expanding or re-budgeting the way there), -1 if
+ * none is available now. */
+static int next_leaf(Ctx *c)
 {
-    double now = clock_seconds();
-    double dt = until - now;
-    if (dt <= 0) return;
-    if (dt > 0.25) dt = 0.25;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    long ns = ts.tv_nsec + (long)(dt * 1e9);
-    ts.tv_sec += ns / 1000000000L;
-    ts.tv_nsec = ns % 1000000000L;
-    pthread_cond_timedwait(&c->done, &c->mu, &ts);
+    int leaf;
+    while (c->t[0].avail && (leaf = select_leaf(c)) >= 0) {
+        TNode *n = &c->t[leaf];
+        if (n->state == T_NEW && n->depth < c->spec->expand_depth) { /* the top: split at once */
+            c->queued--;
+            if (expand(c, leaf) != 0) return -1;
+            continue;
+        }
+        if (n->state != T_RAN) return leaf;
+        if (n->budget < c->job_nodes_max) { /* run it again, with more */
+            n->budget = n->budget > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * n->budget;
+            n->state = T_NEW;
+            c->queued++;
+            return leaf;
+        }
+        if (expand(c, leaf) != 0) return -1;
+    }
+    return -1;
+}
+
+/* Gives every idle worker the most-proving available leaf. */
+static int assign(Ctx *c)
+{
+    for (int k = 0; k < c->tr->workers && !c->failed; k++) {
+        if (c->ws[k].node >= 0) continue;
+        int leaf = next_leaf(c);
+        if (leaf < 0) break;
+        TNode *n = &c->t[leaf];
+        n->state = T_BUSY;
+        n->avail = false;
+        c->queued--;
+        push(c, leaf);
+        if (settle(c) != 0) return -1;
+        JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
+                      .certify = c->certify};
+        c->ws[k].node = leaf;
+        c->ws[k].serial = o.serial;
+        if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
+    }
+    return c->failed ? -1 : 0;
+}
+
+static int running(const Ctx *c)
+{
+    int n = 0;
+    for (int k = 0; k < c->tr->workers; k++) n += c->ws[k].node >= 0;
+    return n;
+}
+
+/* Waits for outcomes (at most `wait` seconds for the first) and applies them. */
+static void collect(Ctx *c, double wait)
+{
+    int k;
+    JobOutcome o;
+    int rc;
+    while (!c->failed && (rc = c->tr->wait(c->tr, wait, &k, &o, c->err, c->errlen)) != 0) {
+        if (rc < 0) {
+            c->failed = true;
+            return;
+        }
+        apply(c, k, &o);
+        wait = 0;
+    }
 }
 
 static void coordinate(Ctx *c)
 {
     double next_report = c->spec->report_every > 0 ? c->started + c->spec->report_every : 0;
-    pthread_mutex_lock(&c->mu);
-    while (!c->failed) {
-        for (int k = 0; k < c->nw && !c->failed; k++)
-            if (c->w[k].state == W_DONE) apply(c, &c->w[k]);
-        if (c->failed || decided(&c->t[0])) break;
+    while (!c->failed && !decided(&c->t[0])) {
         double now = clock_seconds();
         if (c->deadline > 0 && now >= c->deadline) break;
         if (next_report > 0 && now >= next_report) {
             report(c, false);
             next_report = now + c->spec->report_every;
         }
-        /* Give every idle worker the most-proving available leaf. */
-        for (int k = 0; k < c->nw && !c->failed && c->t[0].avail; k++) {
-            Worker *w = &c->w[k];
-            if (w->state != W_IDLE) continue;
-            int leaf;
-            while ((leaf = select_leaf(c)) >= 0 && c->t[leaf].state == T_RAN) {
-                if (expand(c, leaf) != 0 || !c->t[0].avail) {
-                    leaf = -1;
-                    break;
-                }
-            }
-            if (leaf < 0) break;
-            TNode *n = &c->t[leaf];
-            n->state = T_BUSY;
-            n->avail = false;
-            c->queued--;
-            if (backup(c, leaf) != 0) break;
-            w->node = leaf;
-            w->b = n->b;
-            atomic_store(&w->stop, false);
-            w->state = W_ASSIGNED;
-            pthread_cond_broadcast(&c->work);
-        }
-        if (c->failed || decided(&c->t[0])) break;
+        if (assign(c) != 0 || decided(&c->t[0])) break;
         /* Interrupt jobs whose subtree has become decided. */
-        int running = 0;
-        for (int k = 0; k < c->nw; k++) {
-            if (c->w[k].state == W_IDLE) continue;
-            running++;
-            if (c->w[k].state == W_ASSIGNED && under_decided(c, c->w[k].node)) atomic_store(&c->w[k].stop, true);
-        }
-        if (running == 0 && !c->t[0].avail) {
+        for (int k = 0; k < c->tr->workers; k++)
+            if (c->ws[k].node >= 0 && under_decided(c, c->ws[k].node)) c->tr->interrupt(c->tr, k);
+        if (running(c) == 0 && !c->t[0].avail) {
             fail(c, "internal error: nothing to run and the root undecided");
             break;
         }
-        bool pending = false;
-        for (int k = 0; k < c->nw; k++) pending |= c->w[k].state == W_DONE;
-        if (pending) continue;
         double until = now + 0.25;
         if (next_report > 0 && next_report < until) until = next_report;
         if (c->deadline > 0 && c->deadline < until) until = c->deadline;
-        timed_wait(c, until);
+        collect(c, until - now);
     }
-    /* Stop the running jobs, and take what the finished ones found. */
-    for (int k = 0; k < c->nw; k++) atomic_store(&c->w[k].stop, true);
-    c->quit = true;
-    pthread_cond_broadcast(&c->work);
-    pthread_mutex_unlock(&c->mu);
-    for (int k = 0; k < c->nw; k++)
-        if (c->w[k].started) pthread_join(c->w[k].th, NULL);
-    for (int k = 0; k < c->nw && !c->failed; k++)
-        if (c->w[k].state == W_DONE) apply(c, &c->w[k]);
+    /* Stop the running jobs, and take what they found. */
+    for (int k = 0; k < c->tr->workers; k++)
+        if (c->ws[k].node >= 0) c->tr->interrupt(c->tr, k);
+    while (!c->failed && running(c) > 0) collect(c, 0.25);
+}
+
+/* How the proof file names the certificate folder: relative to the proof's
+ * own folder when the certificates are in it or below (the pair can then
+ * be moved together), else the absolute path. */
+static int see_prefix(Ctx *c, char *prefix, size_t len)
+{
+    char *dir = realpath(c->spec->cert_dir, NULL);
+    char *pcopy = strdup(c->spec->proof);
+    char *slash = pcopy ? strrchr(pcopy, '/') : NULL;
+    if (slash) *slash = '\0';
+    char *pdir = pcopy ? realpath(slash ? (pcopy[0] ? pcopy : "/") : ".", NULL) : NULL;
+    int rc = 0;
+    if (!dir || !pdir) {
+        fail(c, "certificate folder %s: cannot resolve its path", c->spec->cert_dir);
+        rc = -1;
+    } else {
+        size_t pl = strlen(pdir);
+        if (strcmp(dir, pdir) == 0) snprintf(prefix, len, "%s", "");
+        else if (strncmp(dir, pdir, pl) == 0 && dir[pl] == '/') snprintf(prefix, len, "%s/", dir + pl + 1);
+        else snprintf(prefix, len, "%s/", dir);
+    }
+    free(dir);
+    free(pdir);
+    free(pcopy);
+    return rc;
+}
+
+/* With --proof: the root's certificate at that path, its see lines naming
+ * the certificate folder. */
+static int write_proof(Ctx *c)
+{
+    const TNode *root = &c->t[0];
+    Winner w = value_of(root);
+    char prefix[4200];
+    if (see_prefix(c, prefix, sizeof prefix) != 0) return -1;
+    if (root->state == T_INNER && root->by == BY_TREE) return certify_inner(c, 0, c->spec->proof, prefix);
+    /* decided as a whole (a job, the store, knowledge): the root itself
+     * handed to its certificate by one see line */
+    if (topcert_ensure(&c->tc, root->b, w, c->err, c->errlen) != 0) return c->failed = true, -1;
+    if (topcert_see_root(&c->tc, root->b, w, c->spec->proof, prefix, c->err, c->errlen) != 0)
+        return c->failed = true, -1;
+    return 0;
+}
+
+static int run_workers(Ctx *c)
+{
+    JobsTransport own;
+    c->tr = c->spec->transport;
+    if (!c->tr) {
+        size_t tt_bytes = c->spec->job_tt_bytes ? c->spec->job_tt_bytes : (size_t)64 << 20;
+        int nw = c->spec->workers < 1 ? 1 : c->spec->workers > JOBS_MAX_WORKERS ? JOBS_MAX_WORKERS : c->spec->workers;
+        if (pool_open(&own, nw, c->r, &c->cfg, tt_bytes, c->spec->cert_dir, c->err, c->errlen) != 0)
+            return c->failed = true, -1;
+        c->tr = &own;
+    }
+    c->ws = malloc((size_t)c->tr->workers * sizeof *c->ws);
+    if (!c->ws) fail(c, "out of memory for %d workers", c->tr->workers);
+    else {
+        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0};
+        coordinate(c);
+    }
+    if (c->tr == &own) own.close(&own);
+    c->tr = NULL;
+    free(c->ws);
+    c->ws = NULL;
+    return c->failed ? -1 : 0;
 }
 
 int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec *spec, JobsResult *out, char *err,
@@ -490,75 +760,35 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     if (err && errlen > 0) err[0] = '\0';
     Ctx c = {.r = r, .cfg = *cfg, .spec = spec, .out = out, .err = err, .errlen = errlen};
     c.job_nodes = spec->job_nodes ? spec->job_nodes : JOBS_DEFAULT_NODES;
-    c.nw = spec->workers < 1 ? 1 : spec->workers > JOBS_MAX_WORKERS ? JOBS_MAX_WORKERS : spec->workers;
+    c.job_nodes_max = spec->job_nodes_max > c.job_nodes ? spec->job_nodes_max : c.job_nodes;
+    c.certify = spec->cert_dir != NULL;
+    topcert_init(&c.tc, r, cfg, spec->cert_dir);
     centre_init(&c.centre, r);
     c.centre.on = c.centre.on && cfg->kn.centre;
     c.started = clock_seconds();
     c.deadline = spec->time_limit > 0 ? c.started + spec->time_limit : 0;
     int rc = 0;
-    if (new_node(&c) != 0 || (c.t[0].b = root, init_leaf(&c, 0)) != 0) {
-        rc = -1;
-        goto done;
-    }
-    if (!decided(&c.t[0])) {
-        size_t tt_bytes = spec->job_tt_bytes ? spec->job_tt_bytes : (size_t)64 << 20;
-        c.w = calloc((size_t)c.nw, sizeof *c.w);
-        if (!c.w) {
-            fail(&c, "out of memory for %d workers", c.nw);
-            rc = -1;
-            goto done;
-        }
-        pthread_mutex_init(&c.mu, NULL);
-        pthread_condattr_t ca;
-        pthread_condattr_init(&ca);
-        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        pthread_cond_init(&c.done, &ca);
-        pthread_condattr_destroy(&ca);
-        pthread_cond_init(&c.work, NULL);
-        for (int k = 0; k < c.nw; k++) {
-            Worker *w = &c.w[k];
-            w->c = &c;
-            atomic_init(&w->stop, false);
-            if (tt_init(&w->tt, tt_bytes, false) != 0) {
-                fail(&c, "cannot allocate a %zu MiB table for worker %d", tt_bytes >> 20, k);
-                break;
-            }
-            w->started = true; /* the table; the thread below */
-            if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
-                w->started = false;
-                tt_free(&w->tt);
-                fail(&c, "cannot start worker thread %d", k);
-                break;
-            }
-        }
-        if (c.failed) { /* let the started threads go */
-            pthread_mutex_lock(&c.mu);
-            c.quit = true;
-            pthread_cond_broadcast(&c.work);
-            pthread_mutex_unlock(&c.mu);
-            for (int k = 0; k < c.nw; k++)
-                if (c.w[k].started) pthread_join(c.w[k].th, NULL);
-        } else {
-            coordinate(&c);
-        }
-        for (int k = 0; k < c.nw; k++)
-            if (c.w[k].started) tt_free(&c.w[k].tt);
-        pthread_cond_destroy(&c.done);
-        pthread_cond_destroy(&c.work);
-        pthread_mutex_destroy(&c.mu);
-        free(c.w);
-        c.w = NULL;
-        if (c.failed) rc = -1;
-    }
-done:
+    if (new_node(&c) != 0 || (c.t[0].b = root, init_leaf(&c, 0)) != 0 || settle(&c) != 0) rc = -1;
+    if (rc == 0 && !decided(&c.t[0])) rc = run_workers(&c);
+    if (rc == 0 && spec->proof && decided(&c.t[0]) && write_proof(&c) != 0) rc = -1;
     if (c.nt > 0) {
-        out->winner = dfpn_winner(c.t[0].pn, c.t[0].dn);
+        out->winner = value_of(&c.t[0]);
         out->root_pn = c.t[0].pn;
         out->root_dn = c.t[0].dn;
+        for (int j = c.t[0].first; c.t[0].state == T_INNER && j < c.t[0].first + c.t[0].nchild; j++) {
+            int k = out->nchildren++;
+            out->children[k].move = c.t[j].move;
+            out->children[k].pn = c.t[j].pn;
+            out->children[k].dn = c.t[j].dn;
+        }
         report(&c, true);
     }
     out->tree_nodes = c.nt;
+    out->cert_files += c.tc.written;
     out->seconds = clock_seconds() - c.started;
+    topcert_free(&c.tc);
     free(c.t);
+    free(c.map);
+    free(c.queue);
     return rc;
 }

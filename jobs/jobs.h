@@ -1,14 +1,13 @@
-/* jobs.h - job-level proof-number search on one machine: the scheme used
- * to solve Connect6 and Hex openings, with df-pn solves as the jobs.
+/* jobs.h - job-level proof-number search: the scheme used to solve
+ * Connect6 and Hex openings, with df-pn solves as the jobs, on worker
+ * threads (one machine) or MPI ranks (build/ocsolve-mpi), transport.h.
  *
  * Design. One coordinator (the calling thread) keeps a small proof-number
- * tree in memory, the "top tree". Its leaves are jobs: a df-pn solve
- * (dfpn_init/dfpn_solve, solver/dfpn.h) of one frontier position with a
- * node budget (spec->job_nodes, SearchLimits.node_limit) and its own
- * table of spec->job_tt_bytes. W worker threads (pthreads) each own one
- * table, cleared before every job, and run one job at a time. A finished
- * job reports a winner, or, when its budget ran out, its root pn/dn, which
- * become the leaf's numbers.
+ * tree in memory, the "top tree". Its leaves are jobs: a df-pn solve of
+ * one frontier position (job_run.h) with a node budget, on a worker's own
+ * table, which the worker keeps from job to job. A finished job reports a
+ * winner, or, when its budget ran out, its root pn/dn, which become the
+ * leaf's numbers.
  *
  *   - Numbers: Order to move = OR node (pn = min child pn, dn = sum child
  *     dn), Chaos to move = AND node (pn = sum, dn = min); sums saturate
@@ -19,20 +18,37 @@
  *     (not decided, and not wholly busy). A leaf whose job is running is
  *     busy: it keeps its numbers but cannot be selected, so the next best
  *     path is taken (a virtual infinity for selection only). With every
- *     path busy the coordinator waits for a job to finish.
- *   - Expansion: a selected leaf whose job came back undecided is not run
- *     again with the same budget: it is expanded one ply (every legal
- *     move, X and O on every empty cell; children that are the same
- *     position up to the 16 symmetries, sym_canonical, become one child).
- *     A child decided statically (rules_status, kn_node, the centre lemma
- *     and pairing when the DfpnConfig switches them on) or found in the
- *     store gets pn/dn 0/INF or INF/0 at once; the others become new leaves.
+ *     path busy the coordinator waits for a job to finish. The child
+ *     chosen last is kept while its number is within a factor
+ *     1 + spec->focus of the least (df-pn's 1+epsilon, for the top tree);
+ *     children are ordered centre first, which breaks ties.
+ *   - Budgets: a leaf's first job has spec->job_nodes nodes. Selected again
+ *     after an undecided job, it runs again with 4 times the budget (its
+ *     worker's table, when the same worker gets it, still holds the work
+ *     done) until the budget would pass spec->job_nodes_max; then it is
+ *     expanded one ply instead (every legal move, X and O on every empty
+ *     cell; children that are the same position up to the 16 symmetries,
+ *     sym_canonical, become one child). Cheap leaves are so decided by
+ *     cheap jobs, and only stubborn ones split. Leaves above
+ *     spec->expand_depth are expanded without a job: near the empty board
+ *     one df-pn is the monolithic search the jobs are there to avoid.
+ *   - Transpositions: top-tree nodes of the same position (up to symmetry)
+ *     are chained; when one is decided, all are, at once.
+ *   - A child decided statically (rules_status, kn_node, the centre lemma
+ *     and pairing when the DfpnConfig switches them on), by a decided
+ *     top-tree node of the same position, or found in the store gets
+ *     pn/dn 0/INF or INF/0 at once; the others become new leaves.
  *   - Store (optional, tables/store.h): the root and every new child are
  *     looked up before any job; every position a job decides (its root,
- *     source df-pn), every top-tree node that becomes decided by backup,
- *     and every child decided by knowledge (source lemma, unless the game
- *     is already over) is put. Only the coordinator calls the store. A
- *     STORE_CONFLICT (or any other store error) ends the run with -1.
+ *     source df-pn), every top-tree node that becomes decided, and every
+ *     child decided by knowledge (source lemma, unless the game is already
+ *     over) is put. Only the coordinator calls the store. A STORE_CONFLICT
+ *     (or any other store error) ends the run with -1.
+ *   - Certificates (spec->cert_dir; top_cert.h): every decided job writes
+ *     its own, and every top-tree node decided by its children gets one of
+ *     "see" lines; the root's is the run's. With certificates on, a store
+ *     hit counts only when its certificate is in the folder (otherwise the
+ *     position is searched again), so a run's certificate is complete.
  *
  * Invariants: a decided top-tree node (pn = 0 or dn = 0) never changes:
  * backup stops at the first decided ancestor, and a job finishing inside
@@ -48,12 +64,10 @@
  * worked on next, never a value, so the result does not depend on the
  * number of workers, the budgets or the timing (node counts do).
  *
- * Not done yet: MPI (or any transport) across machines; certificates for
- * job results (a decided job's proof is not kept, so `ocsolve verify`
- * cannot check a jobs run); transpositions across the top tree (only
- * siblings are merged; the store catches decided transpositions); keeping
- * a worker's table between jobs; resuming the top tree itself (a restart
- * keeps only what the store holds).
+ * Not done: resuming the top tree itself (a restart keeps what the store
+ * and the certificate folder hold, and rebuilds the tree from there);
+ * merging transpositions of undecided top-tree nodes (only decided ones
+ * are shared, through the chain of nodes of one position).
  *
  * Nothing here prints or exits: results through JobsResult, progress
  * through spec->report, errors as -1 and a one-line message.
@@ -64,9 +78,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../engine/moves.h"
 #include "../engine/rules.h"
 #include "../solver/dfpn.h"
 #include "../tables/store.h"
+#include "transport.h"
 
 enum { JOBS_MAX_WORKERS = 256 };
 
@@ -78,13 +94,23 @@ typedef struct {
     uint64_t nodes;
     double nodes_per_second;
     uint64_t tree_nodes;
+    uint64_t store_positions; /* in the store; 0 without one */
     bool final; /* the run has ended: its last figures */
 } JobsProgress;
 
 typedef struct {
-    int workers;           /* worker threads (at least 1) */
-    uint64_t job_nodes;    /* a job's node budget (0: JOBS_DEFAULT_NODES) */
-    size_t job_tt_bytes;   /* each worker's table (0: 64 MiB) */
+    int workers;           /* worker threads (at least 1); ignored with a transport */
+    uint64_t job_nodes;    /* a leaf's first budget (0: JOBS_DEFAULT_NODES) */
+    uint64_t job_nodes_max;/* re-run (budget x4) up to this, then expand; 0: job_nodes */
+    size_t job_tt_bytes;   /* each worker's table (0: 64 MiB); ignored with a transport */
+    int expand_depth;      /* leaves fewer plies than this below the root are
+                            * expanded without a job (the top is split at once) */
+    double focus;          /* top-tree stickiness (select_child in jobs.c): keep
+                            * the last child while its number is at most
+                            * (1 + focus) times the least; 0: plain selection */
+    JobsTransport *transport; /* NULL: `workers` threads in this process */
+    const char *cert_dir;  /* certificates here (top_cert.h); NULL: none */
+    const char *proof;     /* also the root's certificate at this path; NULL: none */
     double time_limit;     /* seconds; 0: none */
     Store *store;          /* NULL: none */
     void (*report)(const JobsProgress *, void *);
@@ -101,8 +127,18 @@ typedef struct {
     uint64_t tree_nodes;   /* top-tree nodes */
     uint64_t expansions;   /* top-tree leaves expanded */
     uint64_t static_decided, store_hits; /* children (and root) decided without a job */
+    uint64_t twin_hits;    /* decided as another top-tree node of the same position */
+    uint64_t cert_files, cert_lines; /* certificate files written; the jobs' lines */
+    double cert_seconds;   /* the workers' time writing certificates */
     uint32_t root_pn, root_dn;
     double seconds;
+    /* The root's children in the top tree (distinct up to symmetry; none
+     * if the root was never expanded), in the order they were made. */
+    int nchildren;
+    struct {
+        Move move;
+        uint32_t pn, dn;
+    } children[MOVES_MAX];
 } JobsResult;
 
 /* Decides root under r with df-pn jobs configured by cfg (its knowledge

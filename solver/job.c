@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../tables/checkpoint.h"
@@ -40,9 +41,54 @@ static CkptInfo job_info(const Dfpn *d, Board b)
     return (CkptInfo){(uint32_t)d->r->rules, (uint32_t)d->r->n, (uint32_t)d->r->k, scheme, b, 0, 0};
 }
 
+/* Whether a and b name one file: the same inode when both exist (any
+ * spelling: "./F" and "F", a symlink), else the same string. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return strcmp(a, b) == 0;
+}
+
+int job_lock(JobOpts *o, FileLock *l, char *err, int errlen)
+{
+    filelock_init(l);
+    o->lock = l;
+    if (o->checkpoint) {
+        char path[FILELOCK_PATH_MAX], why[FILELOCK_PATH_MAX + 100];
+        if (snprintf(path, sizeof path, "%s.lock", o->checkpoint) >= (int)sizeof path) {
+            snprintf(err, (size_t)errlen, "checkpoint path too long");
+            return -1;
+        }
+        long pid;
+        int rc = filelock_take(l, path, &pid, why, sizeof why);
+        if (rc == FILELOCK_BUSY && pid)
+            snprintf(err, (size_t)errlen, "checkpoint '%s' is in use by another solve (pid %ld)", o->checkpoint, pid);
+        else if (rc == FILELOCK_BUSY)
+            snprintf(err, (size_t)errlen, "checkpoint '%s' is in use by another solve", o->checkpoint);
+        else if (rc != 0)
+            snprintf(err, (size_t)errlen, "checkpoint '%s': %s", o->checkpoint, why);
+        if (rc != 0) return -1;
+    }
+    if (job_check(o, err, errlen) != 0) {
+        job_unlock(o);
+        return -1;
+    }
+    return 0;
+}
+
+void job_unlock(JobOpts *o)
+{
+    if (o->lock) filelock_release(o->lock);
+}
+
 int job_check(const JobOpts *o, char *err, int errlen)
 {
-    if (o->checkpoint && (!o->resume || strcmp(o->resume, o->checkpoint) != 0) && access(o->checkpoint, F_OK) == 0) {
+    if (o->checkpoint && !(o->lock && filelock_held(o->lock))) {
+        snprintf(err, (size_t)errlen, "checkpoint '%s' without its lock (job_lock)", o->checkpoint);
+        return -1;
+    }
+    if (o->checkpoint && (!o->resume || !same_file(o->resume, o->checkpoint)) && access(o->checkpoint, F_OK) == 0) {
         snprintf(err, (size_t)errlen, "checkpoint file '%s' exists: continue it with --resume %s, or remove it",
                  o->checkpoint, o->checkpoint);
         return -1;

@@ -13,12 +13,29 @@
  * node limit count the whole run); a job only cuts the run into segments.
  * It prints nothing: what a person may want to read (resumed, checkpoint
  * saved, a save that failed) goes to the note callback, one line each.
+ *
+ * One writer per checkpoint: two jobs saving to the same FILE would share
+ * FILE.tmp, and one could rename the other's half-written table over FILE
+ * and still end well. So a job with a checkpoint must hold its lock
+ * (job_lock: an exclusive flock on FILE.lock, tables/filelock.h) from
+ * before the "FILE exists" check to its last save; job_check refuses a
+ * checkpoint whose lock is not held. Why a separate FILE.lock and not a
+ * lock on FILE itself: every save renames a new FILE.tmp over FILE, so
+ * FILE is a new inode after each save (a lock on it would guard a file
+ * no longer there), and FILE does not exist before the first save. The
+ * lock is on FILE.lock's inode, so every spelling of FILE's folder
+ * ("./F", "../dir/F", a symlink to the folder) reaches the same lock; a
+ * symlink to FILE itself is another name, and rightly another lock: a
+ * save renames over the name it was given, replacing the link, never
+ * writing through it. The kernel drops the lock when the process dies,
+ * kill -9 included.
  */
 #ifndef OCS_JOB_H
 #define OCS_JOB_H
 
 #include <stdbool.h>
 
+#include "../tables/filelock.h"
 #include "dfpn.h"
 
 /* error: the line reports a failure (a checkpoint not saved), which a
@@ -31,6 +48,7 @@ typedef struct {
     const char *resume;     /* load this first; NULL: start afresh */
     JobNote note;           /* one line at a time for people; NULL: none */
     void *note_arg;
+    FileLock *lock;         /* the checkpoint's lock, set by job_lock */
 } JobOpts;
 
 typedef struct {
@@ -42,9 +60,25 @@ typedef struct {
     char save_error[320];   /* why the last save failed ("" when it did not) */
 } JobResult;
 
-/* Returns -1 with a message in err when the checkpoint file exists but is
- * not being resumed (it would be lost) or the resume file is unreadable:
- * cheap checks, made before a large table is allocated; 0 otherwise. */
+/* Takes the checkpoint's lock into *l (o->lock = l) for the job's whole
+ * life, then makes job_check's checks under it (so that two jobs starting
+ * at once cannot both find FILE missing). Returns 0 (also with no
+ * checkpoint: then no lock, just job_check), or -1 with a one-line message
+ * in err and nothing held: another process (or another job_lock in this
+ * one) holds the lock ("checkpoint 'FILE' is in use by another solve (pid
+ * N)"), the lock file cannot be made, or job_check refused. The caller
+ * releases with job_unlock after the job's last save (ocsolve solve: when
+ * solve_run has returned). */
+int job_lock(JobOpts *o, FileLock *l, char *err, int errlen);
+/* Releases (and removes) the lock job_lock took; harmless without one. */
+void job_unlock(JobOpts *o);
+
+/* Returns -1 with a message in err when a checkpoint is asked for without
+ * its lock held (job_lock), when the checkpoint file exists but is not
+ * being resumed (it would be lost; the resume file is the same file when
+ * both names reach the same inode, e.g. "./F" and "F") or the resume file
+ * is unreadable: cheap checks, made before a large table is allocated; 0
+ * otherwise. */
 int job_check(const JobOpts *o, char *err, int errlen);
 /* job_check, then loads the resume file (a refused file: -1 and why in
  * err), and routes SIGINT/SIGTERM to a clean stop. */

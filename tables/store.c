@@ -10,13 +10,19 @@
 #include <sys/stat.h>
 
 #include "../engine/symmetry.h"
+#include "filelock.h"
 
 struct Store {
     MDB_env *env;
     MDB_dbi dbi;
     bool readonly;
+    bool has_game;       /* the meta record is there (or written by our first put) */
+    StoreGame game;
+    uint64_t map_limit;  /* store_set_map_limit; 0 none */
+    bool broken;         /* a failed map growth left LMDB without a map */
+    FileLock lock;       /* the writer lock (write-opens only) */
     char path[4096];
-    char error[256];
+    char error[512];     /* store_get's last message; also why the Store is broken */
 };
 
 enum { STORE_DEFAULT_MB = 1024, DTW_NONE = 0xFFFF };
@@ -92,6 +98,73 @@ int store_value_decode(const StoreValueBytes *in, StoreValue *v)
     return 0;
 }
 
+void store_meta_encode(const StoreGame *g, unsigned version, StoreMetaBytes *out)
+{
+    memset(out->b, 0, sizeof out->b);
+    memcpy(out->b, STORE_MAGIC, 8);
+    out->b[8] = (uint8_t)(version & 0xFF);
+    out->b[9] = (uint8_t)(version >> 8);
+    out->b[10] = (uint8_t)g->rules;
+    out->b[11] = (uint8_t)g->n;
+    out->b[12] = (uint8_t)g->k;
+}
+
+int store_meta_decode(const StoreMetaBytes *in, StoreGame *g, unsigned *version)
+{
+    if (memcmp(in->b, STORE_MAGIC, 8) != 0 || in->b[13] || in->b[14] || in->b[15]) return -1;
+    *version = in->b[8] | (unsigned)in->b[9] << 8;
+    g->rules = (RuleSet)in->b[10];
+    g->n = in->b[11];
+    g->k = in->b[12];
+    return 0;
+}
+
+void store_game_name(const StoreGame *g, char *buf, size_t size)
+{
+    bool known = (int)g->rules >= RULES_ORIGINAL && (int)g->rules <= RULES_EXACT_END;
+    snprintf(buf, size, "%s %dx%d k=%d", known ? rules_name(g->rules) : "unknown-rules", g->n, g->n, g->k);
+}
+
+static bool game_valid(const StoreGame *g)
+{
+    return (int)g->rules >= RULES_ORIGINAL && (int)g->rules <= RULES_EXACT_END && g->n >= BOARD_MIN_N &&
+           g->n <= BOARD_MAX_N && g->k >= 3 && g->k <= g->n;
+}
+
+static bool game_equal(const StoreGame *a, const StoreGame *b)
+{
+    return a->rules == b->rules && a->n == b->n && a->k == b->k;
+}
+
+/* -1 with "store DIR holds G positions, not H" when key is of another game
+ * than the store's (a store without a game yet takes any). */
+static int check_game(const Store *s, const StoreKey *key, char *err, int errlen)
+{
+    StoreGame g = {key->rules, key->n, key->k};
+    if (!s->has_game || game_equal(&g, &s->game)) return 0;
+    char have[64], want[64];
+    store_game_name(&s->game, have, sizeof have);
+    store_game_name(&g, want, sizeof want);
+    set_err(err, errlen, "store %s holds %s positions, not %s (one game per store)", s->path, have, want);
+    return -1;
+}
+
+static MDB_val meta_key(void) { return (MDB_val){STORE_META_KEY_BYTES, (void *)STORE_META_KEY}; }
+
+static bool is_meta_key(const MDB_val *k)
+{
+    return k->mv_size == STORE_META_KEY_BYTES && memcmp(k->mv_data, STORE_META_KEY, STORE_META_KEY_BYTES) == 0;
+}
+
+/* Puts the meta record for g inside txn. */
+static int put_meta(Store *s, MDB_txn *txn, const StoreGame *g)
+{
+    StoreMetaBytes mb;
+    store_meta_encode(g, STORE_FORMAT, &mb);
+    MDB_val k = meta_key(), v = {sizeof mb.b, mb.b};
+    return mdb_put(txn, s->dbi, &k, &v, 0);
+}
+
 const char *store_source_name(int source)
 {
     switch (source) {
@@ -161,34 +234,165 @@ static int check_value(const StoreKey *k, const StoreValue *v, char *err, int er
 /* Open and close                                                      */
 /* ------------------------------------------------------------------ */
 
-Store *store_open(const char *path, bool readonly, size_t map_mb, char *err, int errlen)
+/* The directory: made when missing (write-opens), and for a read-only
+ * open it must already hold a store. 0, or -1 with a message. */
+static int prepare_dir(const char *path, bool readonly, char *err, int errlen)
 {
-    if (strlen(path) >= sizeof((Store *)0)->path - 16) {
-        set_err(err, errlen, "store %s: path too long", path);
-        return NULL;
-    }
     struct stat st;
     if (stat(path, &st) != 0) {
         if (errno != ENOENT || readonly) {
             set_err(err, errlen, "store %s: %s", path, strerror(errno));
-            return NULL;
+            return -1;
         }
         if (mkdir(path, 0777) != 0) {
             set_err(err, errlen, "store %s: cannot create the directory: %s", path, strerror(errno));
-            return NULL;
+            return -1;
         }
     } else if (!S_ISDIR(st.st_mode)) {
         set_err(err, errlen, "store %s: not a directory", path);
-        return NULL;
+        return -1;
     }
     if (readonly) {
         char data[4200];
         snprintf(data, sizeof data, "%s/data.mdb", path);
         if (stat(data, &st) != 0) {
             set_err(err, errlen, "store %s: not a store (no data.mdb: %s)", path, strerror(errno));
-            return NULL;
+            return -1;
+        }
+        /* LMDB would take an empty file for a new store, which it cannot
+         * make read-only ("Bad file descriptor"). */
+        if (st.st_size == 0) {
+            set_err(err, errlen, "store %s: not a store (data.mdb is empty)", path);
+            return -1;
         }
     }
+    return 0;
+}
+
+/* One writer (store.h): the flock on DIR/writer.lock, before LMDB opens
+ * anything, so that a refused writer has touched nothing. */
+static int take_writer_lock(Store *s, char *err, int errlen)
+{
+    char lock[4200], why[4400];
+    snprintf(lock, sizeof lock, "%s/writer.lock", s->path);
+    long pid;
+    int rc = filelock_take(&s->lock, lock, &pid, why, sizeof why);
+    if (rc == FILELOCK_BUSY && pid)
+        set_err(err, errlen, "store %s is in use by another writer (pid %ld)", s->path, pid);
+    else if (rc == FILELOCK_BUSY)
+        set_err(err, errlen, "store %s is in use by another writer", s->path);
+    else if (rc != 0)
+        set_err(err, errlen, "store %s: %s", s->path, why);
+    return rc == 0 ? 0 : -1;
+}
+
+/* The LMDB environment; the usual reasons of a foreign data.mdb named. */
+static int open_env(Store *s, size_t map_mb, char *err, int errlen)
+{
+    int rc = mdb_env_create(&s->env);
+    if (rc == 0) rc = mdb_env_set_mapsize(s->env, (size_t)(map_mb ? map_mb : STORE_DEFAULT_MB) << 20);
+    /* MDB_NOTLS: read transactions are not tied to a thread's storage. */
+    if (rc == 0) rc = mdb_env_open(s->env, s->path, MDB_NOTLS | (s->readonly ? MDB_RDONLY : 0), 0666);
+    if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH)
+        set_err(err, errlen, "store %s: data.mdb is not an LMDB file (or one of another LMDB version): %s", s->path,
+                mdb_strerror(rc));
+    else if (rc != 0)
+        set_err(err, errlen, "store %s: cannot open: %s", s->path, mdb_strerror(rc));
+    return rc == 0 ? 0 : -1;
+}
+
+/* Reads (or, first write-open of an empty store, writes) the meta record
+ * inside txn and checks it against expect. 0, -1 with a message (the
+ * transaction is the caller's to end). */
+static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err, int errlen)
+{
+    MDB_val k = meta_key(), v;
+    int rc = mdb_get(txn, s->dbi, &k, &v);
+    if (rc == 0) {
+        StoreMetaBytes mb;
+        unsigned version = 0;
+        bool ok = v.mv_size == sizeof mb.b;
+        if (ok) memcpy(mb.b, v.mv_data, sizeof mb.b);
+        if (!ok || store_meta_decode(&mb, &s->game, &version) != 0) {
+            set_err(err, errlen, "store %s: not an ocsolve store (its meta record is not one)", s->path);
+            return -1;
+        }
+        if (version != STORE_FORMAT) {
+            set_err(err, errlen, "store %s has store format version %u (this ocsolve reads %d)", s->path, version,
+                    STORE_FORMAT);
+            return -1;
+        }
+        if (!game_valid(&s->game)) {
+            set_err(err, errlen, "store %s: corrupt meta record (rules %d, n %d, k %d)", s->path, (int)s->game.rules,
+                    s->game.n, s->game.k);
+            return -1;
+        }
+        s->has_game = true;
+    } else if (rc == MDB_NOTFOUND) {
+        MDB_stat ms;
+        rc = mdb_stat(txn, s->dbi, &ms);
+        if (rc == 0 && ms.ms_entries > 0) {
+            set_err(err, errlen,
+                    "store %s: no ocsolve meta record, yet %zu record%s (another program's database, "
+                    "or a store made before meta records)",
+                    s->path, (size_t)ms.ms_entries, ms.ms_entries == 1 ? "" : "s");
+            return -1;
+        }
+        if (rc == 0 && expect && !s->readonly && (rc = put_meta(s, txn, expect)) == 0) {
+            s->game = *expect;
+            s->has_game = true;
+        }
+    }
+    if (rc != 0 && rc != MDB_NOTFOUND) {
+        set_err(err, errlen, "store %s: cannot read its meta record: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    if (expect && s->has_game && !game_equal(expect, &s->game)) {
+        char have[64], want[64];
+        store_game_name(&s->game, have, sizeof have);
+        store_game_name(expect, want, sizeof want);
+        set_err(err, errlen, "store %s holds %s positions, not %s", s->path, have, want);
+        return -1;
+    }
+    return 0;
+}
+
+/* The database and its meta record, in one transaction. */
+static int open_db(Store *s, const StoreGame *expect, char *err, int errlen)
+{
+    MDB_txn *txn = NULL;
+    int rc = mdb_txn_begin(s->env, NULL, s->readonly ? MDB_RDONLY : 0, &txn);
+    if (rc == 0) rc = mdb_dbi_open(txn, NULL, 0, &s->dbi);
+    if (rc != 0) {
+        if (txn) mdb_txn_abort(txn);
+        set_err(err, errlen, "store %s: cannot open the database: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    if (check_meta(s, txn, expect, err, errlen) != 0) {
+        mdb_txn_abort(txn);
+        return -1;
+    }
+    rc = mdb_txn_commit(txn);
+    if (rc != 0) {
+        set_err(err, errlen, "store %s: cannot open the database: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    return 0;
+}
+
+Store *store_open_game(const char *path, bool readonly, size_t map_mb, const StoreGame *expect, char *err,
+                       int errlen)
+{
+    if (strlen(path) >= sizeof((Store *)0)->path - 16) {
+        set_err(err, errlen, "store %s: path too long", path);
+        return NULL;
+    }
+    if (expect && !game_valid(expect)) {
+        set_err(err, errlen, "store %s: bad game (rules %d, n %d, k %d)", path, (int)expect->rules, expect->n,
+                expect->k);
+        return NULL;
+    }
+    if (prepare_dir(path, readonly, err, errlen) != 0) return NULL;
     Store *s = calloc(1, sizeof *s);
     if (!s) {
         set_err(err, errlen, "store %s: out of memory", path);
@@ -196,44 +400,50 @@ Store *store_open(const char *path, bool readonly, size_t map_mb, char *err, int
     }
     snprintf(s->path, sizeof s->path, "%s", path);
     s->readonly = readonly;
-    int rc = mdb_env_create(&s->env);
-    if (rc == 0) rc = mdb_env_set_mapsize(s->env, (size_t)(map_mb ? map_mb : STORE_DEFAULT_MB) << 20);
-    /* MDB_NOTLS: read transactions are not tied to a thread's storage. */
-    if (rc == 0) rc = mdb_env_open(s->env, path, MDB_NOTLS | (readonly ? MDB_RDONLY : 0), 0666);
-    if (rc != 0) {
-        set_err(err, errlen, "store %s: cannot open: %s", path, mdb_strerror(rc));
-        if (s->env) mdb_env_close(s->env);
-        free(s);
-        return NULL;
-    }
-    MDB_txn *txn;
-    rc = mdb_txn_begin(s->env, NULL, readonly ? MDB_RDONLY : 0, &txn);
-    if (rc == 0) {
-        rc = mdb_dbi_open(txn, NULL, 0, &s->dbi);
-        if (rc == 0) rc = mdb_txn_commit(txn);
-        else mdb_txn_abort(txn);
-    }
-    if (rc != 0) {
-        set_err(err, errlen, "store %s: cannot open the database: %s", path, mdb_strerror(rc));
-        mdb_env_close(s->env);
-        free(s);
-        return NULL;
-    }
-    return s;
+    filelock_init(&s->lock);
+    if ((readonly || take_writer_lock(s, err, errlen) == 0) && open_env(s, map_mb, err, errlen) == 0 &&
+        open_db(s, expect, err, errlen) == 0)
+        return s;
+    store_close(s);
+    return NULL;
+}
+
+Store *store_open(const char *path, bool readonly, size_t map_mb, char *err, int errlen)
+{
+    return store_open_game(path, readonly, map_mb, NULL, err, errlen);
 }
 
 void store_close(Store *s)
 {
     if (!s) return;
-    mdb_env_close(s->env);
+    if (s->env) mdb_env_close(s->env);
+    filelock_release(&s->lock); /* after LMDB let go: the next writer finds it closed */
     free(s);
 }
+
+int store_game(const Store *s, StoreGame *out)
+{
+    if (!s->has_game) return 0;
+    *out = s->game;
+    return 1;
+}
+
+void store_set_map_limit(Store *s, uint64_t max_bytes) { s->map_limit = max_bytes; }
 
 const char *store_error(const Store *s) { return s->error; }
 
 int store_set_durable(Store *s, bool durable)
 {
+    if (s->broken) return -1;
     return mdb_env_set_flags(s->env, MDB_NOSYNC, durable ? 0 : 1) == 0 ? 0 : -1;
+}
+
+/* -1 with the reason when a failed map growth left the Store unusable. */
+static int check_usable(const Store *s, char *err, int errlen)
+{
+    if (!s->broken) return 0;
+    set_err(err, errlen, "%s", s->error);
+    return -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -252,10 +462,12 @@ static StoreValue merge(const StoreValue *old, const StoreValue *nw)
     return m;
 }
 
-/* One write transaction: read, merge, write, commit. 0 done; 1 the map
- * was full (nothing written); STORE_CONFLICT or -3 (a corrupt record),
- * message in err; -1 LMDB's error code in *mdb_rc. */
-static int put_txn(Store *s, MDB_val *k, const StoreValue *v, int *mdb_rc, char *err, int errlen)
+/* One write transaction: read, merge, write, commit; with game (the
+ * store has none yet), the meta record too. 0 done; 1 the map was full
+ * (nothing written); STORE_CONFLICT or -3 (a corrupt record), message in
+ * err; -1 LMDB's error code in *mdb_rc. */
+static int put_txn(Store *s, MDB_val *k, const StoreValue *v, const StoreGame *game, int *mdb_rc, char *err,
+                   int errlen)
 {
     MDB_txn *txn;
     int rc = mdb_txn_begin(s->env, NULL, 0, &txn);
@@ -298,7 +510,8 @@ static int put_txn(Store *s, MDB_val *k, const StoreValue *v, int *mdb_rc, char 
     StoreValueBytes vb;
     store_value_encode(&keep, &vb);
     MDB_val val = {sizeof vb.b, vb.b};
-    rc = mdb_put(txn, s->dbi, k, &val, 0);
+    rc = game ? put_meta(s, txn, game) : 0;
+    if (rc == 0) rc = mdb_put(txn, s->dbi, k, &val, 0);
     if (rc == 0) rc = mdb_txn_commit(txn);
     else mdb_txn_abort(txn);
     if (rc == MDB_MAP_FULL) return 1;
@@ -309,13 +522,39 @@ static int put_txn(Store *s, MDB_val *k, const StoreValue *v, int *mdb_rc, char 
     return 0;
 }
 
+/* The map is full: doubles it, up to the limit (no transaction of ours
+ * is open). 0 grown, or -1 with a message naming the store and the cause.
+ * A failed mdb_env_set_mapsize leaves LMDB with no map at all (it unmaps
+ * first), so the Store is marked broken: every later call fails with the
+ * same message instead of touching a missing map. */
+static int grow_map(Store *s, char *err, int errlen)
+{
+    MDB_envinfo info;
+    mdb_env_info(s->env, &info);
+    uint64_t cur = info.me_mapsize, want = cur > UINT64_MAX / 2 ? UINT64_MAX : cur * 2;
+    if (s->map_limit && want > s->map_limit) want = s->map_limit;
+    if (want <= cur || want > SIZE_MAX) {
+        set_err(err, errlen, "store %s is full: its map is at its limit of %.1f MiB", s->path, cur / 1048576.0);
+        return -1;
+    }
+    int rc = mdb_env_set_mapsize(s->env, (size_t)want);
+    if (rc == 0) return 0;
+    s->broken = true;
+    set_err(s->error, sizeof s->error, "store %s is full and its map cannot grow from %.1f to %.1f MiB: %s", s->path,
+            cur / 1048576.0, want / 1048576.0, mdb_strerror(rc));
+    set_err(err, errlen, "%s", s->error);
+    return -1;
+}
+
 int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int errlen)
 {
+    if (check_usable(s, err, errlen) != 0) return -1;
     if (s->readonly) {
         set_err(err, errlen, "store %s: opened read-only", s->path);
         return -1;
     }
     if (check_key(key, err, errlen) != 0 || check_value(key, v, err, errlen) != 0) return -1;
+    if (check_game(s, key, err, errlen) != 0) return -1;
     int sym;
     StoreKey ck = *key;
     ck.pos = sym_canonical(key->pos, key->n, &sym);
@@ -328,20 +567,24 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
     StoreKeyBytes kb;
     store_key_encode(&ck, &kb);
     MDB_val k = {sizeof kb.b, kb.b};
+    /* The store's first put names its game (store.h, meta record). */
+    StoreGame game = {key->rules, key->n, key->k};
     for (int tries = 0;; tries++) {
         int mdb_rc = 0;
-        int r = put_txn(s, &k, &cv, &mdb_rc, err, errlen);
-        if (r == 0) return 0;
+        int r = put_txn(s, &k, &cv, s->has_game ? NULL : &game, &mdb_rc, err, errlen);
+        if (r == 0) {
+            s->game = game;
+            s->has_game = true;
+            return 0;
+        }
         if (r == STORE_CONFLICT) return STORE_CONFLICT;
         if (r == -3) return -1;
-        if (r == 1) {
-            /* The map is full: double it (no transaction of ours is open) and retry. */
-            MDB_envinfo info;
-            mdb_env_info(s->env, &info);
-            int rc = tries < 16 ? mdb_env_set_mapsize(s->env, info.me_mapsize * 2) : MDB_MAP_FULL;
-            if (rc == 0) continue;
-            mdb_rc = rc;
+        if (r == 1 && tries >= 64) {
+            set_err(err, errlen, "store %s: still full after growing its map %d times", s->path, tries);
+            return -1;
         }
+        if (r == 1 && grow_map(s, err, errlen) != 0) return -1;
+        if (r == 1) continue;
         set_err(err, errlen, "store %s: cannot write: %s", s->path, mdb_strerror(mdb_rc));
         return -1;
     }
@@ -360,8 +603,10 @@ static int read_begin(Store *s, MDB_txn **txn)
 
 int store_get(Store *s, const StoreKey *key, StoreValue *out)
 {
+    if (s->broken) return -1; /* s->error says why */
     s->error[0] = '\0';
-    if (check_key(key, s->error, sizeof s->error) != 0) return -1;
+    if (check_key(key, s->error, sizeof s->error) != 0 || check_game(s, key, s->error, sizeof s->error) != 0)
+        return -1;
     int sym;
     StoreKey ck = *key;
     ck.pos = sym_canonical(key->pos, key->n, &sym);
@@ -398,6 +643,7 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
 
 int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
 {
+    if (check_usable(s, err, errlen) != 0) return -1;
     MDB_txn *txn;
     MDB_cursor *cur;
     int rc = read_begin(s, &txn);
@@ -414,6 +660,7 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
     MDB_val k, v;
     int ret = 0;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (is_meta_key(&k)) continue; /* checked at open */
         StoreKeyBytes kb;
         StoreValueBytes vb;
         StoreKey key;

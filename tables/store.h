@@ -9,8 +9,15 @@
  *
  * On disk: PATH is an LMDB environment *directory* (data.mdb and lock.mdb
  * inside; not MDB_NOSUBDIR), created when missing (the directory itself,
- * not its parents) unless opened read-only. One unnamed database, one record per
- * position; LMDB orders records by memcmp of the key bytes.
+ * not its parents) unless opened read-only. One unnamed database: one meta
+ * record, then one record per position; LMDB orders records by memcmp of
+ * the key bytes. While a process has the store open for writing, the
+ * directory also holds writer.lock (below, One writer).
+ *
+ * One game per store: every position in a store is of one game (rule
+ * set, n, k), the one its meta record names. A put of another game's
+ * position is refused, and so is a get (a coordinator mixing games has a
+ * bug, which a silent "not found" would hide).
  *
  * Key, 20 bytes, every number little-endian (explicit byte order, so a
  * store file moves between machines):
@@ -43,12 +50,34 @@
  *   version STORE_FORMAT (1); a record of another version is refused as
  *           corrupt rather than misread. Byte 7 is zero (reserved).
  *
+ * Meta record, one per store: key STORE_META_KEY, 5 bytes, 0xFF "meta". Its
+ * first byte is no rule set's number (position keys start with 0..2) and
+ * its length is not 20, so it sorts after every position and can never be
+ * read as one (store_foreach skips it). Value, 16 bytes:
+ *
+ *   byte 0            8              10      11    12    13          16
+ *        | "OCSSTORE" | version (LE)  | rules | n   | k   | 0 0 0     |
+ *
+ *   magic   STORE_MAGIC, the 8 bytes "OCSSTORE": an LMDB database of
+ *           another program has no such record;
+ *   version STORE_FORMAT, the format of the whole store (meta and
+ *           records); a store of another version is refused at open;
+ *   rules, n, k  the game of every position in the store.
+ * It is written with the first write-open of an empty store when the
+ * caller names the game (store_open_game), else with the first put (its
+ * key's game), in that put's transaction. Opening refuses, with one line
+ * naming the store and the reason: a data.mdb that is not an LMDB file (or
+ * one of another LMDB version); a meta record without the magic, of
+ * another version, or naming no valid game; records without a meta record
+ * (another program's database, or a store made before meta records
+ * existed); a game other than the one the caller expects.
+ *
  * Merging: a put for a position already stored never changes its winner.
  * If the stored winner differs, the put fails with STORE_CONFLICT and the
  * message "conflict: ... stored order, new chaos", and the old record stays.
- * Why not last-writer-wins: two runs sharing a store race to decide the
- * same positions, so the second put of a position is normal, but each is
- * an exact result; a contradiction means a bug (in a search, a lemma, or a
+ * Why not last-writer-wins: runs sharing a store (one after another)
+ * decide the same positions, so the second put of a position is normal,
+ * but each is an exact result; a contradiction means a bug (in a search, a lemma, or a
  * hand repair) and must be loud, not silently overwritten. With the same
  * winner the record keeps the better of the two: the smaller known dtw
  * (an unknown dtw never replaces a known one), with the move that came
@@ -56,20 +85,37 @@
  * (every stored move is a winning move, though then not necessarily one
  * that wins in dtw plies). flags are ORed; source stays the first known one.
  *
- * Guarantees (LMDB: many readers and one writer per environment, also
- * across processes; readers never block the writer nor it them):
+ * One writer: a store has at most one process writing at a time. A
+ * write-open takes an exclusive flock on writer.lock in the directory
+ * (tables/filelock.h; LMDB's lock.mdb is LMDB's own) and holds it until
+ * store_close; a second write-open, by another process or the same one,
+ * is refused with "store DIR is in use by another writer (pid N)". The
+ * kernel drops the lock when the writer dies (kill -9 included), so a
+ * crash leaves nothing to clean up. Read-only opens never take it: any
+ * number of readers run while one writer writes. So two runs share a
+ * store one after another (or one writing, others reading). Why not many
+ * writers, which LMDB would serialise: a coordinator owns its store for
+ * its run (it trusts what it put), and two racing coordinators on one
+ * store are more likely a mistake (the same job started twice) than a plan.
+ *
+ * Guarantees (LMDB: readers never block the writer nor it them):
  *   - each put is its own write transaction, and the read-merge-write of a
- *     put happens inside it, so concurrent puts from several processes
- *     serialise and never lose a merge;
+ *     put happens inside it;
  *   - durable: with LMDB's default sync a put has reached the disk when it
  *     returns 0;
  *   - crash-safe: LMDB's copy-on-write B-tree never overwrites live pages,
  *     so after a crash (kill -9, power loss) the store opens with every put
  *     that returned 0 and nothing of the one that was under way;
  *   - the map (the most the store can hold) is map_mb at open; a put that
- *     finds it full doubles it and retries, and a process whose map another
- *     process grew adopts the new size, so map_mb is a starting size, not a
- *     bound (about 20 M positions per GiB).
+ *     finds it full doubles it (up to the limit of store_set_map_limit, if
+ *     one is set) and retries, and a reader whose map the writer grew
+ *     adopts the new size, so map_mb is a starting size, not a bound
+ *     (about 20 M positions per GiB);
+ *   - a put that cannot be stored fails with one line naming the store and
+ *     the cause, and every put that returned 0 stays: the map at its limit
+ *     ("store DIR is full: ..."), a map that cannot grow (the address
+ *     space; then the Store is unusable and every later call says so), the
+ *     disk full or a file size limit (LMDB's write error).
  * A process must open one environment only once at a time (an LMDB rule:
  * a second open in the same process breaks its locks), and must not use a
  * Store inherited across fork(). The calls on one Store must not overlap
@@ -90,6 +136,9 @@
 #include "../engine/rules.h"
 
 enum { STORE_KEY_BYTES = 20, STORE_VALUE_BYTES = 8, STORE_FORMAT = 1 };
+enum { STORE_META_KEY_BYTES = 5, STORE_META_BYTES = 16 };
+#define STORE_META_KEY "\xFF" "meta" /* STORE_META_KEY_BYTES bytes, no NUL */
+#define STORE_MAGIC "OCSSTORE"       /* 8 bytes, no NUL */
 enum { STORE_DTW_UNKNOWN = -1 };
 enum { STORE_FLAG_VERIFIED = 1 }; /* a checked certificate backs the value */
 enum {
@@ -110,6 +159,19 @@ typedef struct {
 _Static_assert(sizeof(StoreKeyBytes) == 20, "store key: 1 rules + 1 n + 1 k + 1 zero + 8 X + 8 O bytes");
 _Static_assert(sizeof(StoreValueBytes) == 8,
                "store value: winner, move, 2 dtw, flags, source, version, zero");
+typedef struct {
+    uint8_t b[STORE_META_BYTES];
+} StoreMetaBytes;
+_Static_assert(sizeof(StoreMetaBytes) == 16, "store meta: 8 magic + 2 version + rules + n + k + 3 zero bytes");
+_Static_assert(sizeof(STORE_META_KEY) - 1 == STORE_META_KEY_BYTES, "meta key: 0xFF then \"meta\"");
+_Static_assert(sizeof(STORE_MAGIC) - 1 == 8, "store magic: 8 bytes");
+_Static_assert((int)STORE_META_KEY_BYTES != (int)STORE_KEY_BYTES, "the meta key is never a position key");
+
+/* The game a store is for (its meta record). */
+typedef struct {
+    RuleSet rules;
+    int n, k;
+} StoreGame;
 
 /* A position in any frame. */
 typedef struct {
@@ -128,18 +190,38 @@ typedef struct {
 typedef struct Store Store;
 
 /* Opens (readonly = false: creates when missing, directory included) the
- * store at the directory path, with a map of map_mb MiB (0: 1024). NULL
- * with a message on failure: a missing store opened read-only, a path
- * that is not a directory, a file that is not an LMDB environment. */
+ * store at the directory path, with a map of map_mb MiB (0: 1024). A
+ * write-open takes the writer lock (One writer, above) until store_close.
+ * expect: the game the caller will put and get; the store must be of it
+ * (an empty store without a meta record is, and a write-open records it);
+ * NULL accepts any game (store_game then says which). NULL with a one-line
+ * message on failure: a missing store opened read-only, a path that is not
+ * a directory, another writer, data.mdb not an LMDB file, a meta record of
+ * another format or game, records without a meta record. */
+Store *store_open_game(const char *path, bool readonly, size_t map_mb, const StoreGame *expect, char *err,
+                       int errlen);
+/* store_open_game(path, readonly, map_mb, NULL, err, errlen): any game. */
 Store *store_open(const char *path, bool readonly, size_t map_mb, char *err, int errlen);
 void store_close(Store *s);
 
+/* The store's game: 1 (*out filled), or 0 when it has none yet (an empty
+ * store opened without naming one, before its first put). As of the open,
+ * or this process's first put. */
+int store_game(const Store *s, StoreGame *out);
+
+/* The most the map may grow to, in bytes (0, the default: no limit but
+ * the machine's). A put that finds the map full at the limit fails with
+ * "store DIR is full". For a size bound, and for tests that make a store
+ * fill up. */
+void store_set_map_limit(Store *s, uint64_t max_bytes);
+
 /* 0 stored (new or merged), STORE_CONFLICT (old record kept), -1 another
- * error (a malformed key or value, a read-only store, disk full). key and
- * v->move are in the caller's frame. */
+ * error (a malformed key or value, a key of another game than the store's,
+ * a read-only store, the map full at its limit or unable to grow, disk
+ * full). key and v->move are in the caller's frame. */
 int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int errlen);
 /* 1 found (*out filled, its move in the caller's frame), 0 not found, -1
- * error (store_error says which). */
+ * error (store_error says which: also a key of another game). */
 int store_get(Store *s, const StoreKey *key, StoreValue *out);
 /* The message of the last failed store_get (empty if none). */
 const char *store_error(const Store *s);
@@ -175,6 +257,14 @@ void store_key_decode(const StoreKeyBytes *in, StoreKey *k);
 void store_value_encode(const StoreValue *v, StoreValueBytes *out);
 /* -1 on a malformed record (winner, version, reserved byte). */
 int store_value_decode(const StoreValueBytes *in, StoreValue *v);
+/* The meta record's value for game g with format version (STORE_FORMAT;
+ * tests write others). */
+void store_meta_encode(const StoreGame *g, unsigned version, StoreMetaBytes *out);
+/* -1 without the magic or with a non-zero reserved byte; else 0, with the
+ * version and the game as written (not checked). */
+int store_meta_decode(const StoreMetaBytes *in, StoreGame *g, unsigned *version);
+/* "original 6x6 k=5" */
+void store_game_name(const StoreGame *g, char *buf, size_t size);
 
 const char *store_source_name(int source); /* "df-pn", "lemma", "hand", "unknown" */
 

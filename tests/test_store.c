@@ -4,14 +4,22 @@
  * of a position share one record and get maps the best move into each
  * frame (checked with the reference's own images, tests/ref.h, not with
  * the engine's symmetry code); a conflicting put is refused; the smaller
- * distance to win is kept; two processes writing at once lose nothing;
- * a full map grows; and the `ocsolve store` command line, exit codes 0, 1
- * and 2. */
+ * distance to win is kept; one writer at a time (a second refused, also
+ * through the command line, readers unhindered, a killed writer's lock
+ * freed); a corrupt data.mdb, a meta record of another format, a foreign
+ * database and another game's store or position refused; a full map
+ * grows, and a map at its limit, a write error (a file size limit) and a
+ * map that cannot grow (an address space limit) each fail with one line
+ * and lose no earlier put; and the `ocsolve store` command line, exit
+ * codes 0, 1 and 2. */
 #include <criterion/criterion.h>
 
+#include <lmdb.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,39 +152,39 @@ static int count_visit(const StoreKey *k, const StoreValue *v, void *ctx)
     return 0;
 }
 
-Test(store, round_trip_and_reopen)
+/* One store per game (one game per store): PER_SIZE random positions of
+ * the game round-trip, across a close and a read-only reopen. Returns how
+ * many distinct positions went in. */
+static int round_trip_game(int rules, int n, int k, uint64_t *rng)
 {
     char dir[64];
     tl_tmp_dir(dir, sizeof dir, "store");
     Store *s = open_ok(dir, false);
-    uint64_t rng = 20261201;
     int count = 0, order = 0;
-    for (int rules = 0; rules < 3; rules++)
-        for (int n = 4; n <= 8; n++)
-            for (int j = 0; j < PER_SIZE; j++) {
-                RefPos p;
-                int k = 3 + tl_below(&rng, n - 2);
-                int fill = tl_below(&rng, 60);
-                tl_random_any(&p, n, k, rules, fill / 2, fill - fill / 2, &rng);
-                bool dup = false;
-                for (int i = 0; i < count && !dup; i++) dup = symmetric(&tpos[i], &p);
-                if (dup) continue;
-                tpos[count] = p;
-                tval[count] = random_value(&p, &rng);
-                StoreKey key = key_of(&p);
-                char err[256];
-                cr_assert_eq(store_put(s, &key, &tval[count], err, sizeof err), 0, "put %d: %s", count, err);
-                order += tval[count].winner == WINNER_ORDER;
-                count++;
-            }
-    cr_assert(count > MAXE - 20, "only %d distinct positions", count);
-    check_all(s, count, &rng);
-    /* Not there: a position none of the table's is an image of. */
-    RefPos q;
-    ref_parse(&q, 4, 4, 0, "XXXXOOOOXXXXOOOO");
-    StoreKey qk = key_of(&q);
-    StoreValue qv;
-    cr_expect_eq(store_get(s, &qk, &qv), 0);
+    for (int j = 0; j < PER_SIZE; j++) {
+        RefPos p;
+        int fill = tl_below(rng, 60);
+        tl_random_any(&p, n, k, rules, fill / 2, fill - fill / 2, rng);
+        bool dup = false;
+        for (int i = 0; i < count && !dup; i++) dup = symmetric(&tpos[i], &p);
+        if (dup) continue;
+        tpos[count] = p;
+        tval[count] = random_value(&p, rng);
+        StoreKey key = key_of(&p);
+        char err[256];
+        cr_assert_eq(store_put(s, &key, &tval[count], err, sizeof err), 0, "put %d: %s", count, err);
+        order += tval[count].winner == WINNER_ORDER;
+        count++;
+    }
+    check_all(s, count, rng);
+    if (rules == 0 && n == 4 && k == 4) {
+        /* Not there: a position none of the table's is an image of. */
+        RefPos q;
+        ref_parse(&q, 4, 4, 0, "XXXXOOOOXXXXOOOO");
+        StoreKey qk = key_of(&q);
+        StoreValue qv;
+        cr_expect_eq(store_get(s, &qk, &qv), 0);
+    }
     StoreStats st;
     char err[256];
     cr_assert_eq(store_stats(s, &st, err, sizeof err), 0, "%s", err);
@@ -190,27 +198,41 @@ Test(store, round_trip_and_reopen)
     store_close(s);
     /* Reopen, read-only: everything is there, and a put is refused. */
     s = open_ok(dir, true);
-    check_all(s, count, &rng);
+    check_all(s, count, rng);
     StoreKey key = key_of(&tpos[0]);
     cr_expect_eq(store_put(s, &key, &tval[0], err, sizeof err), -1);
     cr_expect(strstr(err, "read-only") != NULL, "%s", err);
     store_close(s);
     tl_rm_dir(dir);
+    return count;
+}
+
+Test(store, round_trip_and_reopen)
+{
+    uint64_t rng = 20261201;
+    int total = 0;
+    for (int rules = 0; rules < 3; rules++)
+        for (int n = 4; n <= 8; n++) {
+            int k = rules == 0 && n == 4 ? 4 : 3 + tl_below(&rng, n - 2);
+            total += round_trip_game(rules, n, k, &rng);
+        }
+    cr_expect(total > MAXE - 20, "only %d distinct positions", total);
 }
 
 Test(store, images_share_one_record)
 {
     char dir[64], err[256];
-    tl_tmp_dir(dir, sizeof dir, "store");
-    Store *s = open_ok(dir, false);
     /* An asymmetric position, one that is its own mirror image, and the
-     * empty board (every geometric symmetry fixes it). */
+     * empty board (every geometric symmetry fixes it); three games, so
+     * three stores. */
     RefPos ps[3];
     ref_parse(&ps[0], 6, 5, 0, "XX.OO.......O.....X.........O.......");
     ref_parse(&ps[1], 6, 5, 1, "X....X..O..O........................");
     ref_parse(&ps[2], 5, 4, 2, ".........................");
     Move mv[3] = {ref_move(6, 2, 'X'), ref_move(6, 14, 'O'), ref_move(5, 7, 'X')};
     for (int t = 0; t < 3; t++) {
+        tl_tmp_dir(dir, sizeof dir, "store");
+        Store *s = open_ok(dir, false);
         StoreKey k = key_of(&ps[t]);
         StoreValue v = {WINNER_ORDER, mv[t], STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
         cr_assert_eq(store_put(s, &k, &v, err, sizeof err), 0, "%s", err);
@@ -235,11 +257,11 @@ Test(store, images_share_one_record)
         }
         StoreStats st;
         cr_assert_eq(store_stats(s, &st, err, sizeof err), 0, "%s", err);
-        cr_expect_eq(st.entries, (uint64_t)(t + 1));
-        cr_expect_eq(st.with_move, (uint64_t)(t + 1), "a put without a move dropped the stored one");
+        cr_expect_eq(st.entries, 1);
+        cr_expect_eq(st.with_move, 1, "a put without a move dropped the stored one");
+        store_close(s);
+        tl_rm_dir(dir);
     }
-    store_close(s);
-    tl_rm_dir(dir);
 }
 
 Test(store, conflict_refused_old_kept)
@@ -358,48 +380,246 @@ Test(store, readonly_missing_fails)
     tl_rm_dir(dir);
 }
 
-/* Two processes put disjoint keys at the same time; every key ends up in. */
-Test(store, two_processes)
+/* One writer: a second write-open is refused (also in the same process,
+ * and through the command line) while readers still work; after the
+ * writer closes, or is killed with SIGKILL, the next one gets in and
+ * finds every put. */
+Test(store, one_writer_many_readers)
 {
-    char dir[64];
+    char dir[64], err[256];
     tl_tmp_dir(dir, sizeof dir, "store");
-    store_close(open_ok(dir, false)); /* create it first: the children only open */
-    enum { PER = 60 };
-    pid_t kids[2];
-    for (int c = 0; c < 2; c++) {
-        kids[c] = fork();
-        cr_assert(kids[c] >= 0);
-        if (kids[c] == 0) {
-            char err[256];
-            Store *s = store_open(dir, false, 1, err, sizeof err);
-            if (!s) _exit(10);
-            for (int i = 0; i < PER; i++) {
-                /* Child c's keys: X on bit 62 or 63 (c), so disjoint. */
-                StoreKey k = {RULES_ORIGINAL, 8, 5, {{(uint64_t)(c + 1) << 62 | (uint64_t)i, (uint64_t)(i + 1) << 40}}};
-                StoreValue v = {c ? WINNER_CHAOS : WINNER_ORDER, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
-                if (store_put(s, &k, &v, err, sizeof err) != 0) _exit(11);
-            }
-            store_close(s);
-            _exit(0);
-        }
+    const char *P = "XX.OO./....../....../....../....../......";
+    const char *Q = "X...../....../....../....../....../.....O";
+    Store *w = open_ok(dir, false);
+    RefPos p;
+    ref_parse(&p, 6, 5, 0, "XX.OO...............................");
+    StoreKey k = key_of(&p);
+    StoreValue v = {WINNER_ORDER, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
+    cr_assert_eq(store_put(w, &k, &v, err, sizeof err), 0, "%s", err);
+    char want[160];
+    snprintf(want, sizeof want, "store %s is in use by another writer (pid %ld)", dir, (long)getpid());
+    err[0] = '\0';
+    cr_expect(store_open(dir, false, 1, err, sizeof err) == NULL, "a second writer in the same process got in");
+    cr_expect(strstr(err, want), "message: %s", err);
+    Run r;
+    run_argv(&r, ARGS("store", "put", dir, Q, "chaos"));
+    cr_expect(r.exited && r.code == 2, "%s: exit %d", r.desc, r.code);
+    cr_expect(strstr(r.err, want) && count_char(r.err, r.errlen, '\n') == 1, "%s", r.err);
+    run_free(&r);
+    expect_ok(&r, "store", "get", dir, P); /* a reader, while the writer writes */
+    cr_expect(strstr(r.out, "winner: order\n"), "%s", r.out);
+    run_free(&r);
+    expect_ok(&r, "store", "stats", dir);
+    cr_expect(strstr(r.out, "entries: 1 "), "%s", r.out);
+    run_free(&r);
+    store_close(w);
+    expect_ok(&r, "store", "put", dir, Q, "chaos"); /* the writer is gone: the next gets in */
+    run_free(&r);
+
+    /* A writer killed with SIGKILL while it holds the store. */
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t kid = fork();
+    cr_assert(kid >= 0);
+    if (kid == 0) {
+        Store *s = store_open(dir, false, 1, NULL, 0);
+        if (!s || store_put(s, &k, &v, NULL, 0) != 0 || write(ready[1], "r", 1) != 1) _exit(1);
+        for (;;) pause();
     }
-    for (int c = 0; c < 2; c++) {
-        int status;
-        cr_assert_eq(waitpid(kids[c], &status, 0), kids[c]);
-        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d: status %d", c, status);
-    }
-    Store *s = open_ok(dir, true);
+    char c;
+    cr_assert_eq(read(ready[0], &c, 1), 1, "the child could not open the store for writing");
+    snprintf(want, sizeof want, "store %s is in use by another writer (pid %ld)", dir, (long)kid);
+    run_argv(&r, ARGS("store", "put", dir, P, "order"));
+    cr_expect(r.exited && r.code == 2 && strstr(r.err, want), "%s: exit %d: %s", r.desc, r.code, r.err);
+    run_free(&r);
+    cr_assert_eq(kill(kid, SIGKILL), 0);
+    int status;
+    cr_assert_eq(waitpid(kid, &status, 0), kid);
+    cr_assert(WIFSIGNALED(status), "the child ended before it was killed: status %d", status);
+    w = open_ok(dir, false);
     StoreStats st;
-    char err[256];
+    cr_assert_eq(store_stats(w, &st, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(st.entries, 2);
+    store_close(w);
+    close(ready[0]);
+    close(ready[1]);
+    tl_rm_dir(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Foreign, corrupt and other-game stores                              */
+/* ------------------------------------------------------------------ */
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f, "cannot write %s", path);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+static void expect_open_refused(const char *dir, bool readonly, const StoreGame *g, const char *needle)
+{
+    char err[512] = "";
+    Store *s = store_open_game(dir, readonly, 1, g, err, sizeof err);
+    cr_expect(s == NULL, "%s (%s) was opened", dir, readonly ? "read-only" : "write");
+    if (s) store_close(s);
+    cr_expect(strstr(err, needle) && strstr(err, dir) && !strchr(err, '\n'), "%s: message [%s], want [%s]", dir, err,
+              needle);
+}
+
+Test(store, corrupt_data_refused)
+{
+    char dir[64], data[128];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    snprintf(data, sizeof data, "%s/data.mdb", dir);
+    static uint8_t junk[20000];
+    uint64_t rng = 5;
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = (uint8_t)tl_rand(&rng);
+    size_t sizes[] = {sizeof junk, 4096, 10};
+    for (int t = 0; t < 3; t++) {
+        write_file(data, junk, sizes[t]);
+        expect_open_refused(dir, false, NULL, "not an LMDB file");
+        expect_open_refused(dir, true, NULL, "not an LMDB file");
+        struct stat st;
+        cr_assert_eq(stat(data, &st), 0);
+        cr_expect_eq((size_t)st.st_size, sizes[t], "the refused open changed data.mdb");
+        expect_reject("not an LMDB file", "store", "stats", dir);
+        expect_reject("not an LMDB file", "store", "put", dir, "-", "order");
+    }
+    write_file(data, junk, 0);
+    expect_open_refused(dir, true, NULL, "data.mdb is empty");
+    tl_rm_dir(dir);
+}
+
+/* Raw LMDB on a store's directory: the meta record replaced (value of
+ * len bytes) or, with len 0, deleted; and a foreign record added. */
+static void poke(const char *dir, const void *meta, size_t len, bool foreign)
+{
+    MDB_env *env;
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    cr_assert_eq(mdb_env_create(&env), 0);
+    cr_assert_eq(mdb_env_open(env, dir, 0, 0666), 0);
+    cr_assert_eq(mdb_txn_begin(env, NULL, 0, &txn), 0);
+    cr_assert_eq(mdb_dbi_open(txn, NULL, 0, &dbi), 0);
+    MDB_val k = {STORE_META_KEY_BYTES, (void *)STORE_META_KEY}, v = {len, (void *)meta};
+    if (len) cr_assert_eq(mdb_put(txn, dbi, &k, &v, 0), 0);
+    else cr_assert_eq(mdb_del(txn, dbi, &k, NULL), 0);
+    if (foreign) {
+        MDB_val fk = {3, "abc"}, fv = {5, "hello"};
+        cr_assert_eq(mdb_put(txn, dbi, &fk, &fv, 0), 0);
+    }
+    cr_assert_eq(mdb_txn_commit(txn), 0);
+    mdb_env_close(env);
+}
+
+static StoreKey key6(const char *cells)
+{
+    RefPos p;
+    ref_parse(&p, 6, 5, 0, cells);
+    return key_of(&p);
+}
+
+Test(store, foreign_meta_refused)
+{
+    char dir[64], err[256];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    Store *s = open_ok(dir, false);
+    StoreKey k = key6("XX.OO...............................");
+    StoreValue v = {WINNER_ORDER, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
+    cr_assert_eq(store_put(s, &k, &v, err, sizeof err), 0, "%s", err);
+    store_close(s);
+    StoreGame g = {RULES_ORIGINAL, 6, 5};
+    StoreMetaBytes mb;
+    store_meta_encode(&g, STORE_FORMAT + 1, &mb);
+    poke(dir, mb.b, sizeof mb.b, false);
+    expect_open_refused(dir, false, NULL, "has store format version 2 (this ocsolve reads 1)");
+    expect_open_refused(dir, true, NULL, "format version 2");
+    expect_reject("format version 2", "store", "stats", dir);
+    store_meta_encode(&g, STORE_FORMAT, &mb);
+    mb.b[0] = 'X'; /* no magic */
+    poke(dir, mb.b, sizeof mb.b, false);
+    expect_open_refused(dir, true, NULL, "not an ocsolve store");
+    store_meta_encode(&(StoreGame){RULES_ORIGINAL, 6, 7}, STORE_FORMAT, &mb); /* k > n */
+    poke(dir, mb.b, sizeof mb.b, false);
+    expect_open_refused(dir, true, NULL, "corrupt meta record");
+    poke(dir, mb.b, 4, false); /* too short */
+    expect_open_refused(dir, true, NULL, "not an ocsolve store");
+    poke(dir, NULL, 0, false); /* records without a meta record */
+    expect_open_refused(dir, false, NULL, "no ocsolve meta record, yet 1 record");
+    /* Back to a good meta record: it opens, records and all. */
+    store_meta_encode(&g, STORE_FORMAT, &mb);
+    poke(dir, mb.b, sizeof mb.b, false);
+    s = open_ok(dir, true);
+    StoreValue got;
+    cr_expect_eq(store_get(s, &k, &got), 1, "%s", store_error(s));
+    store_close(s);
+    /* Another program's database: foreign records, no meta record. */
+    tl_rm_dir(dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
+    store_close(open_ok(dir, false)); /* an empty LMDB environment */
+    poke(dir, mb.b, sizeof mb.b, true);
+    poke(dir, NULL, 0, false);
+    expect_open_refused(dir, true, NULL, "no ocsolve meta record");
+    tl_rm_dir(dir);
+}
+
+Test(store, one_game_per_store)
+{
+    char dir[64], err[256];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    StoreGame orig = {RULES_ORIGINAL, 6, 5}, exact = {RULES_EXACT, 6, 5}, small = {RULES_ORIGINAL, 4, 4};
+    /* Naming the game at the first write-open of an empty store records it. */
+    Store *s = store_open_game(dir, false, 1, &orig, err, sizeof err);
+    cr_assert(s, "%s", err);
+    store_close(s);
+    s = open_ok(dir, true);
+    StoreGame got;
+    cr_assert_eq(store_game(s, &got), 1, "the write-open wrote no meta record");
+    cr_expect(got.rules == RULES_ORIGINAL && got.n == 6 && got.k == 5);
+    store_close(s);
+    expect_open_refused(dir, false, &exact, "holds original 6x6 k=5 positions, not exact 6x6 k=5");
+    expect_open_refused(dir, true, &small, "holds original 6x6 k=5 positions, not original 4x4 k=4");
+    /* With any game accepted, a put or get of another game is refused. */
+    s = open_ok(dir, false);
+    RefPos p;
+    ref_parse(&p, 4, 4, 0, "X..............O");
+    StoreKey k4 = key_of(&p);
+    StoreValue v = {WINNER_CHAOS, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
+    err[0] = '\0';
+    cr_expect_eq(store_put(s, &k4, &v, err, sizeof err), -1);
+    cr_expect(strstr(err, "holds original 6x6 k=5 positions, not original 4x4 k=4"), "%s", err);
+    StoreValue out;
+    cr_expect_eq(store_get(s, &k4, &out), -1);
+    cr_expect(strstr(store_error(s), "not original 4x4 k=4"), "%s", store_error(s));
+    StoreKey k6 = key6("XX.OO...............................");
+    k6.rules = RULES_EXACT;
+    cr_expect_eq(store_put(s, &k6, &v, err, sizeof err), -1, "a put of another rule set got in");
+    store_close(s);
+    tl_rm_dir(dir);
+
+    /* Opened without a game, an empty store takes its first put's. */
+    tl_tmp_dir(dir, sizeof dir, "store");
+    s = open_ok(dir, false);
+    cr_expect_eq(store_game(s, &got), 0);
+    cr_assert_eq(store_put(s, &k4, &v, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(store_game(s, &got), 1);
+    cr_expect_eq(store_put(s, &k6, &v, err, sizeof err), -1);
+    store_close(s);
+    s = store_open_game(dir, true, 1, &small, err, sizeof err);
+    cr_assert(s, "%s", err);
+    cr_expect_eq(store_get(s, &k4, &out), 1);
+    StoreStats st;
     cr_assert_eq(store_stats(s, &st, err, sizeof err), 0, "%s", err);
-    cr_expect_eq(st.order, PER);
-    cr_expect_eq(st.chaos, PER);
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < PER; i++) {
-            StoreKey k = {RULES_ORIGINAL, 8, 5, {{(uint64_t)(c + 1) << 62 | (uint64_t)i, (uint64_t)(i + 1) << 40}}};
-            StoreValue got;
-            cr_expect_eq(store_get(s, &k, &got), 1, "child %d key %d lost", c, i);
-        }
+    cr_expect_eq(st.entries, 1, "the meta record was counted");
+    store_close(s);
+    /* An empty store, read-only, with a game named: nothing to disagree. */
+    tl_rm_dir(dir);
+    tl_tmp_dir(dir, sizeof dir, "store");
+    store_close(open_ok(dir, false));
+    s = store_open_game(dir, true, 1, &exact, err, sizeof err);
+    cr_expect(s != NULL, "%s", err);
     store_close(s);
     tl_rm_dir(dir);
 }
@@ -433,24 +653,21 @@ Test(store, command_line)
     expect_code(&r, 1);
     cr_expect(strstr(r.err, "conflict") && count_char(r.err, r.errlen, '\n') == 1, "%s", r.err);
     run_free(&r);
-    expect_ok(&r, "store", "put", "--rules", "exact", "--board", "4", "--k", "4", dir, "-", "chaos");
+    expect_ok(&r, "store", "put", dir, "X...../....../....../....../....../.....O", "chaos");
     run_free(&r);
-    expect_ok(&r, "store", "get", "--rules", "exact", "--board", "4", "--k", "4", dir, "empty");
-    cr_expect(strstr(r.out, "winner: chaos\n") && strstr(r.out, "best move: none\n") && strstr(r.out, "dtw: unknown\n"),
-              "%s", r.out);
-    run_free(&r);
-    /* Not there: exit 1 (another rule set is another key). */
-    run_argv(&r, ARGS("store", "get", "--board", "4", "--k", "4", dir, "empty"));
+    /* Not there: exit 1. */
+    run_argv(&r, ARGS("store", "get", dir, "X.X.../....../....../....../....../......"));
     expect_code(&r, 1);
     cr_expect(strstr(r.out, "not in the store"), "%s", r.out);
     run_free(&r);
     expect_ok(&r, "store", "stats", dir);
+    cr_expect(strstr(r.out, "game: original 6x6 k=5\n"), "%s", r.out);
     cr_expect(strstr(r.out, "entries: 2 (order 1, chaos 1)"), "%s", r.out);
     run_free(&r);
     expect_ok(&r, "store", "export", dir);
     cr_expect_eq(count_char(r.out, r.outlen, '\n'), 2, "%s", r.out);
     cr_expect(strstr(r.out, "original 6 5 XX.OO............................... order Xc1 2\n"), "%s", r.out);
-    cr_expect(strstr(r.out, "exact 4 4 ................ chaos - -\n"), "%s", r.out);
+    cr_expect(strstr(r.out, " chaos - -\n"), "%s", r.out);
     run_free(&r);
     expect_ok(&r, "store", "export", "--json", dir);
     cr_expect_eq(count_char(r.out, r.outlen, '\n'), 2, "%s", r.out);
@@ -479,6 +696,40 @@ Test(store, command_line)
     cr_expect(strstr(r.out, "usage: ocsolve store"), "%s", r.out);
     run_free(&r);
     tl_rm_dir(dir);
+}
+
+/* One game per store, on the command line: the first put names it, stats
+ * prints it, another game's put or get is refused (exit 2, one line), and
+ * the other game goes in a store of its own. */
+Test(store, command_line_games)
+{
+    char dir[64], dir4[64];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    tl_tmp_dir(dir4, sizeof dir4, "store");
+    Run r;
+    expect_ok(&r, "store", "put", dir, "XX.OO./....../....../....../....../......", "order");
+    run_free(&r);
+    expect_reject("holds original 6x6 k=5 positions, not exact 4x4 k=4", "store", "put", "--rules", "exact", "--board",
+                  "4", "--k", "4", dir, "-", "chaos");
+    expect_reject("not original 4x4 k=4", "store", "get", "--board", "4", "--k", "4", dir, "empty");
+    expect_reject("not exact 6x6 k=5", "store", "get", "--rules", "exact", dir, "empty");
+    expect_ok(&r, "store", "stats", dir);
+    cr_expect(strstr(r.out, "game: original 6x6 k=5\n") && strstr(r.out, "entries: 1 "), "%s", r.out);
+    run_free(&r);
+    expect_ok(&r, "store", "put", "--rules", "exact", "--board", "4", "--k", "4", dir4, "-", "chaos");
+    run_free(&r);
+    expect_ok(&r, "store", "get", "--rules", "exact", "--board", "4", "--k", "4", dir4, "empty");
+    cr_expect(strstr(r.out, "winner: chaos\n") && strstr(r.out, "best move: none\n") && strstr(r.out, "dtw: unknown\n"),
+              "%s", r.out);
+    run_free(&r);
+    expect_ok(&r, "store", "export", dir4);
+    cr_expect(strstr(r.out, "exact 4 4 ................ chaos - -\n"), "%s", r.out);
+    run_free(&r);
+    expect_ok(&r, "store", "stats", dir4);
+    cr_expect(strstr(r.out, "game: exact 4x4 k=4\n"), "%s", r.out);
+    run_free(&r);
+    tl_rm_dir(dir);
+    tl_rm_dir(dir4);
 }
 
 /* A store opened with a 1 MiB map takes more than 1 MiB: a full map is
@@ -510,3 +761,170 @@ Test(store, map_grows)
     store_close(s);
     tl_rm_dir(dir);
 }
+
+/* ------------------------------------------------------------------ */
+/* A store that fills up                                               */
+/* ------------------------------------------------------------------ */
+
+/* 8x8 keys as in map_grows: X on the first 16 cells as i's bits. */
+static StoreKey fill_key(int i) { return (StoreKey){RULES_ORIGINAL, 8, 5, {{(uint64_t)i, 1ULL << 63}}}; }
+
+/* Puts fill keys until a put fails (at most max); the count that went in,
+ * the failure's message in err (empty if none failed). */
+static int fill(Store *s, int max, char *err, int errlen)
+{
+    err[0] = '\0';
+    StoreValue v = {WINNER_CHAOS, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
+    for (int i = 0; i < max; i++) {
+        StoreKey k = fill_key(i);
+        if (store_put(s, &k, &v, err, errlen) != 0) return i;
+    }
+    return max;
+}
+
+/* Every put that returned 0 is there, read by a fresh read-only open. */
+static void expect_entries(const char *dir, int count)
+{
+    Store *s = open_ok(dir, true);
+    StoreStats st;
+    char err[256];
+    cr_assert_eq(store_stats(s, &st, err, sizeof err), 0, "%s", err);
+    /* A few fill keys are images of others (one record): at most count. */
+    cr_expect(st.entries > 0 && st.entries <= (uint64_t)count, "%llu entries for %d puts",
+              (unsigned long long)st.entries, count);
+    for (int i = 0; i < count; i++) {
+        StoreKey k = fill_key(i);
+        StoreValue got;
+        cr_assert_eq(store_get(s, &k, &got), 1, "put %d of %d lost", i, count);
+    }
+    store_close(s);
+}
+
+Test(store, map_limit_reached)
+{
+    char dir[64], err[512];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    Store *s = open_ok(dir, false);
+    cr_assert_eq(store_set_durable(s, false), 0);
+    store_set_map_limit(s, 2u << 20);
+    int in = fill(s, 200000, err, sizeof err);
+    cr_assert(in > 1000 && in < 200000, "%d puts before the map filled: %s", in, err);
+    char want[128];
+    snprintf(want, sizeof want, "store %s is full: its map is at its limit of 2.0 MiB", dir);
+    cr_expect(strstr(err, want) != NULL, "message: %s", err);
+    /* Still usable: a put of a stored key (nothing new) and reads work. */
+    StoreKey k = fill_key(0);
+    StoreValue v = {WINNER_CHAOS, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN}, got;
+    cr_expect_eq(store_put(s, &k, &v, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(store_get(s, &k, &got), 1, "%s", store_error(s));
+    store_close(s);
+    expect_entries(dir, in);
+    tl_rm_dir(dir);
+}
+
+/* The disk full, simulated by a file size limit (RLIMIT_FSIZE: LMDB's
+ * writes fail with EFBIG) in a child: the put fails with the store's name
+ * and the cause, and every earlier put stays. */
+Test(store, write_error_reported)
+{
+    char dir[64];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    int msg[2];
+    cr_assert_eq(pipe(msg), 0);
+    pid_t kid = fork();
+    cr_assert(kid >= 0);
+    if (kid == 0) {
+        char err[512];
+        Store *s = store_open(dir, false, 1, err, sizeof err);
+        if (!s || store_set_durable(s, false) != 0) _exit(1);
+        signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails instead of killing */
+        struct rlimit rl = {256 << 10, 256 << 10};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(2);
+        int in = fill(s, 200000, err, sizeof err);
+        char again[512] = "";
+        StoreKey k = fill_key(in);
+        StoreValue v = {WINNER_CHAOS, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
+        int rc = store_put(s, &k, &v, again, sizeof again);
+        store_close(s);
+        char out[1200];
+        int len = snprintf(out, sizeof out, "%d %d\n%s\n%s\n", in, rc, err, again);
+        _exit(write(msg[1], out, (size_t)len) == len ? 0 : 3);
+    }
+    int status;
+    cr_assert_eq(waitpid(kid, &status, 0), kid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    char out[1200] = "";
+    cr_assert(read(msg[0], out, sizeof out - 1) > 0);
+    close(msg[0]);
+    close(msg[1]);
+    int in = 0, rc = 0;
+    cr_assert_eq(sscanf(out, "%d %d", &in, &rc), 2, "%s", out);
+    cr_expect(in > 100 && in < 200000, "%d puts: %s", in, out);
+    char want[128];
+    snprintf(want, sizeof want, "store %s: cannot write: File too large\n", dir);
+    cr_expect(strstr(out, want) != NULL, "first failure: %s", out);
+    cr_expect_eq(rc, -1, "a put after the failure: %s", out);
+    expect_entries(dir, in);
+    tl_rm_dir(dir);
+}
+
+#ifndef OCS_SANITIZE
+/* A map that cannot grow: the address space limited (RLIMIT_AS) in a
+ * child, so that LMDB's mmap of the doubled map fails. The Store is then
+ * unusable, and says so, rather than touching a missing map. (Not under
+ * ASan, which reserves terabytes of address space.) */
+static long vm_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0;
+    if (!f) return -1;
+    if (fscanf(f, "%ld", &pages) != 1) pages = -1;
+    fclose(f);
+    return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
+}
+
+Test(store, map_cannot_grow)
+{
+    char dir[64];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    int msg[2];
+    cr_assert_eq(pipe(msg), 0);
+    pid_t kid = fork();
+    cr_assert(kid >= 0);
+    if (kid == 0) {
+        char err[512];
+        Store *s = store_open(dir, false, 1, err, sizeof err);
+        if (!s || store_set_durable(s, false) != 0) _exit(1);
+        long vm = vm_bytes();
+        /* Room for growing the map to 2 and 4 MiB (the old one is unmapped
+         * first), not to 8. */
+        struct rlimit rl = {(rlim_t)vm + (5 << 20), (rlim_t)vm + (5 << 20)};
+        if (vm < 0 || setrlimit(RLIMIT_AS, &rl) != 0) _exit(2);
+        int in = fill(s, 400000, err, sizeof err);
+        char again[512] = "";
+        StoreKey k = fill_key(0);
+        StoreValue v;
+        int rc = store_get(s, &k, &v);
+        snprintf(again, sizeof again, "%s", store_error(s));
+        store_close(s);
+        char out[1200];
+        int len = snprintf(out, sizeof out, "%d %d\n%s\n%s\n", in, rc, err, again);
+        _exit(write(msg[1], out, (size_t)len) == len ? 0 : 3);
+    }
+    int status;
+    cr_assert_eq(waitpid(kid, &status, 0), kid);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    char out[1200] = "";
+    cr_assert(read(msg[0], out, sizeof out - 1) > 0);
+    close(msg[0]);
+    close(msg[1]);
+    int in = 0, rc = 0;
+    cr_assert_eq(sscanf(out, "%d %d", &in, &rc), 2, "%s", out);
+    char want[256];
+    snprintf(want, sizeof want, "store %s is full and its map cannot grow from ", dir);
+    cr_expect(strstr(out, want) && strstr(out, " MiB: Cannot allocate memory\n"), "failure: %s", out);
+    cr_expect_eq(rc, -1, "a get after the failure: %s", out);
+    expect_entries(dir, in);
+    tl_rm_dir(dir);
+}
+#endif

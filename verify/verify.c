@@ -46,8 +46,10 @@ typedef struct {
 } See;
 
 /* How deep sub-certificates may nest: a file that names itself, directly
- * or not, ends here instead of recursing for ever. */
-enum { SEE_MAX_DEPTH = 8 };
+ * or not, ends here instead of recursing for ever. A job-level search's
+ * certificate nests as deep as its top tree (a file per top-tree node),
+ * so the bound is generous; each level holds only its own file's table. */
+enum { SEE_MAX_DEPTH = 64 };
 
 typedef struct {
     Entry *e;
@@ -100,6 +102,23 @@ static Entry *table_add(Table *t, VrKey k, bool *fresh)
 
 /* --- the state of one verification --- */
 
+/* Sub-certificates already proved during one top-level verification: a
+ * file named by several see lines (a position reached by transposition,
+ * or one job's certificate shared by many parents) is proved once. An
+ * entry is a file's real path, its game and winner and its root's
+ * canonical key: what prove_see asks of it. */
+typedef struct {
+    char *path;
+    int n, k, rules, winner;
+    VrKey root;
+    uint64_t positions;
+} Proved;
+
+typedef struct {
+    Proved *p;
+    size_t n, cap;
+} ProvedSet;
+
 typedef struct {
     VerifyResult *res;
     const char *name;         /* source name for malformed errors */
@@ -116,9 +135,10 @@ typedef struct {
     char dir[4096];                 /* its folder, with a trailing '/'; "" for text */
     See *see;
     size_t nsee, capsee;
+    ProvedSet *proved;              /* shared by the whole verification; NULL for text */
 } Verifier;
 
-static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, int depth);
+static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, int depth, ProvedSet *ps);
 
 static int set_error(VerifyResult *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int set_error(VerifyResult *res, int status, const char *fmt, ...)
@@ -161,6 +181,27 @@ static const char *here(Verifier *v)
 
 static const char *const WINNER_NAME[3] = {"?", "order", "chaos"};
 
+/* Remembers a proved sub-certificate (takes path; on no memory it is only
+ * not remembered, which costs time, never a result). */
+static void proved_add(ProvedSet *ps, char *path, const Verifier *v, VrKey root, uint64_t positions)
+{
+    if (!ps || !path) {
+        free(path);
+        return;
+    }
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 64;
+        Proved *big = realloc(ps->p, cap * sizeof *big);
+        if (!big) {
+            free(path);
+            return;
+        }
+        ps->p = big;
+        ps->cap = cap;
+    }
+    ps->p[ps->n++] = (Proved){path, v->g.n, v->g.k, v->g.rules, v->winner, root, positions};
+}
+
 /* A position with a 'see' line: its certificate, checked on its own (its
  * own table, freed after) as a proof that the same winner wins the
  * position as written, under the same game. */
@@ -180,18 +221,32 @@ static int prove_see(Verifier *v, Entry *e)
         return invalid(v, "see %s at %s (line %u): certificates nested deeper than %d (one names itself?)", s->path, pos,
                        e->line, SEE_MAX_DEPTH);
     VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
+    char *real = v->proved ? realpath(s->path, NULL) : NULL;
+    VrKey want = vr_canonical(&v->sym, s->cells, NULL);
+    for (size_t i = 0; real && i < v->proved->n; i++) {
+        const Proved *p = &v->proved->p[i];
+        if (strcmp(p->path, real) == 0 && p->n == v->g.n && p->k == v->g.k && p->rules == v->g.rules &&
+            p->winner == v->winner && vr_key_equal(p->root, want)) {
+            free(real);
+            e->flags |= E_DONE; /* proved already, as this position for this winner */
+            return 0;
+        }
+    }
     VerifyResult *sub = malloc(sizeof *sub);
-    if (!sub) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
-    int rc = verify_file_at(s->path, &x, sub, v->depth + 1);
+    if (!sub) return free(real), set_error(v->res, VERIFY_MALFORMED, "out of memory");
+    int rc = verify_file_at(s->path, &x, sub, v->depth + 1, v->proved);
     if (rc == VERIFY_VALID) {
         v->res->positions_checked += sub->positions_checked;
         e->flags |= E_DONE;
+        proved_add(v->proved, real, v, want, sub->positions_checked);
+        real = NULL;
     } else if (strncmp(sub->error, "see ", 4) == 0) { /* nested: the innermost see line says it best */
         invalid(v, "%s", sub->error);
     } else {
         invalid(v, "see %s at %s (line %u): %s", s->path, pos, e->line, sub->error);
     }
     free(sub);
+    free(real);
     return rc == VERIFY_VALID ? 0 : VERIFY_INVALID;
 }
 
@@ -617,13 +672,14 @@ static int check_expect(Verifier *v, const VerifyExpect *x)
     return 0;
 }
 
-static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyResult *out, int depth)
+static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyResult *out, int depth, ProvedSet *ps)
 {
     Verifier *v = calloc(1, sizeof *v);
     if (!v) return set_error(out, VERIFY_MALFORMED, "out of memory");
     v->res = out;
     v->name = name;
     v->depth = depth;
+    v->proved = ps;
     const char *slash = src->path ? strrchr(src->path, '/') : NULL;
     if (slash && (size_t)(slash - src->path) + 2 <= sizeof v->dir)
         memcpy(v->dir, src->path, (size_t)(slash - src->path) + 1); /* calloc: NUL-terminated */
@@ -657,24 +713,28 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
     result_init(out);
     Source src = {.f = fmemopen((void *)text, strlen(text), "r")};
     if (!src.f) return set_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
-    int rc = run(&src, "<text>", exp, out, 0);
+    int rc = run(&src, "<text>", exp, out, 0, NULL);
     fclose(src.f);
     return rc;
 }
 
-static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, int depth)
+static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, int depth, ProvedSet *ps)
 {
     result_init(out);
     Source src = {.f = fopen(path, "r"), .path = path};
     if (!src.f) return set_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
-    int rc = run(&src, path, exp, out, depth);
+    int rc = run(&src, path, exp, out, depth, ps);
     fclose(src.f);
     return rc;
 }
 
 int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)
 {
-    return verify_file_at(path, exp, out, 0);
+    ProvedSet ps = {0};
+    int rc = verify_file_at(path, exp, out, 0, &ps);
+    for (size_t i = 0; i < ps.n; i++) free(ps.p[i].path);
+    free(ps.p);
+    return rc;
 }
 
 int verify_text(const char *text, VerifyResult *out) { return verify_text_ex(text, NULL, out); }

@@ -23,7 +23,7 @@
  *                                      (relative to this file's folder),
  *                                      checked on its own when reached: same
  *                                      game and winner, root = POSITION up to
- *                                      symmetry; nested at most 8 deep
+ *                                      symmetry; nested at most 64 deep
  *
  * A position line may be given in any of the position's 16 symmetric forms
  * (8 symmetries of the square x swapping X and O), with the move in the

@@ -1,0 +1,79 @@
+/* job_run.c - one job on a worker's table (job_run.h). */
+#include "job_run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/symmetry.h"
+#include "../solver/clock.h"
+#include "../solver/proof.h"
+
+int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir)
+{
+    memset(jr, 0, sizeof *jr);
+    jr->r = r;
+    jr->cfg = *cfg;
+    jr->cert_dir = cert_dir;
+    return tt_init(&jr->tt, tt_bytes, false);
+}
+
+void jobrun_free(JobRunner *jr) { tt_free(&jr->tt); }
+
+void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX])
+{
+    Board c = sym_canonical(b, r->n, NULL);
+    const char *rs = r->rules == RULES_ORIGINAL ? "o" : r->rules == RULES_EXACT ? "e" : "x";
+    snprintf(name, JOBRUN_NAME_MAX, "%s-%d-%d-%016llx-%016llx.ocproof", rs, r->n, r->k,
+             (unsigned long long)c.s[PIECE_X], (unsigned long long)c.s[PIECE_O]);
+}
+
+/* Writes the certificate of the decided root through NAME.tmp; the lines
+ * written, or -1 (and no file left behind) with *why set. */
+static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *why)
+{
+    char name[JOBRUN_NAME_MAX], path[4096], tmp[4200];
+    jobrun_cert_name(jr->r, b, name);
+    snprintf(path, sizeof path, "%s/%s", jr->cert_dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    *why = JOBRUN_WHY_WRITE;
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    ProofStats st;
+    char err[200];
+    d->lim.node_limit = 0; /* the budget was for deciding; the writer may re-search */
+    int rc = proof_write(f, d, b, v, jr->cert_max_lines, &st, err, (int)sizeof err);
+    if (rc != 0) *why = d->stopped ? JOBRUN_WHY_STOPPED : strncmp(err, "write", 5) == 0 ? JOBRUN_WHY_WRITE : JOBRUN_WHY_PROOF;
+    if (fclose(f) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        remove(tmp);
+        return -1;
+    }
+    return (int64_t)st.lines;
+}
+
+void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)
+{
+    double t0 = clock_seconds();
+    memset(out, 0, sizeof *out);
+    out->tag = o->tag;
+    out->serial = o->serial;
+    Dfpn d;
+    dfpn_init(&d, jr->r, &jr->cfg, &jr->tt);
+    d.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
+    uint32_t pn = 1, dn = 1;
+    Winner v = dfpn_solve(&d, o->b, &pn, &dn);
+    out->value = (uint8_t)v;
+    out->pn = pn;
+    out->dn = dn;
+    out->nodes = d.nodes;
+    out->stopped = v == WINNER_NONE && d.stopped && d.nodes < o->node_limit;
+    if (v != WINNER_NONE && o->certify && jr->cert_dir) {
+        double c0 = clock_seconds();
+        int64_t lines = write_cert(jr, &d, o->b, v, &out->cert_why);
+        out->cert = lines >= 0 ? JOBRUN_CERT_WRITTEN : JOBRUN_CERT_FAILED;
+        out->cert_lines = lines >= 0 ? (uint64_t)lines : 0;
+        out->cert_seconds = clock_seconds() - c0;
+    }
+    out->seconds = clock_seconds() - t0;
+}

@@ -1,0 +1,101 @@
+/* job_run.h - what a worker does with one job of a job-level search
+ * (jobs.h): a df-pn solve of one frontier position on the worker's own
+ * table, with a node budget, and, when it decides the position and a
+ * certificate folder is set, that position's certificate.
+ *
+ * The same code runs in a worker thread (jobs/pool.c) and in a worker
+ * process of an MPI job (jobs/mpi_transport.c): a JobOrder goes out, a JobOutcome
+ * comes back. Both are plain fixed-size structs, sent between MPI ranks
+ * as bytes, so the ranks must run the same build on the same architecture
+ * (the usual case on a cluster: one binary on a shared file system).
+ *
+ * The table is kept from one job to the next. That is sound: an entry is
+ * an exact position's proof or disproof, or a pn/dn estimate that only
+ * steers the search, and positions of this game never repeat along a line
+ * (every move adds a piece), so an entry made while solving one root is
+ * as good for any other (one long df-pn over several roots). It pays
+ * because the jobs a worker gets share much: a job run again with a bigger
+ * budget goes on where it stopped, and sibling positions transpose (either
+ * side places either symbol, so the same pieces arise in many orders).
+ *
+ * Certificates: a decided job's certificate is written (solver/proof.h) to
+ * DIR/NAME where NAME is jobrun_cert_name's: the position's canonical key
+ * in hex, so every worker and every later run names one position's
+ * certificate alike, and a top-tree certificate can point at it with a
+ * "POSITION see NAME" line (verify.h). The file is written to NAME.tmp and
+ * renamed, so a killed worker leaves no partial certificate under NAME.
+ */
+#ifndef OCS_JOB_RUN_H
+#define OCS_JOB_RUN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/rules.h"
+#include "../solver/dfpn.h"
+#include "../tables/tt.h"
+
+/* A job, coordinator to worker. */
+typedef struct {
+    Board b;             /* the job's root */
+    uint64_t node_limit; /* its budget (df-pn nodes, this job only) */
+    uint32_t tag;        /* the coordinator's (its top-tree node); echoed back */
+    uint32_t serial;     /* the coordinator's job number; echoed back */
+    uint8_t certify;     /* write the certificate when decided */
+    uint8_t pad[7];
+} JobOrder;
+
+/* The outcome, worker to coordinator. */
+typedef struct {
+    uint32_t tag, serial;
+    uint8_t value;       /* Winner: WINNER_NONE when the budget (or a stop) ended it */
+    uint8_t stopped;     /* interrupted or out of time (not the budget) */
+    uint8_t cert;        /* JOBRUN_CERT_* */
+    uint8_t cert_why;    /* JOBRUN_WHY_* when cert is JOBRUN_CERT_FAILED */
+    uint32_t pn, dn;     /* the root's numbers when undecided */
+    uint64_t nodes;      /* df-pn nodes of this job */
+    uint64_t cert_lines; /* the certificate's position lines */
+    double seconds;      /* the job's wall time, certificate included */
+    double cert_seconds; /* of which writing the certificate */
+} JobOutcome;
+
+_Static_assert(sizeof(JobOrder) == 40, "JobOrder travels as bytes between ranks");
+_Static_assert(sizeof(JobOutcome) == 56, "JobOutcome travels as bytes between ranks");
+
+enum {
+    JOBRUN_CERT_NONE = 0, /* none asked for, or the job was undecided */
+    JOBRUN_CERT_WRITTEN,  /* DIR/NAME holds it */
+    JOBRUN_CERT_FAILED    /* asked for but not written (a limit, the line bound, the disk) */
+};
+
+enum {
+    JOBRUN_WHY_STOPPED = 1, /* the writer's re-search was interrupted (or out of time) */
+    JOBRUN_WHY_WRITE,       /* the file could not be made, written or renamed */
+    JOBRUN_WHY_PROOF        /* the writer failed otherwise (a line bound, no winning move found) */
+};
+
+enum { JOBRUN_NAME_MAX = 64 };
+
+typedef struct {
+    const Rules *r;
+    DfpnConfig cfg;
+    TT tt;
+    const char *cert_dir;     /* NULL: no certificates */
+    uint64_t cert_max_lines;  /* 0: no bound */
+} JobRunner;
+
+/* The table of tt_bytes (huge pages as tt_init decides); -1 if it cannot
+ * be allocated. */
+int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir);
+void jobrun_free(JobRunner *jr);
+
+/* Runs o; stops early at deadline (monotonic seconds, 0: none) or when
+ * *interrupt is set (NULL: never). */
+void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out);
+
+/* The certificate file name of position b under r (no folder): the hex of
+ * its canonical key, e.g. "o-6-5-0000000000000000-0000000000000000.ocproof". */
+void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX]);
+
+#endif

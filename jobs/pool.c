@@ -1,0 +1,180 @@
+/* pool.c - the one-machine transport (transport.h): worker threads, each
+ * with its own JobRunner (table kept between jobs, job_run.h).
+ *
+ * Invariants: a worker's fields other than `stop` are read and written
+ * under the pool's mutex; a worker is IDLE, RUNNING (its order set) or
+ * DONE (its outcome set, not yet taken by wait). The coordinator's wait
+ * sleeps on a condition signalled by every finished job. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "transport.h"
+
+enum { P_IDLE, P_RUNNING, P_DONE };
+
+typedef struct Pool Pool;
+
+typedef struct {
+    Pool *p;
+    pthread_t th;
+    bool started;
+    JobRunner jr;
+    int state;
+    JobOrder order;
+    JobOutcome out;
+    atomic_bool stop;
+} PWorker;
+
+struct Pool {
+    PWorker *w;
+    int nw;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    bool quit;
+};
+
+static void *pool_main(void *arg)
+{
+    PWorker *w = arg;
+    Pool *p = w->p;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (w->state != P_RUNNING && !p->quit) pthread_cond_wait(&p->work, &p->mu);
+        if (p->quit) break;
+        JobOrder o = w->order;
+        pthread_mutex_unlock(&p->mu);
+        JobOutcome out;
+        jobrun_run(&w->jr, &o, 0, &w->stop, &out);
+        pthread_mutex_lock(&p->mu);
+        w->out = out;
+        w->state = P_DONE;
+        pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static int pool_start(JobsTransport *t, int wi, const JobOrder *o, char *err, int errlen)
+{
+    Pool *p = t->ctx;
+    PWorker *w = &p->w[wi];
+    pthread_mutex_lock(&p->mu);
+    int rc = 0;
+    if (w->state != P_IDLE) {
+        snprintf(err, (size_t)errlen, "internal error: worker %d is not idle", wi);
+        rc = -1;
+    } else {
+        w->order = *o;
+        atomic_store(&w->stop, false);
+        w->state = P_RUNNING;
+        pthread_cond_broadcast(&p->work);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return rc;
+}
+
+/* A worker with an outcome to take, or -1. Under the mutex. */
+static int pool_done(const Pool *p)
+{
+    for (int k = 0; k < p->nw; k++)
+        if (p->w[k].state == P_DONE) return k;
+    return -1;
+}
+
+static int pool_wait(JobsTransport *t, double wait, int *wi, JobOutcome *out, char *err, int errlen)
+{
+    (void)err, (void)errlen;
+    Pool *p = t->ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long ns = ts.tv_nsec + (long)(wait > 0 ? wait * 1e9 : 0);
+    ts.tv_sec += ns / 1000000000L;
+    ts.tv_nsec = ns % 1000000000L;
+    pthread_mutex_lock(&p->mu);
+    int k;
+    while ((k = pool_done(p)) < 0 && wait > 0)
+        if (pthread_cond_timedwait(&p->done, &p->mu, &ts) != 0) break;
+    if (k < 0) k = pool_done(p);
+    if (k >= 0) {
+        *wi = k;
+        *out = p->w[k].out;
+        p->w[k].state = P_IDLE;
+    }
+    pthread_mutex_unlock(&p->mu);
+    return k >= 0;
+}
+
+static void pool_interrupt(JobsTransport *t, int wi)
+{
+    Pool *p = t->ctx;
+    atomic_store(&p->w[wi].stop, true);
+}
+
+static void pool_close(JobsTransport *t)
+{
+    Pool *p = t->ctx;
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    for (int k = 0; k < p->nw; k++) atomic_store(&p->w[k].stop, true);
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int k = 0; k < p->nw; k++)
+        if (p->w[k].started) pthread_join(p->w[k].th, NULL);
+    for (int k = 0; k < p->nw; k++) jobrun_free(&p->w[k].jr);
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->mu);
+    free(p->w);
+    free(p);
+    t->ctx = NULL;
+}
+
+static int pool_fail(JobsTransport *t, char *err, int errlen, const char *what, int k, size_t tt_bytes)
+{
+    snprintf(err, (size_t)errlen, what, tt_bytes >> 20, k);
+    pool_close(t);
+    return -1;
+}
+
+int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes,
+              const char *cert_dir, char *err, int errlen)
+{
+    *t = (JobsTransport){.workers = workers, .start = pool_start, .wait = pool_wait, .interrupt = pool_interrupt,
+                         .close = pool_close};
+    Pool *p = calloc(1, sizeof *p);
+    PWorker *w = calloc((size_t)workers, sizeof *w);
+    if (!p || !w) {
+        free(p);
+        free(w);
+        snprintf(err, (size_t)errlen, "out of memory for %d workers", workers);
+        return -1;
+    }
+    p->w = w;
+    p->nw = workers;
+    t->ctx = p;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->done, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_cond_init(&p->work, NULL);
+    /* Every table first (a failure then leaves no thread to stop), then
+     * the threads. */
+    for (int k = 0; k < workers; k++) {
+        w[k].p = p;
+        atomic_init(&w[k].stop, false);
+        if (jobrun_init(&w[k].jr, r, cfg, tt_bytes, cert_dir) != 0)
+            return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for worker %d", k, tt_bytes);
+    }
+    for (int k = 0; k < workers; k++) {
+        if (pthread_create(&w[k].th, NULL, pool_main, &w[k]) != 0)
+            return pool_fail(t, err, errlen, "cannot start worker thread %d (table %zu MiB)", k, tt_bytes);
+        w[k].started = true;
+    }
+    return 0;
+}

@@ -1,0 +1,154 @@
+/* top_cert.c - certificates of a job-level search (top_cert.h). */
+#include "top_cert.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../engine/moves.h"
+#include "../engine/notation.h"
+
+/* The table for positions decided without a job: they are static wins
+ * (a few nodes) or, rarely, a job's root whose file is missing. */
+enum { TOPCERT_MINI_MB = 16 };
+
+void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir)
+{
+    memset(tc, 0, sizeof *tc);
+    tc->r = r;
+    tc->cfg = *cfg;
+    tc->dir = dir;
+}
+
+void topcert_free(TopCert *tc)
+{
+    if (tc->mini_ready) jobrun_free(&tc->mini);
+    tc->mini_ready = false;
+}
+
+void topcert_path(const TopCert *tc, Board b, char *path, size_t len)
+{
+    char name[JOBRUN_NAME_MAX];
+    jobrun_cert_name(tc->r, b, name);
+    snprintf(path, len, "%s/%s", tc->dir, name);
+}
+
+bool topcert_trivial(const TopCert *tc, Board b)
+{
+    if (rules_status(tc->r, b) != WINNER_NONE) return true;
+    if (!board_order_to_move(b)) return false;
+    MoveList ml;
+    moves_generate(b, tc->r->cells, &ml);
+    for (int i = 0; i < ml.count; i++) {
+        Board cb = b;
+        board_place(&cb, ml.m[i]);
+        if (rules_status(tc->r, cb) == WINNER_ORDER) return true;
+    }
+    return false;
+}
+
+bool topcert_have(const TopCert *tc, Board b)
+{
+    if (topcert_trivial(tc, b)) return true;
+    char path[4096];
+    topcert_path(tc, b, path, sizeof path);
+    return access(path, R_OK) == 0;
+}
+
+int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
+{
+    if (topcert_have(tc, b)) return 0;
+    if (!tc->mini_ready) {
+        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, (size_t)TOPCERT_MINI_MB << 20, tc->dir) != 0) {
+            snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
+            return -1;
+        }
+        tc->mini_ready = true;
+    }
+    JobOrder o = {.b = b, .certify = 1};
+    JobOutcome out;
+    jobrun_run(&tc->mini, &o, 0, NULL, &out);
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    if (out.value != (uint8_t)w) {
+        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
+                 winner_name((Winner)out.value), winner_name(w));
+        return -1;
+    }
+    if (out.cert != JOBRUN_CERT_WRITTEN) {
+        snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
+        return -1;
+    }
+    tc->written++;
+    tc->solved++;
+    return 0;
+}
+
+static int node_lines(const TopCert *tc, FILE *f, Board b, Winner w, const Board *kids, const Move *moves, int nkids,
+                      const char *prefix)
+{
+    int n = tc->r->n;
+    char pos[NOTATION_POS_LEN], mv[4];
+    notation_format_position(b, n, pos);
+    fprintf(f, "ocproof 2\n# written by ocsolve jobs: a top-tree node\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", n,
+            tc->r->k, rules_name(tc->r->rules), winner_name(w), pos);
+    bool mover = board_order_to_move(b) == (w == WINNER_ORDER);
+    if (mover && nkids > 0) {
+        notation_format_move(moves[0], mv);
+        fprintf(f, "%s %s\n", pos, mv);
+        nkids = 1;
+    }
+    for (int i = 0; i < nkids; i++) {
+        if (topcert_trivial(tc, kids[i])) continue;
+        char name[JOBRUN_NAME_MAX];
+        jobrun_cert_name(tc->r, kids[i], name);
+        notation_format_position(kids[i], n, pos);
+        fprintf(f, "%s see %s%s\n", pos, prefix, name);
+    }
+    return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *moves, int nkids, const char *path,
+                 const char *prefix, char *err, int errlen)
+{
+    char own[4096], tmp[4200];
+    if (!path) {
+        topcert_path(tc, b, own, sizeof own);
+        path = own;
+        prefix = "";
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int rc = f ? node_lines(tc, f, b, w, kids, moves, nkids, prefix) : -1;
+    if (f && fclose(f) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        remove(tmp);
+        snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
+        return -1;
+    }
+    tc->written++;
+    return 0;
+}
+
+int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const char *prefix, char *err, int errlen)
+{
+    FILE *f = fopen(path, "w");
+    int rc = f ? 0 : -1;
+    if (f) {
+        int n = tc->r->n;
+        char pos[NOTATION_POS_LEN], name[JOBRUN_NAME_MAX];
+        notation_format_position(b, n, pos);
+        fprintf(f, "ocproof 2\n# written by ocsolve jobs: the root, decided as a whole\nboard %d %d\nrules %s\n"
+                   "winner %s\nroot %s\n",
+                n, tc->r->k, rules_name(tc->r->rules), winner_name(w), pos);
+        if (!topcert_trivial(tc, b)) {
+            jobrun_cert_name(tc->r, b, name);
+            fprintf(f, "%s see %s%s\n", pos, prefix, name);
+        }
+        if (fflush(f) != 0 || ferror(f)) rc = -1;
+        if (fclose(f) != 0) rc = -1;
+    }
+    if (rc != 0) snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
+    return rc;
+}

@@ -1,0 +1,70 @@
+/* top_cert.h - the certificates of a job-level search (jobs.h): one file
+ * per decided position, all in one folder, named by jobrun_cert_name
+ * (the canonical key), so any node, run or worker that decides a position
+ * names its certificate alike, and a later run on the same store finds it.
+ *
+ *   - a job's root: the df-pn certificate its worker wrote (job_run.h);
+ *   - a top-tree node decided by its children: "ocproof 2" with, when the
+ *     winner is to move, the line "POSITION MOVE" of a winning move and one
+ *     "CHILD see NAME" line; when the loser is to move, a "CHILD see NAME"
+ *     line for every distinct child (up to symmetry, as the verifier looks
+ *     them up). No line is needed for a child where the game is over or
+ *     where Order, to move, completes a line at once (the verifier judges
+ *     those itself);
+ *   - a position decided without a job (static knowledge, or a certificate
+ *     missing for any reason): solved again here on a small table of its
+ *     own and written like a job's.
+ * The top tree's certificate is its root's file. Checking it checks every
+ * file it names, each on its own (verify.h, "see" lines); nesting follows
+ * the top tree's depth.
+ *
+ * Every file is written to NAME.tmp and renamed, so a killed run leaves no
+ * partial certificate under a real name.
+ */
+#ifndef OCS_TOP_CERT_H
+#define OCS_TOP_CERT_H
+
+#include <stdbool.h>
+
+#include "job_run.h"
+
+typedef struct {
+    const Rules *r;
+    DfpnConfig cfg;
+    const char *dir;
+    JobRunner mini; /* for positions decided without a job; allocated on first use */
+    bool mini_ready;
+    uint64_t written, solved; /* files written here; of them, solved here */
+} TopCert;
+
+void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir);
+void topcert_free(TopCert *tc);
+
+/* The path of b's certificate (dir/NAME). */
+void topcert_path(const TopCert *tc, Board b, char *path, size_t len);
+
+/* Does b need no certificate line at all (game over, or Order to move
+ * completes a line at once)? */
+bool topcert_trivial(const TopCert *tc, Board b);
+
+/* Is there a certificate for b (or is none needed)? */
+bool topcert_have(const TopCert *tc, Board b);
+
+/* Makes sure b, decided for w, has a certificate: present, trivial, or
+ * solved and written now. 0, or -1 with a message. */
+int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
+
+/* Writes the certificate of b decided for w by its children: kids[i]
+ * (each ensured by the caller) reached by moves[i]; when the winner is to
+ * move, kids[0] is the winning child and the only one written. To
+ * `path` when given (see lines then name the folder as `prefix`), else to
+ * dir/NAME. 0, or -1 with a message. */
+int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *moves, int nkids, const char *path,
+                 const char *prefix, char *err, int errlen);
+
+/* Writes to `path` a certificate of b (decided for w as a whole) that
+ * hands b itself to its file in the folder: "B see PREFIX NAME", or, when
+ * b needs no line (topcert_trivial), the header alone. 0, or -1. */
+int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const char *prefix, char *err, int errlen);
+
+#endif

@@ -1,0 +1,174 @@
+/* test_checkpoint_lock.c - one writer per checkpoint (solver/job.h): two
+ * `ocsolve solve --checkpoint F` at once through the real binary, the
+ * second refused with one line naming F and exit 2, under every spelling
+ * of F's path; the first still saves F and ends well, and leaves no lock
+ * file; a checkpoint resumed under another spelling of its own path is
+ * recognised as the same file; and, in the library, a job without its
+ * lock or with a lock another open holds is refused. */
+#include <criterion/criterion.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../solver/job.h"
+#include "runbin.h"
+#include "testlib.h"
+
+TestSuite(checkpoint_lock, .timeout = 60);
+
+/* Quick: decided in well under a second. */
+#define EASY "...OXOO.XO.............X.........OXX"
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The pid written into a lock file, 0 if none yet. */
+static long lock_holder(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    long pid = 0;
+    if (fscanf(f, "%ld", &pid) != 1) pid = 0;
+    fclose(f);
+    return pid;
+}
+
+static void expect_one_line(const Run *r, int code, const char *needle)
+{
+    cr_expect(r->exited && r->code == code, "%s: exit %d (signal %d), expected %d; stderr: %s", r->desc, r->code,
+              r->signo, code, r->err);
+    cr_expect(strstr(r->err, needle) != NULL, "%s: stderr lacks [%s]: %s", r->desc, needle, r->err);
+    cr_expect_eq(count_char(r->err, r->errlen, '\n'), 1, "%s: not one line: %s", r->desc, r->err);
+}
+
+/* A folder with sub/ and link -> the folder; the test runs inside it, so
+ * that F, ./F, sub/../F, link/F and the absolute path all name one file. */
+static void enter_dir(char *dir, size_t size)
+{
+    tl_tmp_dir(dir, size, "ckptlock");
+    char p[128];
+    snprintf(p, sizeof p, "%s/sub", dir);
+    cr_assert_eq(mkdir(p, 0777), 0);
+    snprintf(p, sizeof p, "%s/link", dir);
+    cr_assert_eq(symlink(dir, p), 0);
+    cr_assert_eq(chdir(dir), 0);
+}
+
+static void leave_dir(const char *dir)
+{
+    cr_assert_eq(chdir("/"), 0);
+    char p[128];
+    snprintf(p, sizeof p, "%s/link", dir);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/sub", dir);
+    rmdir(p);
+    tl_rm_dir(dir);
+}
+
+Test(checkpoint_lock, second_solve_refused)
+{
+    char dir[64];
+    enter_dir(dir, sizeof dir);
+    /* The empty board without the centre lemma runs until its time limit;
+     * it is stopped below long before. */
+    pid_t first = spawn("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "5",
+                        "--checkpoint", "F", "--checkpoint-every", "0.2");
+    /* Wait for its first save: then it holds the lock and searches (and
+     * stops cleanly on SIGTERM; before the search a signal just kills). */
+    struct stat st;
+    for (int i = 0; i < 400 && stat("F", &st) != 0; i++) sleep_ms(10);
+    cr_assert_eq(stat("F", &st), 0, "the first solve saved no checkpoint within 4 s");
+    long holder = lock_holder("F.lock");
+    cr_assert_eq(holder, (long)first, "F.lock names pid %ld, the first solve is %ld", holder, (long)first);
+    char abs[160], want[200];
+    snprintf(abs, sizeof abs, "%s/F", dir);
+    const char *spellings[] = {"F", "./F", "sub/../F", "link/F", abs};
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
+        Run r;
+        run_argv(&r, ARGS("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "1",
+                          "--checkpoint", spellings[i]));
+        snprintf(want, sizeof want, "checkpoint '%s' is in use by another solve (pid %ld)", spellings[i], (long)first);
+        expect_one_line(&r, 2, want);
+        run_free(&r);
+    }
+    /* The first goes on undisturbed: stopped, it saves F and exits 128+15. */
+    cr_assert_eq(kill(first, SIGTERM), 0);
+    int status;
+    cr_assert_eq(waitpid(first, &status, 0), first);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM, "first solve: status %d", status);
+    cr_expect_eq(stat("F", &st), 0, "the first solve's checkpoint is gone");
+    cr_expect(stat("F.lock", &st) != 0, "the first solve left F.lock behind");
+    cr_expect(stat("F.tmp", &st) != 0, "the first solve left F.tmp behind");
+    /* Now free: resumed under another spelling of its own name. */
+    Run r;
+    expect_ok(&r, "solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "0.2",
+              "--checkpoint", "./F", "--resume", "F");
+    cr_expect(strstr(r.out, "all runs:") != NULL, "%s", r.out);
+    run_free(&r);
+    cr_expect(stat("F.lock", &st) != 0, "the resumed solve left F.lock behind");
+    leave_dir(dir);
+}
+
+Test(checkpoint_lock, resume_under_other_spellings)
+{
+    char dir[64];
+    enter_dir(dir, sizeof dir);
+    Run r;
+    expect_ok(&r, "solve", "--quiet", "--threads", "1", "--tt-mb", "16", "--checkpoint", "F", EASY);
+    run_free(&r);
+    const char *pairs[][2] = {{"./F", "F"}, {"F", "./F"}, {"link/F", "sub/../F"}, {"sub/../F", "link/F"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        expect_ok(&r, "solve", "--quiet", "--threads", "1", "--tt-mb", "16", "--checkpoint", pairs[i][0], "--resume",
+                  pairs[i][1], EASY);
+        cr_expect(strstr(r.out, "result: order wins") != NULL, "%s", r.out);
+        run_free(&r);
+    }
+    /* Without --resume, any spelling of an existing checkpoint is refused. */
+    run_argv(&r, ARGS("solve", "--quiet", "--checkpoint", "link/F", EASY));
+    expect_one_line(&r, 2, "checkpoint file 'link/F' exists");
+    run_free(&r);
+    /* Resuming another file still protects this one. */
+    expect_ok(&r, "solve", "--quiet", "--threads", "1", "--tt-mb", "16", "--checkpoint", "G", "--resume", "F", EASY);
+    run_free(&r);
+    run_argv(&r, ARGS("solve", "--quiet", "--checkpoint", "F", "--resume", "G", EASY));
+    expect_one_line(&r, 2, "checkpoint file 'F' exists");
+    run_free(&r);
+    leave_dir(dir);
+}
+
+/* The library: a checkpoint needs its lock, and one lock per file also
+ * within one process (a second open of F.lock is refused). */
+Test(checkpoint_lock, job_lock_in_library)
+{
+    char dir[64], path[128], err[512];
+    tl_tmp_dir(dir, sizeof dir, "ckptlock");
+    snprintf(path, sizeof path, "%s/F", dir);
+    JobOpts o = {.checkpoint = path, .every = 300};
+    cr_expect_eq(job_check(&o, err, sizeof err), -1);
+    cr_expect(strstr(err, "without its lock"), "%s", err);
+    FileLock a, b;
+    cr_assert_eq(job_lock(&o, &a, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(job_check(&o, err, sizeof err), 0, "%s", err);
+    JobOpts o2 = {.checkpoint = path, .every = 300};
+    cr_expect_eq(job_lock(&o2, &b, err, sizeof err), -1);
+    cr_expect(strstr(err, "is in use by another solve") && strstr(err, path), "%s", err);
+    cr_expect(!filelock_held(&b));
+    job_unlock(&o);
+    cr_expect_eq(job_lock(&o2, &b, err, sizeof err), 0, "%s", err);
+    job_unlock(&o2);
+    /* No checkpoint: nothing to lock. */
+    JobOpts none = {.every = 300};
+    cr_expect_eq(job_lock(&none, &a, err, sizeof err), 0, "%s", err);
+    cr_expect(!filelock_held(&a));
+    job_unlock(&none);
+    tl_rm_dir(dir);
+}

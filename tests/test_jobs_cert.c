@@ -1,0 +1,293 @@
+/* test_jobs_cert.c - the job-level search's certificates, budgets and
+ * crash safety (jobs/jobs.h, jobs/top_cert.h), each against the
+ * independent brute force (tests/brute.h) and the independent verifier
+ * (verify/): a run's certificate (job certificates joined by "see" lines)
+ * verifies and claims the brute force's winner; a missing job certificate
+ * makes it fail; re-run budgets and the expanded top give the brute
+ * force's values; a run killed with SIGKILL at random moments and resumed
+ * from its store gives the brute force's value, and every stored record
+ * agrees with the brute force. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../jobs/jobs.h"
+#include "../verify/verify.h"
+#include "brute.h"
+#include "runbin.h"
+#include "testlib.h"
+
+TestSuite(jobs_cert, .timeout = 240);
+
+static Winner brute_winner(BruteMemo *m, RefPos *p) { return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS; }
+
+static JobsResult run_spec(const RefPos *p, JobsSpec *s)
+{
+    Rules r;
+    tl_init_rules(&r, p);
+    DfpnConfig cfg = dfpn_default_config();
+    cfg.kn.centre = false;
+    JobsResult res;
+    char err[256] = "";
+    cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
+    cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
+    return res;
+}
+
+static int count_files(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d, "cannot open %s", dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, suffix)) n++;
+    closedir(d);
+    return n;
+}
+
+/* A random ongoing 6x6 position (rules rs, `empty` empty cells) whose run
+ * with a one-node budget needs at least one expansion, so that the top
+ * tree, not one job, decides it. */
+static void pick_deep(RefPos *p, int rs, int empty, uint64_t *rng)
+{
+    for (int tries = 0; tries < 200; tries++) {
+        if (tl_random_ongoing(p, 6, 5, rs, 36 - empty, rng) != 0) continue;
+        JobsSpec s = {.workers = 1, .job_nodes = 1, .job_tt_bytes = (size_t)1 << 20};
+        if (run_spec(p, &s).expansions > 0) return;
+    }
+    cr_assert_fail("no position with %d empty cells needed an expansion", empty);
+}
+
+/* Certificates of runs with tiny budgets (so the top tree is one or more
+ * plies deep and most leaves are job roots): each verifies, by the
+ * verifier's own rules, for the brute force's winner and the position as
+ * root. */
+Test(jobs_cert, certificates_verify)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 12012026;
+    int checked = 0, order = 0, chaos = 0;
+    for (int t = 0; t < 12; t++) {
+        RefPos p;
+        pick_deep(&p, t % 3, 12 + t % 3, &rng);
+        char dir[256], proof[300];
+        tl_tmp_dir(dir, sizeof dir, "jobs-cert");
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        JobsSpec s = {.workers = 2, .job_nodes = 1 + (uint64_t)(t % 4), .job_tt_bytes = (size_t)1 << 20,
+                      .cert_dir = dir, .proof = proof};
+        JobsResult res = run_spec(&p, &s);
+        Winner want = brute_winner(m, &p);
+        char pos[65];
+        ref_format(&p, pos);
+        cr_assert_eq(res.winner, want, "%s: jobs %s, brute force %s", pos, winner_name(res.winner), winner_name(want));
+        VerifyExpect x = {6, 5, p.rules, want == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS, pos};
+        VerifyResult vr;
+        cr_assert_eq(verify_file_ex(proof, &x, &vr), VERIFY_VALID, "%s (rules %d): %s", pos, p.rules, vr.error);
+        order += want == WINNER_ORDER;
+        chaos += want == WINNER_CHAOS;
+        checked++;
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d certificates (%d order, %d chaos)", checked, order, chaos);
+    cr_assert_geq(order, 2);
+    cr_assert_geq(chaos, 2);
+}
+
+/* Honesty of the check above: with one job certificate gone, the run's
+ * certificate no longer verifies. */
+Test(jobs_cert, missing_job_certificate_fails)
+{
+    uint64_t rng = 31;
+    for (int tries = 0; tries < 40; tries++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, 0, 36 - 13, &rng) != 0) continue;
+        char dir[256], proof[300];
+        tl_tmp_dir(dir, sizeof dir, "jobs-cert-gone");
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        JobsSpec s = {.workers = 1, .job_nodes = 2, .job_tt_bytes = (size_t)1 << 20, .cert_dir = dir, .proof = proof};
+        JobsResult res = run_spec(&p, &s);
+        VerifyResult vr;
+        cr_assert_eq(verify_file(proof, &vr), VERIFY_VALID, "%s", vr.error);
+        /* remove the job certificate the top certificate's first see line names */
+        FILE *f = fopen(proof, "r");
+        cr_assert(f);
+        char line[512], *name = NULL;
+        while (fgets(line, sizeof line, f))
+            if ((name = strstr(line, " see "))) break;
+        fclose(f);
+        if (!name || res.jobs_decided == 0) {
+            tl_rm_dir(dir);
+            continue;
+        }
+        name += 5;
+        name[strcspn(name, "\n")] = '\0';
+        char path[800];
+        snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : dir, name[0] == '/' ? "" : "/", name);
+        cr_assert_eq(remove(path), 0, "cannot remove %s", path);
+        cr_expect_neq(verify_file(proof, &vr), VERIFY_VALID, "verified without %s", name);
+        cr_expect(strstr(vr.error, "see ") != NULL, "%s", vr.error);
+        tl_rm_dir(dir);
+        return;
+    }
+    cr_assert_fail("no run with a see line");
+}
+
+/* Re-runs with growing budgets, and the top expanded without jobs: the
+ * brute force's values. */
+Test(jobs_cert, budgets_and_expand_depth)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5150;
+    int reruns = 0;
+    for (int t = 0; t < 8; t++) {
+        RefPos p;
+        pick_deep(&p, t % 3, 12 + t % 2, &rng);
+        JobsSpec s = {.workers = 2, .job_nodes = 1, .job_nodes_max = 1 << (2 * (1 + t % 3)),
+                      .expand_depth = t % 2, .job_tt_bytes = (size_t)1 << 20};
+        JobsResult res = run_spec(&p, &s);
+        cr_assert_eq(res.winner, brute_winner(m, &p), "t=%d", t);
+        reruns += res.jobs_undecided > 0;
+    }
+    brute_free(m);
+    cr_assert_geq(reruns, 3);
+}
+
+/* A store plus certificates: a second run decides at once and its
+ * certificate (the stored root's) verifies; with the certificates gone, a
+ * third run searches again rather than trust the store blindly, and its
+ * certificate verifies too. */
+Test(jobs_cert, store_and_certificates)
+{
+    uint64_t rng = 8080;
+    RefPos p;
+    for (int tries = 0;; tries++) { /* a position that needs jobs */
+        cr_assert_lt(tries, 50, "no position needed a job");
+        if (tl_random_ongoing(&p, 6, 5, 0, 36 - 13, &rng) != 0) continue;
+        JobsSpec s = {.workers = 1, .job_nodes = 3, .job_tt_bytes = (size_t)1 << 20};
+        if (run_spec(&p, &s).jobs_run >= 3) break;
+    }
+    char dir[256], certs[300], proof[300], err[256] = "";
+    tl_tmp_dir(dir, sizeof dir, "jobs-store-certs");
+    snprintf(certs, sizeof certs, "%s/certs", dir);
+    snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+    cr_assert_eq(mkdir(certs, 0777), 0);
+    VerifyResult vr;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2) { /* the certificates go, the store stays */
+            tl_rm_dir(certs);
+            cr_assert_eq(mkdir(certs, 0777), 0);
+        }
+        Store *st = store_open(dir, false, 0, err, sizeof err);
+        cr_assert(st, "%s", err);
+        JobsSpec s = {.workers = 2, .job_nodes = 3, .job_tt_bytes = (size_t)1 << 20, .store = st, .cert_dir = certs,
+                      .proof = proof};
+        JobsResult res = run_spec(&p, &s);
+        store_close(st);
+        if (round == 1) cr_expect_eq(res.jobs_run, 0, "round 1 ran %llu jobs", (unsigned long long)res.jobs_run);
+        if (round == 2) cr_expect_gt(res.jobs_run, 0, "trusted the store without certificates");
+        cr_assert_eq(verify_file(proof, &vr), VERIFY_VALID, "round %d: %s", round, vr.error);
+        cr_expect_gt(count_files(certs, ".ocproof"), 0);
+    }
+    tl_rm_dir(certs);
+    tl_rm_dir(dir);
+}
+
+/* ---------------- killed and resumed ---------------- */
+
+static const char *rules_arg(int rules) { return rules == 0 ? "original" : rules == 1 ? "exact" : "exact-end"; }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Runs `ocsolve jobs` on pos with the store dir; kills it with SIGKILL
+ * after `after` seconds unless it ends first. Returns 1 if it was killed. */
+static int run_maybe_kill(const char *pos, const char *rules, const char *dir, double after)
+{
+    pid_t pid = spawn("jobs", "--workers", "2", "--job-nodes", "1", "--job-tt-mb", "1", "--no-centre", "--quiet",
+                      "--rules", rules, "--store", dir, pos);
+    cr_assert_gt(pid, 0);
+    double t0 = now_s();
+    int status;
+    while (now_s() - t0 < after) {
+        if (waitpid(pid, &status, WNOHANG) == pid) return 0;
+        usleep(2000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+typedef struct {
+    BruteMemo *m;
+    int rules, checked, bad;
+} Sample;
+
+static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
+{
+    Sample *s = ctx;
+    RefPos p = {.n = key->n, .k = key->k, .rules = s->rules};
+    for (int r = 0; r < key->n; r++)
+        for (int c = 0; c < key->n; c++) {
+            uint64_t bit = 1ULL << (8 * r + c);
+            p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
+        }
+    s->checked++;
+    s->bad += brute_winner(s->m, &p) != v->winner;
+    return 0;
+}
+
+Test(jobs_cert, sigkill_then_resume)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 404;
+    int killed = 0, rounds = 0;
+    for (int t = 0; t < 5; t++) {
+        RefPos p;
+        pick_deep(&p, t % 3, 13, &rng);
+        char pos[65], dir[256];
+        ref_format(&p, pos);
+        tl_tmp_dir(dir, sizeof dir, "jobs-kill");
+        /* how long a whole run takes, then kills at random moments of it */
+        double t0 = now_s();
+        run_maybe_kill(pos, rules_arg(p.rules), dir, 1e9);
+        double whole = now_s() - t0;
+        tl_rm_dir(dir);
+        tl_tmp_dir(dir, sizeof dir, "jobs-kill");
+        for (int k = 0; k < 3; k++) killed += run_maybe_kill(pos, rules_arg(p.rules), dir, whole * tl_below(&rng, 90) / 100.0);
+        Run r;
+        expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "1", "--job-tt-mb", "1", "--no-centre", "--quiet",
+                  "--rules", rules_arg(p.rules), "--store", dir, pos);
+        Winner want = brute_winner(m, &p);
+        char got[32];
+        cr_assert(line_value(r.out, "result: ", got, sizeof got), "%s", r.out);
+        cr_assert_str_eq(got, winner_name(want), "%s: resumed run %s, brute force %s", pos, got, winner_name(want));
+        run_free(&r);
+        char err[256] = "";
+        Store *st = store_open(dir, true, 0, err, sizeof err);
+        cr_assert(st, "%s", err);
+        Sample s = {m, p.rules, 0, 0};
+        cr_assert_eq(store_foreach(st, check_record, &s, err, sizeof err), 0, "%s", err);
+        store_close(st);
+        cr_expect_eq(s.bad, 0, "%s: %d of %d stored records disagree with the brute force", pos, s.bad, s.checked);
+        tl_rm_dir(dir);
+        rounds++;
+    }
+    brute_free(m);
+    cr_log_info("%d positions, %d runs killed", rounds, killed);
+    cr_assert_eq(rounds, 5);
+    cr_assert_geq(killed, 3, "only %d runs were killed before they ended", killed);
+}

@@ -1,0 +1,508 @@
+/* test_mpi.c - build/ocsolve-mpi (jobs/mpi_transport.h, app/main_mpi.c)
+ * as a black box under Open MPI's mpirun, on this one machine: values of
+ * random 6x6 positions against the independent brute force (tests/brute.h)
+ * with budgets so small that the top tree must expand (positions that give
+ * the search work are picked with the library's jobs_solve, which only
+ * chooses inputs, never a value checked); a certificate that
+ * the independent verifier accepts; a second run on a store deciding from
+ * it; a time limit that the worker ranks obey (STOP); bad input refused
+ * with exit 2 and one message; one rank refused; a failure only rank 0
+ * sees still ending the whole run; and the one-machine ocsolve not linked
+ * with MPI.
+ *
+ * Environment: `mpirun` on PATH (Debian openmpi-bin). Every run passes
+ * --allow-run-as-root (the tests may run as root) and --oversubscribe
+ * (up to 4 ranks on a 2-core machine), and mpirun's --timeout so a hang
+ * ends as a failure instead of blocking the suite. Under the sanitizer
+ * build (OCS_SANITIZE) the ranks run with ASAN_OPTIONS=detect_leaks=0:
+ * Open MPI itself leaves allocations behind at MPI_Finalize (in libmpi,
+ * hwloc and plugins it unloads, so LeakSanitizer cannot name them for a
+ * suppression), while ASan's and UBSan's other checks stay on. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../jobs/jobs.h"
+#include "brute.h"
+#include "runbin.h"
+#include "testlib.h"
+
+#ifndef OCSOLVE_MPI_BIN
+#error "OCSOLVE_MPI_BIN must name the ocsolve-mpi binary under test"
+#endif
+
+TestSuite(mpi, .timeout = 150);
+
+/* mpirun's own limit on one run: far above what any run here needs. */
+#define MPI_RUN_TIMEOUT "60"
+
+#define JOBS_LINE "%llu (%llu decided, %llu undecided, %llu stopped)"
+
+typedef struct {
+    Run r;
+    double seconds; /* wall time of the whole mpirun */
+} MpiRun;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* mpirun -np np OCSOLVE_MPI_BIN args..., stdout and stderr captured. */
+static void mpi_run_v(MpiRun *m, int np, const char *const *args)
+{
+    memset(m, 0, sizeof *m);
+    char nps[16];
+    snprintf(nps, sizeof nps, "%d", np);
+    const char *head[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "--timeout", MPI_RUN_TIMEOUT,
+                          "-np",    nps,                   OCSOLVE_MPI_BIN};
+    size_t nh = sizeof head / sizeof head[0], na = 0;
+    while (args[na]) na++;
+    char **argv = calloc(nh + na + 1, sizeof *argv);
+    cr_assert(argv != NULL);
+    size_t used = 0;
+    for (size_t i = 0; i < nh + na; i++) {
+        argv[i] = (char *)(i < nh ? head[i] : args[i - nh]);
+        if (used < sizeof m->r.desc)
+            used += (size_t)snprintf(m->r.desc + used, sizeof m->r.desc - used, "%s%s", i ? " " : "", argv[i]);
+    }
+    int fo = make_tmp(), fe = make_tmp();
+    fflush(stdout);
+    fflush(stderr);
+    double t0 = now_seconds();
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        if (dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(126);
+#ifdef OCS_SANITIZE
+        setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+#endif
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    pid_t w;
+    do w = waitpid(pid, &status, 0);
+    while (w < 0 && errno == EINTR);
+    cr_assert(w == pid, "waitpid: %s", strerror(errno));
+    m->seconds = now_seconds() - t0;
+    free(argv);
+    m->r.out = slurp(fo, &m->r.outlen);
+    m->r.err = slurp(fe, &m->r.errlen);
+    close(fo);
+    close(fe);
+    m->r.exited = WIFEXITED(status);
+    m->r.code = m->r.exited ? WEXITSTATUS(status) : -1;
+    m->r.signo = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    cr_assert(!(m->r.exited && m->r.code == 127 && m->r.outlen == 0),
+              "could not run mpirun (is openmpi-bin installed?)");
+}
+#define mpi_run(m, np, ...) mpi_run_v((m), (np), ARGS(__VA_ARGS__))
+
+/* A run that must have succeeded (exit 0, a result line). */
+static void expect_ran(const MpiRun *m)
+{
+    cr_assert(m->r.exited && m->r.code == 0, "%s: exit code %d (signal %d) after %.1f s; stderr: %s", m->r.desc,
+              m->r.code, m->r.signo, m->seconds, m->r.err);
+    cr_assert(strstr(m->r.out, "result: ") != NULL, "%s: no result line: %s", m->r.desc, m->r.out);
+}
+
+static void mpi_free(MpiRun *m) { run_free(&m->r); }
+
+/* The lines of stderr the program wrote (they start with "ocsolve"; the
+ * rest is mpirun's own report): how many, and whether all are the same
+ * line (every rank parses the same command line and fails alike). The
+ * first goes to first. */
+static int program_lines(const char *err, bool *same, char *first, size_t size)
+{
+    int n = 0;
+    *same = true;
+    first[0] = '\0';
+    for (const char *p = err; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        if (strncmp(p, "ocsolve", 7) != 0) continue;
+        size_t len = strcspn(p, "\n");
+        if (n == 0) {
+            size_t k = len < size - 1 ? len : size - 1;
+            memcpy(first, p, k);
+            first[k] = '\0';
+        } else if (strlen(first) != len || strncmp(first, p, len) != 0) {
+            *same = false;
+        }
+        n++;
+    }
+    return n;
+}
+
+typedef struct {
+    unsigned long long jobs, undecided, tree_nodes, expansions, from_store;
+    char result[32];
+} Figures;
+
+static Figures figures(const MpiRun *m)
+{
+    Figures f = {0};
+    char buf[256];
+    line_value(m->r.out, "result: ", f.result, sizeof f.result);
+    unsigned long long dec, stopped, stat;
+    cr_assert(sscanf(line_value(m->r.out, "jobs: ", buf, sizeof buf), JOBS_LINE,
+                     &f.jobs, &dec, &f.undecided, &stopped) == 4,
+              "%s: no jobs line: %s", m->r.desc, m->r.out);
+    cr_assert(sscanf(line_value(m->r.out, "top tree: ", buf, sizeof buf),
+                     "%llu nodes, %llu expansions, %llu decided statically, %llu from the store", &f.tree_nodes,
+                     &f.expansions, &stat, &f.from_store) == 4,
+              "%s: no top tree line: %s", m->r.desc, m->r.out);
+    return f;
+}
+
+static const char *cli_rules(int rules)
+{
+    return rules == REF_ORIGINAL ? "original" : rules == REF_EXACT ? "exact" : "exact-end";
+}
+
+static const char *brute_name(BruteMemo *bm, RefPos *p) { return brute_dtw(bm, p) >= 0 ? "order" : "chaos"; }
+
+/* A random ongoing 6x6 k=5 position of `empties` empty cells, as text. */
+static void random_position(RefPos *p, char s[65], int rules, int empties, uint64_t *rng)
+{
+    int tries = 0;
+    while (tl_random_ongoing(p, 6, 5, rules, 36 - empties, rng) != 0) cr_assert(++tries < 100);
+    ref_format(p, s);
+}
+
+/* A random position that gives the job-level search work: most random
+ * positions are decided at the root by the static knowledge (fours,
+ * pairing), so candidates are screened with the library's own jobs_solve
+ * in this process (threads, the budget and no centre lemma as in the run
+ * that follows) for one that runs several jobs and expands a leaf. The
+ * screen only picks inputs; every value checked comes from the brute
+ * force. */
+static void busy_position(RefPos *p, char s[65], int rules, int empties, uint64_t job_nodes, uint64_t *rng)
+{
+    for (int tries = 0;; tries++) {
+        cr_assert(tries < 400, "no random position needed an expansion");
+        random_position(p, s, rules, empties, rng);
+        Rules r;
+        tl_init_rules(&r, p);
+        DfpnConfig cfg = dfpn_default_config();
+        cfg.kn.centre = false;
+        JobsSpec spec = {.workers = 1, .job_nodes = job_nodes, .job_tt_bytes = (size_t)1 << 20};
+        JobsResult res;
+        char err[256] = "";
+        cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, &spec, &res, err, sizeof err), 0, "%s", err);
+        if (res.expansions >= 1 && res.jobs_run >= 8) return;
+    }
+}
+
+/* Values against the brute force: 1, 2 and 3 worker ranks, every rule
+ * set, a budget of 1 node so that undecided leaves are expanded (the top
+ * tree then grows and its backup decides the root). */
+Test(mpi, values_against_brute_force)
+{
+    BruteMemo *bm = brute_new();
+    cr_assert(bm);
+    uint64_t rng = 20261212;
+    int expanded = 0;
+    static const int ranks[6] = {3, 2, 3, 4, 3, 3};
+    for (int t = 0; t < 6; t++) {
+        RefPos p;
+        char pos[65];
+        int rules = t % 3;
+        busy_position(&p, pos, rules, 12 + t % 2, 1, &rng);
+        MpiRun m;
+        mpi_run(&m, ranks[t], "jobs", "--quiet", "--no-centre", "--job-nodes", "1", "--job-tt-mb", "1", "--rules",
+                cli_rules(rules), pos);
+        expect_ran(&m);
+        Figures f = figures(&m);
+        const char *want = brute_name(bm, &p);
+        cr_expect_str_eq(f.result, want, "%s: ocsolve-mpi says %s, the brute force %s", m.r.desc, f.result, want);
+        if (f.expansions > 0 && f.undecided > 0) {
+            cr_expect_gt(f.tree_nodes, 1, "%s: %llu expansions but one top-tree node", m.r.desc, f.expansions);
+            expanded++;
+        }
+        mpi_free(&m);
+    }
+    brute_free(bm);
+    cr_expect_geq(expanded, 3, "only %d of 6 runs expanded a leaf after an undecided job", expanded);
+}
+
+/* A position the top tree must split, its certificate from --certs and
+ * --proof, checked by the independent verifier against the brute-force
+ * winner. */
+Test(mpi, certificate_verifies)
+{
+    BruteMemo *bm = brute_new();
+    cr_assert(bm);
+    char dir[256], proof[300];
+    tl_tmp_dir(dir, sizeof dir, "mpi-certs");
+    snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+    uint64_t rng = 5150;
+    RefPos p;
+    char pos[65];
+    /* 30 nodes: a budget of 1 can make the top tree deeper than the 8
+     * levels of "see" files the verifier follows. */
+    busy_position(&p, pos, REF_EXACT_END, 13, 30, &rng);
+    MpiRun m;
+    mpi_run(&m, 3, "jobs", "--quiet", "--no-centre", "--job-nodes", "30", "--job-tt-mb", "1", "--rules", "exact-end",
+            "--certs", dir, "--proof", proof, pos);
+    expect_ran(&m);
+    Figures f = figures(&m);
+    cr_expect(strstr(m.r.out, "proof: ") != NULL, "%s: no proof line: %s", m.r.desc, m.r.out);
+    cr_expect_gt(f.expansions, 0, "%s: no expansion", m.r.desc);
+    const char *want = brute_name(bm, &p);
+    cr_expect_str_eq(f.result, want);
+    Run v;
+    run_argv(&v, ARGS("verify", "--rules", "exact-end", "--root", pos, "--winner", want, proof));
+    cr_expect(v.exited && v.code == 0, "%s: exit %d: %s%s", v.desc, v.code, v.out, v.err);
+    run_free(&v);
+    mpi_free(&m);
+    brute_free(bm);
+    tl_rm_dir(dir);
+}
+
+/* Two runs on one store: the second decides from it (only rank 0 opens
+ * the store; the workers write certificates into STORE/certs). */
+Test(mpi, store_second_run)
+{
+    BruteMemo *bm = brute_new();
+    cr_assert(bm);
+    char dir[256], certs[300];
+    tl_tmp_dir(dir, sizeof dir, "mpi-store");
+    snprintf(certs, sizeof certs, "%s/certs", dir);
+    RefPos p;
+    char pos[65];
+    uint64_t rng = 31337;
+    busy_position(&p, pos, REF_ORIGINAL, 13, 1, &rng);
+    const char *want = brute_name(bm, &p);
+    Figures f[2];
+    for (int run = 0; run < 2; run++) {
+        MpiRun m;
+        mpi_run(&m, 3, "jobs", "--quiet", "--no-centre", "--job-nodes", "1", "--job-tt-mb", "1", "--store", dir, pos);
+        expect_ran(&m);
+        f[run] = figures(&m);
+        cr_expect_str_eq(f[run].result, want, "%s (run %d): %s, the brute force %s", m.r.desc, run + 1,
+                         f[run].result, want);
+        mpi_free(&m);
+    }
+    cr_expect(f[1].from_store > 0 || f[1].jobs == 0, "second run: %llu jobs, %llu from the store", f[1].jobs,
+              f[1].from_store);
+    cr_expect(f[1].jobs == 0 || f[1].jobs < f[0].jobs, "second run ran %llu jobs, the first %llu", f[1].jobs,
+              f[0].jobs);
+    brute_free(bm);
+    tl_rm_dir(certs);
+    tl_rm_dir(dir);
+}
+
+/* A hard opening (original rules, no centre lemma) with a budget no job
+ * reaches in time: at the time limit rank 0 sends STOP, and the worker
+ * ranks' jobs end at once (stopped), not when their budget runs out. */
+Test(mpi, time_limit_stops_jobs)
+{
+    MpiRun m;
+    mpi_run(&m, 3, "jobs", "--quiet", "--no-centre", "--job-nodes", "1000000000", "--job-tt-mb", "8",
+            "--time-limit", "1", "-", "Xc3", "Oa1");
+    expect_ran(&m);
+    char buf[256];
+    unsigned long long run = 0, dec = 0, undec = 0, stopped = 0;
+    cr_assert(sscanf(line_value(m.r.out, "jobs: ", buf, sizeof buf), JOBS_LINE,
+                     &run, &dec, &undec, &stopped) == 4,
+              "%s", m.r.out);
+    cr_expect(strstr(m.r.out, "result: unknown") != NULL, "%s", m.r.out);
+    cr_expect_geq(stopped, 1, "%s: no job stopped: %s", m.r.desc, m.r.out);
+    cr_expect_lt(m.seconds, 20.0, "%s: took %.1f s with a 1 s limit", m.r.desc, m.seconds);
+    mpi_free(&m);
+}
+
+/* Bad input: exit 2, nothing on stdout, and the program's one message
+ * (each rank parses the command line and prints the same line). */
+static void expect_refused(int np, const char *needle, const char *const *args)
+{
+    MpiRun m;
+    mpi_run_v(&m, np, args);
+    cr_expect(m.r.exited && m.r.code == 2, "%s: exit code %d (signal %d), expected 2; stderr: %s", m.r.desc, m.r.code,
+              m.r.signo, m.r.err);
+    cr_expect(m.r.outlen == 0, "%s: expected nothing on stdout: %s", m.r.desc, m.r.out);
+    bool same;
+    char first[512];
+    int n = program_lines(m.r.err, &same, first, sizeof first);
+    cr_expect(n >= 1 && n <= np, "%s: %d program lines on stderr: %s", m.r.desc, n, m.r.err);
+    cr_expect(same, "%s: the ranks said different things: %s", m.r.desc, m.r.err);
+    cr_expect(strstr(first, needle) != NULL, "%s: the message should name '%s': %s", m.r.desc, needle, first);
+    cr_expect_lt(m.seconds, 30.0, "%s: took %.1f s", m.r.desc, m.seconds);
+    mpi_free(&m);
+}
+
+Test(mpi, bad_input)
+{
+    expect_refused(3, "--bogus", ARGS("jobs", "--bogus", "-"));
+    expect_refused(2, "--job-nodes", ARGS("jobs", "--job-nodes", "x", "-"));
+    expect_refused(3, "only command is jobs", ARGS("solve", "-"));
+}
+
+/* A coordinator needs workers. */
+Test(mpi, one_rank_refused) { expect_refused(1, "at least 2 ranks", ARGS("jobs", "--quiet", "-")); }
+
+/* A failure only rank 0 sees (its --log file), after the workers entered
+ * their loop: rank 0 exits 2 without QUIT, and mpirun must end the run. */
+Test(mpi, coordinator_failure_ends_run)
+{
+    expect_refused(3, "--log", ARGS("jobs", "--quiet", "--log", "/nonexistent-ocsolve-dir/log.csv", "-"));
+}
+
+/* The one-machine binary must not need MPI at run time. */
+Test(mpi, ocsolve_not_linked_with_mpi)
+{
+    FILE *f = popen("ldd " OCSOLVE_BIN " 2>&1", "r");
+    cr_assert(f != NULL);
+    char line[512];
+    bool mpi = false, libc = false;
+    while (fgets(line, sizeof line, f)) {
+        mpi = mpi || strstr(line, "libmpi") != NULL;
+        libc = libc || strstr(line, "libc.so") != NULL;
+    }
+    pclose(f);
+    cr_assert(libc, "ldd listed no libc: is " OCSOLVE_BIN " there?");
+    cr_expect(!mpi, OCSOLVE_BIN " is linked with libmpi");
+}
+
+/* ---------------- a rank killed, then resumed ---------------- */
+
+/* The pid of the process of MPI rank `rank` whose parent is mpirun `parent`
+ * (Open MPI starts local ranks as mpirun's children and gives each its
+ * OMPI_COMM_WORLD_RANK), 0 if none (yet). */
+static pid_t rank_pid(pid_t parent, int rank)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    char want[64];
+    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", rank);
+    pid_t found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d))) {
+        pid_t pid = (pid_t)atol(e->d_name);
+        if (pid <= 0) continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        int ppid = 0;
+        if (fgets(buf, sizeof buf, f)) {
+            char *close = strrchr(buf, ')'); /* the command may hold spaces */
+            if (close) sscanf(close + 1, " %*c %d", &ppid);
+        }
+        fclose(f);
+        if (ppid != parent) continue;
+        static char env[65536];
+        snprintf(path, sizeof path, "/proc/%d/environ", (int)pid);
+        if (!(f = fopen(path, "r"))) continue;
+        size_t got = fread(env, 1, sizeof env - 1, f);
+        fclose(f);
+        env[got] = '\0';
+        for (size_t i = 0; i < got; i += strlen(env + i) + 1)
+            if (strcmp(env + i, want) == 0) found = pid;
+    }
+    closedir(d);
+    return found;
+}
+
+/* Starts mpirun -np 3 on pos with the store dir, kills rank `rank` with
+ * SIGKILL after `after` seconds, waits for mpirun to end. 1 if the rank
+ * was killed while the run went on. */
+static int run_and_kill(const char *pos, const char *dir, int rank, double after)
+{
+    const char *argv[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "--timeout", MPI_RUN_TIMEOUT, "-np",
+                          "3", OCSOLVE_MPI_BIN, "jobs", "--quiet", "--no-centre", "--job-nodes", "1", "--job-tt-mb",
+                          "1", "--store", dir, pos, NULL};
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1), dup2(null, 2);
+#ifdef OCS_SANITIZE
+        setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+#endif
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    double t0 = now_seconds();
+    int status, killed = 0;
+    for (;;) {
+        if (waitpid(pid, &status, WNOHANG) == pid) return killed;
+        if (!killed && now_seconds() - t0 >= after) {
+            pid_t r = rank_pid(pid, rank);
+            if (r > 0 && kill(r, SIGKILL) == 0) killed = 1;
+            if (r <= 0 && now_seconds() - t0 > after + 5) after = 1e9; /* never found: let it end */
+        }
+        usleep(2000);
+    }
+}
+
+typedef struct {
+    BruteMemo *bm;
+    int rules, checked, bad;
+} Sample;
+
+static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
+{
+    Sample *s = ctx;
+    RefPos p = {.n = key->n, .k = key->k, .rules = s->rules};
+    for (int r = 0; r < key->n; r++)
+        for (int c = 0; c < key->n; c++) {
+            uint64_t bit = 1ULL << (8 * r + c);
+            p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
+        }
+    s->checked++;
+    s->bad += (brute_dtw(s->bm, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS) != v->winner;
+    return 0;
+}
+
+/* A worker rank and the coordinator, each killed with SIGKILL at random
+ * moments of a run (mpirun then ends the whole run): a new run on the same
+ * store gives the brute force's value, and every record the killed runs
+ * left in the store agrees with the brute force. */
+Test(mpi, sigkill_rank_then_resume)
+{
+    BruteMemo *bm = brute_new();
+    cr_assert(bm);
+    uint64_t rng = 4242;
+    RefPos p;
+    char pos[65], dir[256];
+    busy_position(&p, pos, REF_ORIGINAL, 13, 1, &rng);
+    const char *want = brute_name(bm, &p);
+    tl_tmp_dir(dir, sizeof dir, "mpi-kill");
+    double t0 = now_seconds();
+    run_and_kill(pos, dir, 0, 1e9); /* how long a whole run takes */
+    double whole = now_seconds() - t0;
+    tl_rm_dir(dir);
+    tl_tmp_dir(dir, sizeof dir, "mpi-kill");
+    int killed = 0;
+    for (int k = 0; k < 4; k++) /* rank 1 (a worker), then rank 0 (the coordinator), ... */
+        killed += run_and_kill(pos, dir, 1 - k % 2, 0.3 + (whole - 0.3) * tl_below(&rng, 80) / 100.0);
+    MpiRun m;
+    mpi_run(&m, 3, "jobs", "--quiet", "--no-centre", "--job-nodes", "1", "--job-tt-mb", "1", "--store", dir, pos);
+    expect_ran(&m);
+    Figures f = figures(&m);
+    cr_expect_str_eq(f.result, want, "%s after %d kills: %s, the brute force %s", m.r.desc, killed, f.result, want);
+    mpi_free(&m);
+    char err[256] = "";
+    Store *st = store_open(dir, true, 0, err, sizeof err);
+    cr_assert(st, "%s", err);
+    Sample s = {bm, REF_ORIGINAL, 0, 0};
+    cr_assert_eq(store_foreach(st, check_record, &s, err, sizeof err), 0, "%s", err);
+    store_close(st);
+    cr_expect_eq(s.bad, 0, "%d of %d stored records disagree with the brute force", s.bad, s.checked);
+    cr_log_info("whole run %.2f s; %d of 4 runs had a rank killed; %d records checked", whole, killed, s.checked);
+    cr_expect_geq(killed, 2, "only %d runs had a rank killed before they ended", killed);
+    brute_free(bm);
+    tl_rm_dir(dir);
+}
