@@ -231,25 +231,6 @@ static int run_maybe_kill(const char *pos, const char *rules, const char *dir, d
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 }
 
-typedef struct {
-    BruteMemo *m;
-    int rules, checked, bad;
-} Sample;
-
-static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
-{
-    Sample *s = ctx;
-    RefPos p = {.n = key->n, .k = key->k, .rules = s->rules};
-    for (int r = 0; r < key->n; r++)
-        for (int c = 0; c < key->n; c++) {
-            uint64_t bit = 1ULL << (8 * r + c);
-            p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
-        }
-    s->checked++;
-    s->bad += brute_winner(s->m, &p) != v->winner;
-    return 0;
-}
-
 Test(jobs_cert, sigkill_then_resume)
 {
     BruteMemo *m = brute_new();
@@ -279,10 +260,9 @@ Test(jobs_cert, sigkill_then_resume)
         char err[256] = "";
         Store *st = store_open(dir, true, 0, err, sizeof err);
         cr_assert(st, "%s", err);
-        Sample s = {m, p.rules, 0, 0};
-        cr_assert_eq(store_foreach(st, check_record, &s, err, sizeof err), 0, "%s", err);
+        int checked, bad = tl_store_disagreements(st, m, p.rules, &checked);
         store_close(st);
-        cr_expect_eq(s.bad, 0, "%s: %d of %d stored records disagree with the brute force", pos, s.bad, s.checked);
+        cr_expect_eq(bad, 0, "%s: %d of %d stored records disagree with the brute force", pos, bad, checked);
         tl_rm_dir(dir);
         rounds++;
     }

@@ -447,25 +447,6 @@ static int run_and_kill(const char *pos, const char *dir, int rank, double after
     }
 }
 
-typedef struct {
-    BruteMemo *bm;
-    int rules, checked, bad;
-} Sample;
-
-static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
-{
-    Sample *s = ctx;
-    RefPos p = {.n = key->n, .k = key->k, .rules = s->rules};
-    for (int r = 0; r < key->n; r++)
-        for (int c = 0; c < key->n; c++) {
-            uint64_t bit = 1ULL << (8 * r + c);
-            p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
-        }
-    s->checked++;
-    s->bad += (brute_dtw(s->bm, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS) != v->winner;
-    return 0;
-}
-
 /* A worker rank and the coordinator, each killed with SIGKILL at random
  * moments of a run (mpirun then ends the whole run): a new run on the same
  * store gives the brute force's value, and every record the killed runs
@@ -497,11 +478,10 @@ Test(mpi, sigkill_rank_then_resume)
     char err[256] = "";
     Store *st = store_open(dir, true, 0, err, sizeof err);
     cr_assert(st, "%s", err);
-    Sample s = {bm, REF_ORIGINAL, 0, 0};
-    cr_assert_eq(store_foreach(st, check_record, &s, err, sizeof err), 0, "%s", err);
+    int checked, bad = tl_store_disagreements(st, bm, REF_ORIGINAL, &checked);
     store_close(st);
-    cr_expect_eq(s.bad, 0, "%d of %d stored records disagree with the brute force", s.bad, s.checked);
-    cr_log_info("whole run %.2f s; %d of 4 runs had a rank killed; %d records checked", whole, killed, s.checked);
+    cr_expect_eq(bad, 0, "%d of %d stored records disagree with the brute force", bad, checked);
+    cr_log_info("whole run %.2f s; %d of 4 runs had a rank killed; %d records checked", whole, killed, checked);
     cr_expect_geq(killed, 2, "only %d runs had a rank killed before they ended", killed);
     brute_free(bm);
     tl_rm_dir(dir);

@@ -89,3 +89,31 @@ void tl_init_rules(Rules *r, const RefPos *p)
     char err[NOTATION_ERR_LEN];
     cr_assert_eq(rules_init(r, p->n, p->k, tl_rules(p->rules), err, sizeof err), 0, "%s", err);
 }
+
+typedef struct {
+    BruteMemo *m;
+    int rules, checked, bad;
+} StoreSample;
+
+static int store_record(const StoreKey *key, const StoreValue *v, void *ctx)
+{
+    StoreSample *s = ctx;
+    RefPos p = {.n = key->n, .k = key->k, .rules = s->rules};
+    for (int r = 0; r < key->n; r++)
+        for (int c = 0; c < key->n; c++) {
+            uint64_t bit = 1ULL << (8 * r + c);
+            p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
+        }
+    s->checked++;
+    s->bad += (brute_dtw(s->m, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS) != v->winner;
+    return 0;
+}
+
+int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked)
+{
+    StoreSample s = {m, rules, 0, 0};
+    char err[256] = "";
+    cr_assert_eq(store_foreach(st, store_record, &s, err, sizeof err), 0, "%s", err);
+    *checked = s.checked;
+    return s.bad;
+}

@@ -9,6 +9,8 @@
 
 #include "../engine/board.h"
 #include "../engine/rules.h"
+#include "../tables/store.h"
+#include "brute.h"
 #include "ref.h"
 
 uint64_t tl_rand(uint64_t *state);          /* splitmix64 */
@@ -28,5 +30,10 @@ void tl_rm_dir(const char *path);
 Board tl_board(const RefPos *p);
 RuleSet tl_rules(int ref_rules);
 void tl_init_rules(Rules *r, const RefPos *p);
+
+/* Every record of the store st checked against the brute force (rules: the
+ * REF_ rule set of its game): how many disagree; *checked gets how many
+ * were read. Asserts the store could be read. */
+int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
 
 #endif
