@@ -2,6 +2,7 @@
  * independent verifier (verify.h), which shares no rules or search code
  * with the solver. Exit 0 valid, 1 invalid, 2 malformed or unreadable. */
 #include <getopt.h>
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +27,11 @@ static const char verify_help[] =
     "  --board N     require an N x N board (4 to 8)\n"
     "  --k K         require K in a row (3 to 8)\n"
     "  --winner W    require the claim that W (order or chaos) wins\n"
+    "  --threads T   check the certificates that see lines name on T threads,\n"
+    "                each on its own, before the top one (1 to 256; default: all\n"
+    "                cores; 1: one after another as the proof reaches them), with\n"
+    "                at most T of them in memory at once. The result and the\n"
+    "                positions checked do not depend on T\n"
     "  --help        this text\n"
     "Certificate format ('#' starts a comment; blank lines are ignored):\n"
     "  ocproof 1|2\n"
@@ -59,7 +65,7 @@ static const char *claim_name(int w)
     return w == VERIFY_WINNER_ORDER ? "order" : w == VERIFY_WINNER_CHAOS ? "chaos" : NULL;
 }
 
-static void print_json(const char *file, const VerifyResult *r, double seconds)
+static void print_json(const char *file, const VerifyResult *r, int threads, double seconds)
 {
     static const char *const STATUS[3] = {"valid", "invalid", "malformed"};
     Json j;
@@ -76,6 +82,7 @@ static void print_json(const char *file, const VerifyResult *r, double seconds)
     json_uint(&j, "positions_checked", r->positions_checked);
     json_uint(&j, "lines", r->lines);
     json_uint(&j, "lines_used", r->lines_used);
+    json_int(&j, "threads", threads);
     json_real(&j, "seconds", seconds, 3);
     json_str(&j, "error", r->status == VERIFY_VALID ? NULL : r->error);
     json_close(&j);
@@ -88,9 +95,10 @@ int cmd_verify(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},         {"root", required_argument, NULL, 'R'},
         {"rules", required_argument, NULL, 'r'},  {"board", required_argument, NULL, 'b'},
         {"k", required_argument, NULL, 'k'},      {"winner", required_argument, NULL, 'w'},
-        {"help", no_argument, NULL, 'h'},         {0, 0, 0, 0}};
+        {"threads", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
     VerifyExpect exp = {0, 0, -1, 0, NULL};
-    int json = 0, opt;
+    int json = 0, opt, procs = omp_get_num_procs();
+    int threads = procs < 1 ? 1 : procs > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : procs;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(verify_help, stdout); return 0;
@@ -98,6 +106,7 @@ int cmd_verify(int argc, char **argv)
         case 'R': exp.root = optarg; break;
         case 'b': exp.n = (int)cli_number(optarg, "board size", BOARD_MIN_N, BOARD_MAX_N); break;
         case 'k': exp.k = (int)cli_number(optarg, "k", 3, BOARD_MAX_N); break;
+        case 't': threads = (int)cli_number(optarg, "--threads", 1, VERIFY_MAX_THREADS); break;
         case 'r':
             if ((exp.rules = vr_rules_parse(optarg)) < 0)
                 cli_fail("unknown rules '%s' (original, exact or exact-end)", optarg);
@@ -126,10 +135,10 @@ int cmd_verify(int argc, char **argv)
 
     VerifyResult res;
     double t0 = clock_seconds();
-    int rc = verify_file_ex(file, &exp, &res);
+    int rc = verify_file_threads(file, &exp, threads, &res);
     double seconds = clock_seconds() - t0;
     if (json) {
-        print_json(file, &res, seconds);
+        print_json(file, &res, threads, seconds);
         return rc;
     }
     if (rc == VERIFY_MALFORMED) cli_fail("%s", res.error);

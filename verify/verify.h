@@ -43,6 +43,40 @@
  * its own written position when read, verify_pairing.h), and the branch is
  * proved if it holds, the certificate invalid if not.
  *
+ * See lines. A position reached that has a see line is not followed
+ * further either: the file is checked on its own (its own table, freed
+ * afterwards) against what the see line demands, one nesting level
+ * deeper. Within one verify_file* call a sub-certificate - the file (its
+ * real path and the real path of the folder its own see lines resolve
+ * against), the game, the winner and the root's canonical form - is
+ * checked once: a later see line naming it finds it proved, provided the
+ * levels its proof went below it still fit under the nesting bound there.
+ * So the result never depends on which see line reached a file first:
+ * it is the result of checking every see line's file where it is reached.
+ *
+ * Threads (verify_file_threads). Invariants:
+ *   - The result (status, error, header fields, lines, lines_used,
+ *     positions_checked) is the one thread's, field for field, whatever
+ *     the thread count and timing.
+ *   - A pre-pass checks the files that see lines reached by the proof
+ *     name, each on its own, on T threads; a file's check stops at its
+ *     see lines (it does not open their files) and queues them instead.
+ *     A file counts as proved only when its own check held and every file
+ *     its proof reached is proved (files that name one another never are).
+ *     When the top file is proved so, that is the result; otherwise an
+ *     ordinary one-thread pass runs from the top, taking the pre-pass's
+ *     proved files as proved, and reports exactly what one thread would.
+ *     A pre-pass failure alone decides nothing (the one-thread pass
+ *     reaches that file, or does not); it only stops the pre-pass early.
+ *   - Memory: each thread holds one certificate's table at a time, so the
+ *     pre-pass's peak is the T largest tables (a table is about 24 bytes x
+ *     1.5-3 per position line and per position proved in the file); the
+ *     one-thread pass, when it runs, holds as with one thread the table of
+ *     each file along the nesting chain being checked.
+ *   - positions_checked counts each sub-certificate's own check once and
+ *     only if the proof reaches its see line, as with one thread: files the
+ *     pre-pass checked but the proof did not need are not counted.
+ *
  * The centre lemma holds for a position when the certificate claims Order;
  * the rules are original or exact (not exact-end); k = n-1 and n is 4, 5
  * or 6; every ring pair (the two end cells of a full line of n cells
@@ -87,5 +121,10 @@ int verify_text(const char *text, VerifyResult *out);
 /* exp may be NULL. verify_text names its source "<text>". */
 int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out);
 int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out);
+/* verify_file_ex with the see lines' files checked on `threads` threads
+ * (POSIX threads; at most VERIFY_MAX_THREADS); threads <= 1 is
+ * verify_file_ex. Same result as verify_file_ex (above). */
+enum { VERIFY_MAX_THREADS = 256 };
+int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, VerifyResult *out);
 
 #endif
