@@ -118,3 +118,26 @@ Move ab_best_move(AlphaBeta *a, Board b)
     }
     return best;
 }
+
+Move ab_winning_move(AlphaBeta *a, Board b, int depth)
+{
+    if (!board_order_to_move(b) || rules_status(a->r, b) != WINNER_NONE) return MOVE_NONE;
+    a->stopped = false;
+    if (a->started == 0) {
+        a->started = clock_seconds();
+        a->next_report = a->started + a->lim.report_every;
+    }
+    for (uint64_t cells = a->r->cells & ~board_occupied(b); cells;) {
+        int c = bb_pop(&cells);
+        for (int s = 0; s < 2; s++) {
+            Move m = move_make(s, c);
+            Board cb = b;
+            board_place(&cb, m);
+            Winner st = rules_status_after(a->r, cb, m);
+            if (st == WINNER_ORDER) return m;
+            if (st == WINNER_NONE && within(a, cb, depth - 1)) return m;
+            if (a->stopped) return MOVE_NONE;
+        }
+    }
+    return MOVE_NONE;
+}

@@ -64,4 +64,11 @@ Winner ab_solve(AlphaBeta *a, Board b);
  * Needs a decided Order win. */
 Move ab_best_move(AlphaBeta *a, Board b);
 
+/* With Order to move: a move after which Order forces a line within
+ * depth-1 more plies (one exists when the distance to win is at most
+ * depth), found by the same yes/no question as the distance; MOVE_NONE
+ * when none does or a limit stopped it. Cheap right after ab_dtw found
+ * depth: the table holds the answers. */
+Move ab_winning_move(AlphaBeta *a, Board b, int depth);
+
 #endif
