@@ -25,7 +25,10 @@ static const char jobs_help[] =
     "  --focus F          keep the top tree's last choice while its number is at\n"
     "                     most (1+F) times the best (default 1; 0: plain)\n"
     "  --expand-depth D   expand the top D plies at once, without jobs (default 0)\n"
-    "  --job-tt-mb M      each worker's table in MiB (default 64)\n"
+    "  --job-tt-mb M      table memory per worker in MiB (default 64); the worker\n"
+    "                     threads share one table of W times M\n"
+    "  --separate-tables  a table of M MiB for each worker thread instead\n"
+    "  --job-threads T    each job a parallel df-pn on T threads (default 1)\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --store DIR        look positions up in, and put decided ones into, the\n"
     "                     LMDB store DIR (created when missing)\n"
@@ -42,7 +45,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -53,6 +56,7 @@ static const struct option jobs_longopts[] = {
     {"job-tt-mb", required_argument, NULL, O_JTT},     {"time-limit", required_argument, NULL, O_TIME},
     {"store", required_argument, NULL, O_STORE},       {"no-centre", no_argument, NULL, O_NOCENTRE},
     {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
+    {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -150,6 +154,8 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_TIME: s.time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: store_dir = optarg; break;
         case O_NOCENTRE: cfg.kn.centre = false; break;
+        case O_SEPARATE: s.separate_tables = true; break;
+        case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;
         case O_QUIET: quiet = true; break;
         default:
@@ -167,7 +173,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     JobsTransport tr;
     if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
         size_t tt = s.job_tt_bytes ? s.job_tt_bytes : (size_t)64 << 20;
-        if (host->serve(&r, &cfg, tt, s.cert_dir, err, sizeof err) == 0) return 0;
+        if (host->serve(&r, &cfg, tt, s.job_threads, s.cert_dir, err, sizeof err) == 0) return 0;
         fprintf(stderr, "ocsolve: rank %d: %s\n", host->rank, err);
         return 1;
     }

@@ -13,6 +13,7 @@ int cmd_random(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_store(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
+int cmd_play(int argc, char **argv);
 
 /* How `jobs` runs as an MPI job (app/main_mpi.c, build/ocsolve-mpi): every
  * rank parses the same command line; rank 0 coordinates through the
@@ -21,7 +22,8 @@ int cmd_jobs(int argc, char **argv);
 typedef struct {
     int rank, size;
     int (*open)(JobsTransport *t, char *err, int errlen);
-    int (*serve)(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir, char *err, int errlen);
+    int (*serve)(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir, char *err,
+                 int errlen);
 } JobsHost;
 int cmd_jobs_host(int argc, char **argv, const JobsHost *host);
 

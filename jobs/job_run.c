@@ -8,16 +8,34 @@
 #include "../solver/clock.h"
 #include "../solver/proof.h"
 
-int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir)
+int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads,
+                const char *cert_dir)
 {
     memset(jr, 0, sizeof *jr);
     jr->r = r;
     jr->cfg = *cfg;
     jr->cert_dir = cert_dir;
-    return tt_init(&jr->tt, tt_bytes, false);
+    jr->threads = threads < 1 ? 1 : threads;
+    jr->tt = &jr->own;
+    return tt_init(&jr->own, tt_bytes, jr->threads > 1);
 }
 
-void jobrun_free(JobRunner *jr) { tt_free(&jr->tt); }
+void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT *shared, int threads,
+                        const char *cert_dir)
+{
+    memset(jr, 0, sizeof *jr);
+    jr->r = r;
+    jr->cfg = *cfg;
+    jr->cert_dir = cert_dir;
+    jr->threads = threads < 1 ? 1 : threads;
+    jr->tt = shared;
+}
+
+void jobrun_free(JobRunner *jr)
+{
+    if (jr->tt == &jr->own) tt_free(&jr->own);
+    jr->tt = NULL;
+}
 
 void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX])
 {
@@ -59,7 +77,8 @@ void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *
     out->tag = o->tag;
     out->serial = o->serial;
     Dfpn d;
-    dfpn_init(&d, jr->r, &jr->cfg, &jr->tt);
+    dfpn_init(&d, jr->r, &jr->cfg, jr->tt);
+    d.threads = jr->threads;
     d.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
     uint32_t pn = 1, dn = 1;
     Winner v = dfpn_solve(&d, o->b, &pn, &dn);

@@ -80,15 +80,31 @@ enum { JOBRUN_NAME_MAX = 64 };
 typedef struct {
     const Rules *r;
     DfpnConfig cfg;
-    TT tt;
+    TT own;                   /* the runner's own table (jobrun_init) */
+    TT *tt;                   /* the table jobs run on: &own, or a shared one */
+    int threads;              /* df-pn threads per job (dfpn.h: Kaneko's parallel
+                               * df-pn on the table; 1: one) */
     const char *cert_dir;     /* NULL: no certificates */
     uint64_t cert_max_lines;  /* 0: no bound */
 } JobRunner;
 
-/* The table of tt_bytes (huge pages as tt_init decides); -1 if it cannot
- * be allocated. */
-int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir);
-void jobrun_free(JobRunner *jr);
+/* The table of tt_bytes (huge pages as tt_init decides; made for threads
+ * when threads > 1); -1 if it cannot be allocated. The runner points into itself afterwards: it is used
+ * where it was initialised, never copied. */
+int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads,
+                const char *cert_dir);
+/* A runner on `shared`, a table made with tt_init(..., shared = true) that
+ * other runners (threads) use at the same time and that outlives this one.
+ * Sound for the same reasons as keeping a table between jobs (above): every
+ * entry is an exact position's proof, disproof or estimate, whichever root
+ * it was found under, and the table's sequence locks keep concurrent
+ * probes and stores exact (tt.h). Worth it because the jobs running at once
+ * are siblings and cousins in the top tree: their subtrees transpose, and
+ * with a table each two workers proved the same positions twice
+ * (results/jobs-efficiency.csv). */
+void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT *shared, int threads,
+                        const char *cert_dir);
+void jobrun_free(JobRunner *jr); /* frees only the runner's own table */
 
 /* Runs o; stops early at deadline (monotonic seconds, 0: none) or when
  * *interrupt is set (NULL: never). */

@@ -26,6 +26,10 @@ typedef struct {
     uint8_t depth;      /* plies below the root */
     bool avail;         /* can be selected: a NEW or RAN undecided leaf, or an
                          * undecided inner node with an available child */
+    bool vavail;        /* inner nodes: available, and not settled by the
+                         * expected outcomes of running jobs (expect_of) */
+    uint8_t expect;     /* inner nodes: the Winner if every running job below
+                         * ends as expected, WINNER_NONE if still open */
     bool announced;     /* its decision has been stored, certified, told to twins */
     int parent;         /* -1 at the root */
     int first, nchild;  /* children: first .. first+nchild-1 */
@@ -206,30 +210,56 @@ static void set_value(Ctx *c, int i, Winner w, int by)
 {
     TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
-    n->avail = false;
+    n->avail = n->vavail = false;
     n->by = (uint8_t)by;
     if (w == WINNER_ORDER) c->proven++;
     else c->disproven++;
     push(c, i);
 }
 
-/* Numbers and availability of an inner node from its children. */
+/* Expected outcomes, for choosing work for a second worker while one is
+ * busy (selection only, never a value). A running job's leaf is expected
+ * to end the way its numbers lean (pn <= dn: Order); an inner node is
+ * expected won by the side to move when one child is, by the other side
+ * when every child is. A node so expected is not worth a second worker
+ * now: if the job ends as expected, the node needs nothing more; without
+ * this, the second worker took the next-best sibling of the busy leaf at
+ * an OR node, work that only counts if the first job fails (the
+ * "virtual win" policy of job-level proof-number search, Wu et al.). */
+static Winner expect_of(const TNode *n)
+{
+    if (decided(n)) return value_of(n);
+    if (n->state == T_INNER) return (Winner)n->expect;
+    if (n->state == T_BUSY) return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
+    return WINNER_NONE;
+}
+
+static bool vavail_of(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
+
+/* Numbers, availability and expectation of an inner node from its children. */
 static void recompute(Ctx *c, int i)
 {
     TNode *n = &c->t[i];
     bool isor = board_order_to_move(n->b);
+    Winner mover = isor ? WINNER_ORDER : WINNER_CHAOS, other = isor ? WINNER_CHAOS : WINNER_ORDER;
     uint32_t mn = DFPN_INF, sum = 0;
-    bool avail = false;
+    bool avail = false, vavail = false, some = false, all = true;
     for (int j = n->first; j < n->first + n->nchild; j++) {
         const TNode *ch = &c->t[j];
         uint32_t a = isor ? ch->pn : ch->dn, s = isor ? ch->dn : ch->pn;
         if (a < mn) mn = a;
         sum = sat_add(sum, s);
         avail |= ch->avail;
+        vavail |= vavail_of(ch);
+        Winner e = expect_of(ch);
+        some |= e == mover;
+        all &= e == other;
     }
     n->pn = isor ? mn : sum;
     n->dn = isor ? sum : mn;
     n->avail = avail && !decided(n);
+    n->expect = (uint8_t)(some ? mover : all ? other : WINNER_NONE);
+    n->vavail = n->avail && vavail && n->expect == WINNER_NONE;
 }
 
 /* For a decided inner node: a child decided its way, the winning move's
@@ -464,13 +494,13 @@ static int expand(Ctx *c, int i)
  * trick: without it, sibling numbers that grow with every job make the
  * selection hop between siblings, and each hop starts jobs on cold
  * tables. Selection only: never a value. */
-static int select_child(Ctx *c, TNode *n)
+static int select_child(Ctx *c, TNode *n, bool virt)
 {
     bool isor = board_order_to_move(n->b);
     int best = -1;
     uint32_t bv = 0;
     for (int j = n->first; j < n->first + n->nchild; j++) {
-        if (!c->t[j].avail) continue;
+        if (!(virt ? vavail_of(&c->t[j]) : c->t[j].avail)) continue;
         uint32_t v = isor ? c->t[j].pn : c->t[j].dn;
         if (best < 0 || v < bv) {
             best = j;
@@ -478,20 +508,23 @@ static int select_child(Ctx *c, TNode *n)
         }
     }
     int f = n->focus;
-    if (best >= 0 && f >= 0 && f != best && c->t[f].avail) {
+    if (best >= 0 && f >= 0 && f != best && (virt ? vavail_of(&c->t[f]) : c->t[f].avail)) {
         uint32_t fv = isor ? c->t[f].pn : c->t[f].dn;
         if ((double)fv <= (1.0 + c->spec->focus) * bv) best = f;
     }
-    n->focus = best;
+    if (!virt) n->focus = best; /* a detour around busy work does not move the focus */
     return best;
 }
 
-/* The most-proving available leaf (the root must be available). */
+/* The most-proving available leaf (the root must be available): among the
+ * leaves that running jobs' expected outcomes leave open when there are
+ * any (expect_of), else among all. */
 static int select_leaf(Ctx *c)
 {
     int i = 0;
+    bool virt = vavail_of(&c->t[0]);
     while (c->t[i].state == T_INNER) {
-        int j = select_child(c, &c->t[i]);
+        int j = select_child(c, &c->t[i], virt);
         if (j < 0) return -1; /* cannot happen: avail says some child is */
         i = j;
     }
@@ -736,7 +769,7 @@ static int run_workers(Ctx *c)
     if (!c->tr) {
         size_t tt_bytes = c->spec->job_tt_bytes ? c->spec->job_tt_bytes : (size_t)64 << 20;
         int nw = c->spec->workers < 1 ? 1 : c->spec->workers > JOBS_MAX_WORKERS ? JOBS_MAX_WORKERS : c->spec->workers;
-        if (pool_open(&own, nw, c->r, &c->cfg, tt_bytes, c->spec->cert_dir, c->err, c->errlen) != 0)
+        if (pool_open(&own, nw, c->r, &c->cfg, tt_bytes, !c->spec->separate_tables, c->spec->job_threads, c->spec->cert_dir, c->err, c->errlen) != 0)
             return c->failed = true, -1;
         c->tr = &own;
     }

@@ -4,10 +4,12 @@
  *
  * Design. One coordinator (the calling thread) keeps a small proof-number
  * tree in memory, the "top tree". Its leaves are jobs: a df-pn solve of
- * one frontier position (job_run.h) with a node budget, on a worker's own
- * table, which the worker keeps from job to job. A finished job reports a
- * winner, or, when its budget ran out, its root pn/dn, which become the
- * leaf's numbers.
+ * one frontier position (job_run.h) with a node budget, on a table kept
+ * from job to job: worker threads share one table (the default; or one
+ * each, spec->separate_tables), an MPI rank has its own; a job may itself
+ * run a parallel df-pn on spec->job_threads threads. A finished job
+ * reports a winner, or, when its budget ran out, its root pn/dn, which
+ * become the leaf's numbers.
  *
  *   - Numbers: Order to move = OR node (pn = min child pn, dn = sum child
  *     dn), Chaos to move = AND node (pn = sum, dn = min); sums saturate
@@ -16,9 +18,12 @@
  *   - Selection: from the root, the child with the least pn at OR nodes,
  *     the least dn at AND nodes, among the children that are "available"
  *     (not decided, and not wholly busy). A leaf whose job is running is
- *     busy: it keeps its numbers but cannot be selected, so the next best
- *     path is taken (a virtual infinity for selection only). With every
- *     path busy the coordinator waits for a job to finish. The child
+ *     busy: it keeps its numbers but cannot be selected. A second worker
+ *     first looks where the running jobs, if they end the way their
+ *     numbers lean, still leave work that will be needed ("virtual win",
+ *     expect_of in jobs.c), and only when there is none takes the next
+ *     best path (speculative work). With every path busy the coordinator
+ *     waits for a job to finish. The child
  *     chosen last is kept while its number is within a factor
  *     1 + spec->focus of the least (df-pn's 1+epsilon, for the top tree);
  *     children are ordered centre first, which breaks ties.
@@ -103,6 +108,12 @@ typedef struct {
     uint64_t job_nodes;    /* a leaf's first budget (0: JOBS_DEFAULT_NODES) */
     uint64_t job_nodes_max;/* re-run (budget x4) up to this, then expand; 0: job_nodes */
     size_t job_tt_bytes;   /* each worker's table (0: 64 MiB); ignored with a transport */
+    bool separate_tables;  /* threads: a table each instead of one shared table
+                            * of workers * job_tt_bytes (pool.c) */
+    int job_threads;       /* df-pn threads per job (0: 1); also used by MPI ranks.
+                            * Threads count nodes in batches of
+                            * LIMITS_CLOCK_EVERY, so a budget below a few
+                            * thousand nodes is overshot */
     int expand_depth;      /* leaves fewer plies than this below the root are
                             * expanded without a job (the top is split at once) */
     double focus;          /* top-tree stickiness (select_child in jobs.c): keep

@@ -320,14 +320,15 @@ static int server_loop(Server *s, char *err, int errlen)
     }
 }
 
-int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir, char *err, int errlen)
+int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir, char *err,
+              int errlen)
 {
     Server *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, (size_t)errlen, "out of memory");
         return -1;
     }
-    if (jobrun_init(&s->jr, r, cfg, tt_bytes, cert_dir) != 0) {
+    if (jobrun_init(&s->jr, r, cfg, tt_bytes, threads, cert_dir) != 0) {
         snprintf(err, (size_t)errlen, "cannot allocate a %zu MiB table", tt_bytes >> 20);
         free(s);
         return -1;

@@ -61,9 +61,10 @@
 int mpi_transport_open(JobsTransport *t, char *err, int errlen);
 
 /* A worker rank's loop: one JobRunner of tt_bytes (its table kept from
- * job to job), jobs run in a thread while this thread watches for STOP and
+ * job to job; each job a df-pn on `threads` threads), jobs run in a thread while this thread watches for STOP and
  * QUIT. Returns 0 after QUIT (BYE sent), or -1 with a message: the table
  * or the job thread could not be had, or a protocol error. */
-int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, const char *cert_dir, char *err, int errlen);
+int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir, char *err,
+              int errlen);
 
 #endif

@@ -1,5 +1,6 @@
 /* pool.c - the one-machine transport (transport.h): worker threads, each
- * with its own JobRunner (table kept between jobs, job_run.h).
+ * with its own JobRunner, on one table shared by all (the default) or on a
+ * table each; tables are kept between jobs (job_run.h).
  *
  * Invariants: a worker's fields other than `stop` are read and written
  * under the pool's mutex; a worker is IDLE, RUNNING (its order set) or
@@ -31,6 +32,8 @@ typedef struct {
 struct Pool {
     PWorker *w;
     int nw;
+    TT shared;        /* the workers' common table, when shared */
+    bool has_shared;
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     bool quit;
@@ -125,6 +128,7 @@ static void pool_close(JobsTransport *t)
     for (int k = 0; k < p->nw; k++)
         if (p->w[k].started) pthread_join(p->w[k].th, NULL);
     for (int k = 0; k < p->nw; k++) jobrun_free(&p->w[k].jr);
+    if (p->has_shared) tt_free(&p->shared);
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->work);
     pthread_mutex_destroy(&p->mu);
@@ -141,7 +145,7 @@ static int pool_fail(JobsTransport *t, char *err, int errlen, const char *what, 
 }
 
 int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes,
-              const char *cert_dir, char *err, int errlen)
+              bool share_table, int threads, const char *cert_dir, char *err, int errlen)
 {
     *t = (JobsTransport){.workers = workers, .start = pool_start, .wait = pool_wait, .interrupt = pool_interrupt,
                          .close = pool_close};
@@ -164,11 +168,19 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
     pthread_condattr_destroy(&ca);
     pthread_cond_init(&p->work, NULL);
     /* Every table first (a failure then leaves no thread to stop), then
-     * the threads. */
+     * the threads. A shared table has the memory of all the workers'. */
+    if (share_table) {
+        if (tt_init(&p->shared, tt_bytes * (size_t)workers, true) != 0)
+            return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for %d workers", workers,
+                             tt_bytes * (size_t)workers);
+        p->has_shared = true;
+    }
     for (int k = 0; k < workers; k++) {
         w[k].p = p;
         atomic_init(&w[k].stop, false);
-        if (jobrun_init(&w[k].jr, r, cfg, tt_bytes, cert_dir) != 0)
+        if (share_table)
+            jobrun_init_shared(&w[k].jr, r, cfg, &p->shared, threads, cert_dir);
+        else if (jobrun_init(&w[k].jr, r, cfg, tt_bytes, threads, cert_dir) != 0)
             return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for worker %d", k, tt_bytes);
     }
     for (int k = 0; k < workers; k++) {

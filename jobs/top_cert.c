@@ -59,7 +59,7 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (topcert_have(tc, b)) return 0;
     if (!tc->mini_ready) {
-        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, (size_t)TOPCERT_MINI_MB << 20, tc->dir) != 0) {
+        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, (size_t)TOPCERT_MINI_MB << 20, 1, tc->dir) != 0) {
             snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
             return -1;
         }

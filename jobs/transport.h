@@ -34,10 +34,12 @@ struct JobsTransport {
     void (*close)(JobsTransport *t);
 };
 
-/* The one-machine transport: `workers` threads, each with a JobRunner of
- * tt_bytes (jobs/pool.c). 0, or -1 with a message (a table that cannot be
- * allocated, a thread that cannot start; nothing is left running). */
+/* The one-machine transport: `workers` threads, each with a JobRunner on
+ * one shared table of workers * tt_bytes (share_table) or on a table of
+ * tt_bytes each, each job a df-pn on `threads` threads (jobs/pool.c). 0, or -1 with a message (a table that
+ * cannot be allocated, a thread that cannot start; nothing is left
+ * running). */
 int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes,
-              const char *cert_dir, char *err, int errlen);
+              bool share_table, int threads, const char *cert_dir, char *err, int errlen);
 
 #endif

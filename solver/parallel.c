@@ -9,18 +9,10 @@ typedef struct {
     void *arg;
 } ParJob;
 
-/* One job at a time: par_run is not re-entered (the solver runs one
- * parallel search at a time, from the main thread). */
-static _Atomic(ParJob *) par_job;
-static atomic_uint par_done;
-
-static void par_body(int tid)
-{
-    ParJob *j = atomic_load_explicit(&par_job, memory_order_acquire);
-    j->fn(j->arg, tid);
-    atomic_fetch_add_explicit(&par_done, 1, memory_order_acq_rel);
-}
-
+/* The job and the finish count live in the caller's frame, shared into the
+ * region: par_run may run in several threads at once (a job-level
+ * search's worker threads each run a threaded df-pn, jobs/pool.c), each
+ * call with its own OpenMP team. */
 void par_run(int threads, ParFn fn, void *arg)
 {
     if (threads <= 1) {
@@ -28,10 +20,17 @@ void par_run(int threads, ParFn fn, void *arg)
         return;
     }
     ParJob job = {fn, arg};
-    atomic_store_explicit(&par_job, &job, memory_order_release);
-#pragma omp parallel num_threads(threads)
-    par_body(omp_get_thread_num());
-    (void)atomic_load_explicit(&par_done, memory_order_acquire);
+    _Atomic(ParJob *) slot;
+    atomic_uint done;
+    atomic_init(&done, 0);
+    atomic_store_explicit(&slot, &job, memory_order_release);
+#pragma omp parallel num_threads(threads) shared(slot, done)
+    {
+        ParJob *j = atomic_load_explicit(&slot, memory_order_acquire);
+        j->fn(j->arg, omp_get_thread_num());
+        atomic_fetch_add_explicit(&done, 1, memory_order_acq_rel);
+    }
+    (void)atomic_load_explicit(&done, memory_order_acquire);
 }
 
 int par_cores(void)

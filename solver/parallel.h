@@ -10,6 +10,9 @@
  * parallel region reports false races on the data handed in and out. Here
  * the hand-off goes through C11 release/acquire atomics, which TSan does
  * see: the threaded search is checked under TSan with OpenMP as it runs.
+ *
+ * Several threads may call par_run at once (each call gets a team of its
+ * own): a job-level search's worker threads each run a threaded df-pn.
  */
 #ifndef OCS_PARALLEL_H
 #define OCS_PARALLEL_H

@@ -2,7 +2,8 @@
  * independent brute force (tests/brute.h): random 6x6 k=5 positions of all
  * three rule sets and 4x4 boards (k = 3 and 4) from the empty board and
  * near it, with tiny job budgets so the top tree must expand several
- * plies; 1 and 2 workers give the same values; a second run on the same
+ * plies; 1 and 2 workers, a shared table or one each, and jobs of 1 or 2
+ * df-pn threads give the brute force's values; a second run on the same
  * store decides the root at once and the store's records agree with the
  * brute force; and the `ocsolve jobs` command line. */
 #include <criterion/criterion.h>
@@ -19,10 +20,9 @@
 
 TestSuite(jobs, .timeout = 120);
 
-/* One jobs_solve with a tiny budget and table; asserts it ran. pairing:
- * the pairing budget (0: off, which leaves more for the jobs to do). */
-static JobsResult run_jobs_cfg(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre,
-                               int pairing)
+/* One jobs_solve of spec s; asserts it ran. pairing: the pairing budget
+ * (0: off, which leaves more for the jobs to do). */
+static JobsResult run_jobs_spec(const RefPos *p, JobsSpec s, bool centre, int pairing)
 {
     Rules r;
     tl_init_rules(&r, p);
@@ -30,12 +30,19 @@ static JobsResult run_jobs_cfg(const RefPos *p, int workers, uint64_t job_nodes,
     DfpnConfig cfg = dfpn_default_config();
     cfg.kn.centre = centre;
     cfg.kn.pairing = pairing;
-    JobsSpec s = {.workers = workers, .job_nodes = job_nodes, .job_tt_bytes = (size_t)1 << 20, .store = store};
     JobsResult res;
     char err[256] = "";
     cr_assert_eq(jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
     cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
     return res;
+}
+
+/* The same with a tiny budget and table. */
+static JobsResult run_jobs_cfg(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre,
+                               int pairing)
+{
+    JobsSpec s = {.workers = workers, .job_nodes = job_nodes, .job_tt_bytes = (size_t)1 << 20, .store = store};
+    return run_jobs_spec(p, s, centre, pairing);
 }
 
 static JobsResult run_jobs(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre);
@@ -114,9 +121,15 @@ Test(jobs, brute_force_4x4)
     cr_assert_geq(expanded, 4, "only %d of %d positions needed an expansion", expanded, count);
 }
 
-/* The value does not depend on the number of workers. */
+/* The value does not depend on the number of workers, on whether they
+ * share one table (the default) or have one each, or on the df-pn threads
+ * of each job: every mode against the brute force. */
 Test(jobs, workers_agree)
 {
+    static const struct {
+        int workers, threads;
+        bool separate;
+    } modes[] = {{1, 1, false}, {2, 1, false}, {2, 1, true}, {1, 2, false}, {2, 2, false}, {2, 2, true}};
     BruteMemo *m = brute_new();
     uint64_t rng = 777;
     int n = 0;
@@ -124,9 +137,15 @@ Test(jobs, workers_agree)
         RefPos p;
         int rs = t % 3;
         if (tl_random_ongoing(&p, 6, 5, rs, 36 - (12 + t % 3), &rng) != 0) continue;
-        JobsResult a = run_jobs(&p, 1, 10, NULL, true), b = run_jobs(&p, 2, 10, NULL, true);
-        cr_assert_eq(a.winner, b.winner, "1 worker %s, 2 workers %s", winner_name(a.winner), winner_name(b.winner));
-        cr_assert_eq(a.winner, brute_winner(m, &p));
+        Winner want = brute_winner(m, &p);
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            JobsSpec s = {.workers = modes[i].workers, .job_threads = modes[i].threads,
+                          .separate_tables = modes[i].separate, .job_nodes = 10, .job_tt_bytes = (size_t)1 << 20};
+            JobsResult a = run_jobs_spec(&p, s, true, 32);
+            cr_assert_eq(a.winner, want, "%d workers x %d threads%s: %s, brute force %s", modes[i].workers,
+                         modes[i].threads, modes[i].separate ? ", separate tables" : "", winner_name(a.winner),
+                         winner_name(want));
+        }
         n++;
     }
     brute_free(m);

@@ -82,8 +82,9 @@ Test(jobs_cert, certificates_verify)
         char dir[256], proof[300];
         tl_tmp_dir(dir, sizeof dir, "jobs-cert");
         snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        /* Shared and separate tables, jobs of 1 and 2 df-pn threads. */
         JobsSpec s = {.workers = 2, .job_nodes = 1 + (uint64_t)(t % 4), .job_tt_bytes = (size_t)1 << 20,
-                      .cert_dir = dir, .proof = proof};
+                      .cert_dir = dir, .proof = proof, .job_threads = 1 + t % 2, .separate_tables = t % 3 == 2};
         JobsResult res = run_spec(&p, &s);
         Winner want = brute_winner(m, &p);
         char pos[65];

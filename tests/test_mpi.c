@@ -287,7 +287,9 @@ Test(mpi, store_second_run)
     Figures f[2];
     for (int run = 0; run < 2; run++) {
         MpiRun m;
-        mpi_run(&m, 3, "jobs", "--quiet", "--no-centre", "--job-nodes", "1", "--job-tt-mb", "1", "--store", dir, pos);
+        /* the first run's worker ranks run 2-thread jobs */
+        mpi_run(&m, 3, "jobs", "--quiet", "--no-centre", "--job-nodes", "1", "--job-tt-mb", "1", "--job-threads",
+                run ? "1" : "2", "--store", dir, pos);
         expect_ran(&m);
         f[run] = figures(&m);
         cr_expect_str_eq(f[run].result, want, "%s (run %d): %s, the brute force %s", m.r.desc, run + 1,

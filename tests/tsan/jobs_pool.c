@@ -3,7 +3,9 @@
  * threads (jobs/pool.c) over suite positions with 17-20 empty cells
  * (values from alpha-beta in bench/suite-original.txt), with tiny budgets
  * so that many jobs run, re-run and are interrupted, and certificates
- * written by the workers; then a hard position stopped by a time limit.
+ * written by the workers, in turn on one shared table, on a table each,
+ * and with 2 df-pn threads per job (so two OpenMP teams search one table
+ * at once); then a hard position stopped by a time limit.
  * Exit 0 when every value is right; TSan reports any data race itself. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,8 @@ int main(void)
         if (empty < 17 || empty > 20) continue;
         if (notation_parse_position(pos, 6, &b, &n, err, sizeof err) != 0) return 2;
         JobsSpec s = {.workers = 2, .job_nodes = 200, .job_nodes_max = 3200, .expand_depth = done % 2,
-                      .job_tt_bytes = (size_t)1 << 20, .cert_dir = certs};
+                      .job_tt_bytes = (size_t)1 << 20, .cert_dir = certs, .separate_tables = done % 3 == 1,
+                      .job_threads = done % 3 == 2 ? 2 : 1};
         JobsResult res;
         if (jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err) != 0) {
             fprintf(stderr, "jobs_pool: %s: %s\n", pos, err);
@@ -53,7 +56,8 @@ int main(void)
     /* A hard opening, stopped by the time limit with both workers busy. */
     Board hard = board_empty();
     board_place(&hard, move_make(PIECE_X, board_cell(2, 2)));
-    JobsSpec s = {.workers = 2, .job_nodes = 100000, .job_tt_bytes = (size_t)1 << 20, .time_limit = 0.5};
+    JobsSpec s = {.workers = 2, .job_threads = 2, .job_nodes = 100000, .job_tt_bytes = (size_t)1 << 20,
+                  .time_limit = 0.5};
     JobsResult res;
     if (jobs_solve(&r, hard, &cfg, &s, &res, err, sizeof err) != 0 || res.winner != WINNER_NONE) {
         fprintf(stderr, "jobs_pool: the time-limited run: %s\n", err[0] ? err : "decided?");
