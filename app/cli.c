@@ -17,9 +17,7 @@ void cli_fail(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    /* The message quotes user input: keep it on one line whatever was typed. */
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 32 || *p == 127) *p = '?';
+    cli_one_line(msg); /* it quotes user input */
     fprintf(stderr, "ocsolve: %s\n", msg);
     exit(CLI_EXIT_USAGE);
 }
@@ -153,4 +151,17 @@ void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, 
         if (board_occupied(*b) & (1ULL << move_cell(m))) cli_fail("move %s: cell %s is occupied", moves[i], moves[i] + 1);
         board_place(b, m);
     }
+}
+
+void cli_one_line(char *msg)
+{
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 32 || *p == 127) *p = '?';
+}
+
+void cli_position_args(const GameOpts *g, int argc, char **argv, Rules *r, Board *b)
+{
+    const char *pos = optind < argc ? argv[optind] : NULL;
+    int nmoves = optind + 1 < argc ? argc - optind - 1 : 0;
+    cli_position(g, pos, argv + optind + 1, nmoves, r, b);
 }

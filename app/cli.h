@@ -59,5 +59,12 @@ noreturn void cli_bad_option(char **argv, int opt);
  * in order; fails on a bad position, size, k, move, occupied cell, or a
  * move after the game has ended. */
 void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, Rules *r, Board *b);
+/* The same for the words after the options (getopt's optind on): the
+ * first is POSITION, the rest are moves; none: the empty board. */
+void cli_position_args(const GameOpts *g, int argc, char **argv, Rules *r, Board *b);
+
+/* Replaces control characters in msg by '?': a message that quotes what a
+ * user typed stays on one line whatever was typed. */
+void cli_one_line(char *msg);
 
 #endif

@@ -162,11 +162,9 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
             if (!cli_game_option(opt, optarg, &g)) cli_bad_option(argv, opt);
         }
     }
-    const char *pos = optind < argc ? argv[optind] : NULL;
-    int nmoves = optind + 1 < argc ? argc - optind - 1 : 0;
     Rules r;
     Board b;
-    cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
+    cli_position_args(&g, argc, argv, &r, &b);
     char certbuf[4096];
     s.cert_dir = cert_folder(certs, store_dir, s.proof, certbuf, sizeof certbuf);
     char err[512] = "";

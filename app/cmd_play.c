@@ -191,11 +191,9 @@ int cmd_play(int argc, char **argv)
             if (!cli_game_option(opt, optarg, &go)) cli_bad_option(argv, opt);
         }
     }
-    const char *pos = optind < argc ? argv[optind] : NULL;
-    int nmoves = optind + 1 < argc ? argc - optind - 1 : 0;
     Rules r;
     Board b;
-    cli_position(&go, pos, argv + optind + 1, nmoves, &r, &b);
+    cli_position_args(&go, argc, argv, &r, &b);
     char err[512];
     if (store_dir) {
         StoreGame sg = {r.rules, r.n, r.k};

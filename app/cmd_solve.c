@@ -205,11 +205,9 @@ int cmd_solve(int argc, char **argv)
     SolveCli c = {.progress_every = 5};
     GameOpts g = {0, 0, RULES_ORIGINAL};
     if (parse_options(argc, argv, &s, &c, &g)) return 0;
-    const char *pos = optind < argc ? argv[optind] : NULL;
-    int nmoves = optind + 1 < argc ? argc - optind - 1 : 0;
     Rules r;
     Board b;
-    cli_position(&g, pos, argv + optind + 1, nmoves, &r, &b);
+    cli_position_args(&g, argc, argv, &r, &b);
     /* One writer per checkpoint (solver/job.h), held until the solve is
      * over: taken before the proof and log files are opened, so that a
      * refused second solve truncates neither. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../engine/notation.h"
+#include "cli.h"
 #include "play.h"
 
 enum { MAX_ARGS = 8, MSG_LEN = 512 };
@@ -22,8 +23,7 @@ static void answer(FILE *out, bool ok, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 32 || *p == 127) *p = '?';
+    cli_one_line(msg);
     fprintf(out, "%c%s%s\n", ok ? '=' : '?', msg[0] ? " " : "", msg);
     fflush(out);
 }

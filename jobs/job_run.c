@@ -8,18 +8,6 @@
 #include "../solver/clock.h"
 #include "../solver/proof.h"
 
-int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads,
-                const char *cert_dir)
-{
-    memset(jr, 0, sizeof *jr);
-    jr->r = r;
-    jr->cfg = *cfg;
-    jr->cert_dir = cert_dir;
-    jr->threads = threads < 1 ? 1 : threads;
-    jr->tt = &jr->own;
-    return tt_init(&jr->own, tt_bytes, jr->threads > 1);
-}
-
 void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT *shared, int threads,
                         const char *cert_dir)
 {
@@ -29,6 +17,13 @@ void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT
     jr->cert_dir = cert_dir;
     jr->threads = threads < 1 ? 1 : threads;
     jr->tt = shared;
+}
+
+int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads,
+                const char *cert_dir)
+{
+    jobrun_init_shared(jr, r, cfg, &jr->own, threads, cert_dir);
+    return tt_init(&jr->own, tt_bytes, jr->threads > 1);
 }
 
 void jobrun_free(JobRunner *jr)

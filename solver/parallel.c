@@ -2,35 +2,39 @@
 #include "parallel.h"
 
 #include <omp.h>
-#include <stdatomic.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+enum { PAR_MAX_THREADS = 256 };
 
 typedef struct {
     ParFn fn;
     void *arg;
-} ParJob;
+    int tid;
+} ParCall;
 
-/* The job and the finish count live in the caller's frame, shared into the
- * region: par_run may run in several threads at once (a job-level
- * search's worker threads each run a threaded df-pn, jobs/pool.c), each
- * call with its own OpenMP team. */
+static void *par_main(void *p)
+{
+    ParCall *c = p;
+    c->fn(c->arg, c->tid);
+    return NULL;
+}
+
 void par_run(int threads, ParFn fn, void *arg)
 {
-    if (threads <= 1) {
-        fn(arg, 0);
-        return;
+    if (threads > PAR_MAX_THREADS) threads = PAR_MAX_THREADS;
+    ParCall call[PAR_MAX_THREADS];
+    pthread_t th[PAR_MAX_THREADS];
+    bool started[PAR_MAX_THREADS] = {false};
+    for (int t = 1; t < threads; t++) {
+        call[t] = (ParCall){fn, arg, t};
+        /* A thread that cannot be had is left out: callers take fewer
+         * threads than asked (dfpn.c counts the ones that ran). */
+        started[t] = pthread_create(&th[t], NULL, par_main, &call[t]) == 0;
     }
-    ParJob job = {fn, arg};
-    _Atomic(ParJob *) slot;
-    atomic_uint done;
-    atomic_init(&done, 0);
-    atomic_store_explicit(&slot, &job, memory_order_release);
-#pragma omp parallel num_threads(threads) shared(slot, done)
-    {
-        ParJob *j = atomic_load_explicit(&slot, memory_order_acquire);
-        j->fn(j->arg, omp_get_thread_num());
-        atomic_fetch_add_explicit(&done, 1, memory_order_acq_rel);
-    }
-    (void)atomic_load_explicit(&done, memory_order_acquire);
+    fn(arg, 0);
+    for (int t = 1; t < threads; t++)
+        if (started[t]) pthread_join(th[t], NULL);
 }
 
 int par_cores(void)

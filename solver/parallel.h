@@ -1,18 +1,22 @@
-/* parallel.h - running one function on several OpenMP threads.
+/* parallel.h - running one function on several threads.
  *
  * par_run(T, fn, arg) calls fn(arg, tid) on T threads (tid 0..T-1; tid 0 is
  * the calling thread) and returns when all have returned. Everything the
  * caller wrote before par_run is visible to fn, and everything fn wrote is
- * visible to the caller afterwards.
+ * visible to the caller afterwards (pthread_create and pthread_join order
+ * them). A thread that cannot be created is left out: fn must not count on
+ * every tid running (dfpn.c records which ran).
  *
- * Why a wrapper around "#pragma omp parallel": gcc's libgomp synchronizes
- * its thread pool with futexes ThreadSanitizer cannot see, so a plain
- * parallel region reports false races on the data handed in and out. Here
- * the hand-off goes through C11 release/acquire atomics, which TSan does
- * see: the threaded search is checked under TSan with OpenMP as it runs.
+ * Several threads may call par_run at once, each call with threads of its
+ * own: a job-level search's worker threads each run a threaded df-pn.
  *
- * Several threads may call par_run at once (each call gets a team of its
- * own): a job-level search's worker threads each run a threaded df-pn.
+ * Why plain threads, not "#pragma omp parallel": gcc's libgomp hands a
+ * region its data and synchronizes its thread pool with futexes
+ * ThreadSanitizer cannot see, so TSan reports false races on the data
+ * handed in and out; a static hand-off slot avoided that, but only one
+ * region could run at a time. pthread_create and pthread_join are seen by
+ * TSan and allow any number of calls at once; a thread start per call is
+ * nothing next to a df-pn search (one call per solve or job).
  */
 #ifndef OCS_PARALLEL_H
 #define OCS_PARALLEL_H
