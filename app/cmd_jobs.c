@@ -29,6 +29,8 @@ static const char jobs_help[] =
     "                     threads share one table of W times M\n"
     "  --separate-tables  a table of M MiB for each worker thread instead\n"
     "  --job-threads T    each job a parallel df-pn on T threads (default 1)\n"
+    "  --no-expect        a second worker takes the next best leaf, not first the\n"
+    "                     work running jobs leave if they end as they lean\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --store DIR        look positions up in, and put decided ones into, the\n"
     "                     LMDB store DIR (created when missing)\n"
@@ -45,7 +47,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -57,6 +59,7 @@ static const struct option jobs_longopts[] = {
     {"store", required_argument, NULL, O_STORE},       {"no-centre", no_argument, NULL, O_NOCENTRE},
     {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
+    {"no-expect", no_argument, NULL, O_NOEXPECT},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -155,6 +158,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_STORE: store_dir = optarg; break;
         case O_NOCENTRE: cfg.kn.centre = false; break;
         case O_SEPARATE: s.separate_tables = true; break;
+        case O_NOEXPECT: s.no_expect = true; break;
         case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;
         case O_QUIET: quiet = true; break;

@@ -522,7 +522,7 @@ static int select_child(Ctx *c, TNode *n, bool virt)
 static int select_leaf(Ctx *c)
 {
     int i = 0;
-    bool virt = vavail_of(&c->t[0]);
+    bool virt = !c->spec->no_expect && vavail_of(&c->t[0]);
     while (c->t[i].state == T_INNER) {
         int j = select_child(c, &c->t[i], virt);
         if (j < 0) return -1; /* cannot happen: avail says some child is */

@@ -110,6 +110,7 @@ typedef struct {
     size_t job_tt_bytes;   /* each worker's table (0: 64 MiB); ignored with a transport */
     bool separate_tables;  /* threads: a table each instead of one shared table
                             * of workers * job_tt_bytes (pool.c) */
+    bool no_expect;        /* plain selection: no expected outcomes (jobs.c expect_of) */
     int job_threads;       /* df-pn threads per job (0: 1); also used by MPI ranks.
                             * Threads count nodes in batches of
                             * LIMITS_CLOCK_EVERY, so a budget below a few

@@ -128,8 +128,9 @@ Test(jobs, workers_agree)
 {
     static const struct {
         int workers, threads;
-        bool separate;
-    } modes[] = {{1, 1, false}, {2, 1, false}, {2, 1, true}, {1, 2, false}, {2, 2, false}, {2, 2, true}};
+        bool separate, plain;
+    } modes[] = {{1, 1, false, false}, {2, 1, false, false}, {2, 1, true, false},
+                 {1, 2, false, false}, {2, 2, false, false}, {2, 2, true, true}};
     BruteMemo *m = brute_new();
     uint64_t rng = 777;
     int n = 0;
@@ -140,7 +141,8 @@ Test(jobs, workers_agree)
         Winner want = brute_winner(m, &p);
         for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
             JobsSpec s = {.workers = modes[i].workers, .job_threads = modes[i].threads,
-                          .separate_tables = modes[i].separate, .job_nodes = 10, .job_tt_bytes = (size_t)1 << 20};
+                          .separate_tables = modes[i].separate, .no_expect = modes[i].plain, .job_nodes = 10,
+                          .job_tt_bytes = (size_t)1 << 20};
             JobsResult a = run_jobs_spec(&p, s, true, 32);
             cr_assert_eq(a.winner, want, "%d workers x %d threads%s: %s, brute force %s", modes[i].workers,
                          modes[i].threads, modes[i].separate ? ", separate tables" : "", winner_name(a.winner),
