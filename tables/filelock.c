@@ -1,25 +1,15 @@
 /* filelock.c - see filelock.h. */
 #include "filelock.h"
+#include "errmsg.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void set_err(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, int errlen, const char *fmt, ...)
-{
-    if (!err || errlen <= 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, (size_t)errlen, fmt, ap);
-    va_end(ap);
-}
 
 void filelock_init(FileLock *l)
 {
@@ -66,7 +56,7 @@ int filelock_take(FileLock *l, const char *path, long *holder, char *err, int er
     filelock_init(l);
     if (holder) *holder = 0;
     if (strlen(path) >= sizeof l->path) {
-        set_err(err, errlen, "lock file '%s': path too long", path);
+        errmsg_set(err, errlen, "lock file '%s': path too long", path);
         return -1;
     }
     /* A few rounds: each lost one means a holder released (and removed)
@@ -75,7 +65,7 @@ int filelock_take(FileLock *l, const char *path, long *holder, char *err, int er
     for (int round = 0; round < 16; round++) {
         int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
-            set_err(err, errlen, "cannot create lock file '%s': %s", path, strerror(errno));
+            errmsg_set(err, errlen, "cannot create lock file '%s': %s", path, strerror(errno));
             return -1;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -84,12 +74,12 @@ int filelock_take(FileLock *l, const char *path, long *holder, char *err, int er
                 long pid = holder_pid(fd);
                 close(fd);
                 if (holder) *holder = pid;
-                if (pid) set_err(err, errlen, "'%s' is locked by pid %ld", path, pid);
-                else set_err(err, errlen, "'%s' is locked by another process", path);
+                if (pid) errmsg_set(err, errlen, "'%s' is locked by pid %ld", path, pid);
+                else errmsg_set(err, errlen, "'%s' is locked by another process", path);
                 return FILELOCK_BUSY;
             }
             close(fd);
-            set_err(err, errlen, "cannot lock '%s': %s", path, strerror(e));
+            errmsg_set(err, errlen, "cannot lock '%s': %s", path, strerror(e));
             return -1;
         }
         if (!still_linked(fd, path)) {
@@ -101,7 +91,7 @@ int filelock_take(FileLock *l, const char *path, long *holder, char *err, int er
         snprintf(l->path, sizeof l->path, "%s", path);
         return 0;
     }
-    set_err(err, errlen, "cannot lock '%s': it was removed and re-created 16 times in a row", path);
+    errmsg_set(err, errlen, "cannot lock '%s': it was removed and re-created 16 times in a row", path);
     return -1;
 }
 

@@ -3,13 +3,13 @@
 
 #include <errno.h>
 #include <lmdb.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "../engine/symmetry.h"
+#include "errmsg.h"
 #include "filelock.h"
 
 struct Store {
@@ -26,16 +26,6 @@ struct Store {
 };
 
 enum { STORE_DEFAULT_MB = 1024, DTW_NONE = 0xFFFF };
-
-static void set_err(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, int errlen, const char *fmt, ...)
-{
-    if (!err || errlen <= 0) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, (size_t)errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* Byte strings                                                        */
@@ -145,7 +135,7 @@ static int check_game(const Store *s, const StoreKey *key, char *err, int errlen
     char have[64], want[64];
     store_game_name(&s->game, have, sizeof have);
     store_game_name(&g, want, sizeof want);
-    set_err(err, errlen, "store %s holds %s positions, not %s (one game per store)", s->path, have, want);
+    errmsg_set(err, errlen, "store %s holds %s positions, not %s (one game per store)", s->path, have, want);
     return -1;
 }
 
@@ -182,16 +172,16 @@ const char *store_source_name(int source)
 static int check_key(const StoreKey *k, char *err, int errlen)
 {
     if ((int)k->rules < RULES_ORIGINAL || (int)k->rules > RULES_EXACT_END) {
-        set_err(err, errlen, "bad key: rules %d (0..2)", (int)k->rules);
+        errmsg_set(err, errlen, "bad key: rules %d (0..2)", (int)k->rules);
         return -1;
     }
     if (k->n < BOARD_MIN_N || k->n > BOARD_MAX_N || k->k < 3 || k->k > k->n) {
-        set_err(err, errlen, "bad key: n=%d k=%d (n 4..8, k 3..n)", k->n, k->k);
+        errmsg_set(err, errlen, "bad key: n=%d k=%d (n 4..8, k 3..n)", k->n, k->k);
         return -1;
     }
     uint64_t mask = board_mask(k->n);
     if ((k->pos.s[PIECE_X] & k->pos.s[PIECE_O]) || (board_occupied(k->pos) & ~mask)) {
-        set_err(err, errlen, "bad key: not a %dx%d position (a cell with two symbols, or one off the board)",
+        errmsg_set(err, errlen, "bad key: not a %dx%d position (a cell with two symbols, or one off the board)",
                 k->n, k->n);
         return -1;
     }
@@ -202,28 +192,28 @@ static int check_key(const StoreKey *k, char *err, int errlen)
 static int check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen)
 {
     if (v->winner != WINNER_ORDER && v->winner != WINNER_CHAOS) {
-        set_err(err, errlen, "bad value: winner %d (order or chaos)", (int)v->winner);
+        errmsg_set(err, errlen, "bad value: winner %d (order or chaos)", (int)v->winner);
         return -1;
     }
     if (v->move != MOVE_NONE) {
         if (v->move & 0x80) {
-            set_err(err, errlen, "bad value: move byte 0x%02x", v->move);
+            errmsg_set(err, errlen, "bad value: move byte 0x%02x", v->move);
             return -1;
         }
         uint64_t bit = 1ULL << move_cell(v->move);
         if (!(bit & board_mask(k->n)) || (board_occupied(k->pos) & bit)) {
-            set_err(err, errlen, "bad value: the move's cell is %s", (bit & board_mask(k->n)) ? "occupied" : "off the board");
+            errmsg_set(err, errlen, "bad value: the move's cell is %s", (bit & board_mask(k->n)) ? "occupied" : "off the board");
             return -1;
         }
     }
     if (v->dtw != STORE_DTW_UNKNOWN) {
         int empty = k->n * k->n - board_count(k->pos);
         if (v->winner != WINNER_ORDER) {
-            set_err(err, errlen, "bad value: a distance to win is Order's (Chaos wins here)");
+            errmsg_set(err, errlen, "bad value: a distance to win is Order's (Chaos wins here)");
             return -1;
         }
         if (v->dtw < 1 || v->dtw > empty) {
-            set_err(err, errlen, "bad value: distance to win %d (1..%d, the empty cells)", v->dtw, empty);
+            errmsg_set(err, errlen, "bad value: distance to win %d (1..%d, the empty cells)", v->dtw, empty);
             return -1;
         }
     }
@@ -241,28 +231,28 @@ static int prepare_dir(const char *path, bool readonly, char *err, int errlen)
     struct stat st;
     if (stat(path, &st) != 0) {
         if (errno != ENOENT || readonly) {
-            set_err(err, errlen, "store %s: %s", path, strerror(errno));
+            errmsg_set(err, errlen, "store %s: %s", path, strerror(errno));
             return -1;
         }
         if (mkdir(path, 0777) != 0) {
-            set_err(err, errlen, "store %s: cannot create the directory: %s", path, strerror(errno));
+            errmsg_set(err, errlen, "store %s: cannot create the directory: %s", path, strerror(errno));
             return -1;
         }
     } else if (!S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "store %s: not a directory", path);
+        errmsg_set(err, errlen, "store %s: not a directory", path);
         return -1;
     }
     if (readonly) {
         char data[4200];
         snprintf(data, sizeof data, "%s/data.mdb", path);
         if (stat(data, &st) != 0) {
-            set_err(err, errlen, "store %s: not a store (no data.mdb: %s)", path, strerror(errno));
+            errmsg_set(err, errlen, "store %s: not a store (no data.mdb: %s)", path, strerror(errno));
             return -1;
         }
         /* LMDB would take an empty file for a new store, which it cannot
          * make read-only ("Bad file descriptor"). */
         if (st.st_size == 0) {
-            set_err(err, errlen, "store %s: not a store (data.mdb is empty)", path);
+            errmsg_set(err, errlen, "store %s: not a store (data.mdb is empty)", path);
             return -1;
         }
     }
@@ -278,11 +268,11 @@ static int take_writer_lock(Store *s, char *err, int errlen)
     long pid;
     int rc = filelock_take(&s->lock, lock, &pid, why, sizeof why);
     if (rc == FILELOCK_BUSY && pid)
-        set_err(err, errlen, "store %s is in use by another writer (pid %ld)", s->path, pid);
+        errmsg_set(err, errlen, "store %s is in use by another writer (pid %ld)", s->path, pid);
     else if (rc == FILELOCK_BUSY)
-        set_err(err, errlen, "store %s is in use by another writer", s->path);
+        errmsg_set(err, errlen, "store %s is in use by another writer", s->path);
     else if (rc != 0)
-        set_err(err, errlen, "store %s: %s", s->path, why);
+        errmsg_set(err, errlen, "store %s: %s", s->path, why);
     return rc == 0 ? 0 : -1;
 }
 
@@ -294,10 +284,10 @@ static int open_env(Store *s, size_t map_mb, char *err, int errlen)
     /* MDB_NOTLS: read transactions are not tied to a thread's storage. */
     if (rc == 0) rc = mdb_env_open(s->env, s->path, MDB_NOTLS | (s->readonly ? MDB_RDONLY : 0), 0666);
     if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH)
-        set_err(err, errlen, "store %s: data.mdb is not an LMDB file (or one of another LMDB version): %s", s->path,
+        errmsg_set(err, errlen, "store %s: data.mdb is not an LMDB file (or one of another LMDB version): %s", s->path,
                 mdb_strerror(rc));
     else if (rc != 0)
-        set_err(err, errlen, "store %s: cannot open: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot open: %s", s->path, mdb_strerror(rc));
     return rc == 0 ? 0 : -1;
 }
 
@@ -314,16 +304,16 @@ static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err
         bool ok = v.mv_size == sizeof mb.b;
         if (ok) memcpy(mb.b, v.mv_data, sizeof mb.b);
         if (!ok || store_meta_decode(&mb, &s->game, &version) != 0) {
-            set_err(err, errlen, "store %s: not an ocsolve store (its meta record is not one)", s->path);
+            errmsg_set(err, errlen, "store %s: not an ocsolve store (its meta record is not one)", s->path);
             return -1;
         }
         if (version != STORE_FORMAT) {
-            set_err(err, errlen, "store %s has store format version %u (this ocsolve reads %d)", s->path, version,
+            errmsg_set(err, errlen, "store %s has store format version %u (this ocsolve reads %d)", s->path, version,
                     STORE_FORMAT);
             return -1;
         }
         if (!game_valid(&s->game)) {
-            set_err(err, errlen, "store %s: corrupt meta record (rules %d, n %d, k %d)", s->path, (int)s->game.rules,
+            errmsg_set(err, errlen, "store %s: corrupt meta record (rules %d, n %d, k %d)", s->path, (int)s->game.rules,
                     s->game.n, s->game.k);
             return -1;
         }
@@ -332,7 +322,7 @@ static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err
         MDB_stat ms;
         rc = mdb_stat(txn, s->dbi, &ms);
         if (rc == 0 && ms.ms_entries > 0) {
-            set_err(err, errlen,
+            errmsg_set(err, errlen,
                     "store %s: no ocsolve meta record, yet %zu record%s (another program's database, "
                     "or a store made before meta records)",
                     s->path, (size_t)ms.ms_entries, ms.ms_entries == 1 ? "" : "s");
@@ -344,14 +334,14 @@ static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err
         }
     }
     if (rc != 0 && rc != MDB_NOTFOUND) {
-        set_err(err, errlen, "store %s: cannot read its meta record: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot read its meta record: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     if (expect && s->has_game && !game_equal(expect, &s->game)) {
         char have[64], want[64];
         store_game_name(&s->game, have, sizeof have);
         store_game_name(expect, want, sizeof want);
-        set_err(err, errlen, "store %s holds %s positions, not %s", s->path, have, want);
+        errmsg_set(err, errlen, "store %s holds %s positions, not %s", s->path, have, want);
         return -1;
     }
     return 0;
@@ -365,7 +355,7 @@ static int open_db(Store *s, const StoreGame *expect, char *err, int errlen)
     if (rc == 0) rc = mdb_dbi_open(txn, NULL, 0, &s->dbi);
     if (rc != 0) {
         if (txn) mdb_txn_abort(txn);
-        set_err(err, errlen, "store %s: cannot open the database: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot open the database: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     if (check_meta(s, txn, expect, err, errlen) != 0) {
@@ -374,7 +364,7 @@ static int open_db(Store *s, const StoreGame *expect, char *err, int errlen)
     }
     rc = mdb_txn_commit(txn);
     if (rc != 0) {
-        set_err(err, errlen, "store %s: cannot open the database: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot open the database: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     return 0;
@@ -384,18 +374,18 @@ Store *store_open_game(const char *path, bool readonly, size_t map_mb, const Sto
                        int errlen)
 {
     if (strlen(path) >= sizeof((Store *)0)->path - 16) {
-        set_err(err, errlen, "store %s: path too long", path);
+        errmsg_set(err, errlen, "store %s: path too long", path);
         return NULL;
     }
     if (expect && !game_valid(expect)) {
-        set_err(err, errlen, "store %s: bad game (rules %d, n %d, k %d)", path, (int)expect->rules, expect->n,
+        errmsg_set(err, errlen, "store %s: bad game (rules %d, n %d, k %d)", path, (int)expect->rules, expect->n,
                 expect->k);
         return NULL;
     }
     if (prepare_dir(path, readonly, err, errlen) != 0) return NULL;
     Store *s = calloc(1, sizeof *s);
     if (!s) {
-        set_err(err, errlen, "store %s: out of memory", path);
+        errmsg_set(err, errlen, "store %s: out of memory", path);
         return NULL;
     }
     snprintf(s->path, sizeof s->path, "%s", path);
@@ -442,7 +432,7 @@ int store_set_durable(Store *s, bool durable)
 static int check_usable(const Store *s, char *err, int errlen)
 {
     if (!s->broken) return 0;
-    set_err(err, errlen, "%s", s->error);
+    errmsg_set(err, errlen, "%s", s->error);
     return -1;
 }
 
@@ -488,12 +478,12 @@ static int put_txn(Store *s, MDB_val *k, const StoreValue *v, const StoreGame *g
         StoreValueBytes ob;
         if (old.mv_size != sizeof ob.b || (memcpy(ob.b, old.mv_data, sizeof ob.b), store_value_decode(&ob, &ov)) != 0) {
             mdb_txn_abort(txn);
-            set_err(err, errlen, "store %s: corrupt record for this position", s->path);
+            errmsg_set(err, errlen, "store %s: corrupt record for this position", s->path);
             return -3;
         }
         if (ov.winner != v->winner) {
             mdb_txn_abort(txn);
-            set_err(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
+            errmsg_set(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
                     ov.winner == WINNER_ORDER ? "order" : "chaos", v->winner == WINNER_ORDER ? "order" : "chaos");
             return STORE_CONFLICT;
         }
@@ -534,15 +524,15 @@ static int grow_map(Store *s, char *err, int errlen)
     uint64_t cur = info.me_mapsize, want = cur > UINT64_MAX / 2 ? UINT64_MAX : cur * 2;
     if (s->map_limit && want > s->map_limit) want = s->map_limit;
     if (want <= cur || want > SIZE_MAX) {
-        set_err(err, errlen, "store %s is full: its map is at its limit of %.1f MiB", s->path, cur / 1048576.0);
+        errmsg_set(err, errlen, "store %s is full: its map is at its limit of %.1f MiB", s->path, cur / 1048576.0);
         return -1;
     }
     int rc = mdb_env_set_mapsize(s->env, (size_t)want);
     if (rc == 0) return 0;
     s->broken = true;
-    set_err(s->error, sizeof s->error, "store %s is full and its map cannot grow from %.1f to %.1f MiB: %s", s->path,
+    errmsg_set(s->error, sizeof s->error, "store %s is full and its map cannot grow from %.1f to %.1f MiB: %s", s->path,
             cur / 1048576.0, want / 1048576.0, mdb_strerror(rc));
-    set_err(err, errlen, "%s", s->error);
+    errmsg_set(err, errlen, "%s", s->error);
     return -1;
 }
 
@@ -550,7 +540,7 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
 {
     if (check_usable(s, err, errlen) != 0) return -1;
     if (s->readonly) {
-        set_err(err, errlen, "store %s: opened read-only", s->path);
+        errmsg_set(err, errlen, "store %s: opened read-only", s->path);
         return -1;
     }
     if (check_key(key, err, errlen) != 0 || check_value(key, v, err, errlen) != 0) return -1;
@@ -580,12 +570,12 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
         if (r == STORE_CONFLICT) return STORE_CONFLICT;
         if (r == -3) return -1;
         if (r == 1 && tries >= 64) {
-            set_err(err, errlen, "store %s: still full after growing its map %d times", s->path, tries);
+            errmsg_set(err, errlen, "store %s: still full after growing its map %d times", s->path, tries);
             return -1;
         }
         if (r == 1 && grow_map(s, err, errlen) != 0) return -1;
         if (r == 1) continue;
-        set_err(err, errlen, "store %s: cannot write: %s", s->path, mdb_strerror(mdb_rc));
+        errmsg_set(err, errlen, "store %s: cannot write: %s", s->path, mdb_strerror(mdb_rc));
         return -1;
     }
 }
@@ -616,7 +606,7 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
     MDB_txn *txn;
     int rc = read_begin(s, &txn);
     if (rc != 0) {
-        set_err(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        errmsg_set(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     rc = mdb_get(txn, s->dbi, &k, &val);
@@ -626,11 +616,11 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
     mdb_txn_abort(txn);
     if (rc == MDB_NOTFOUND) return 0;
     if (rc != 0) {
-        set_err(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        errmsg_set(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     if (size != sizeof vb.b || store_value_decode(&vb, out) != 0) {
-        set_err(s->error, sizeof s->error, "store %s: corrupt record for this position", s->path);
+        errmsg_set(s->error, sizeof s->error, "store %s: corrupt record for this position", s->path);
         return -1;
     }
     if (out->move != MOVE_NONE) out->move = sym_move(out->move, sym_inverse(sym), key->n);
@@ -648,13 +638,13 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
     MDB_cursor *cur;
     int rc = read_begin(s, &txn);
     if (rc != 0) {
-        set_err(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     rc = mdb_cursor_open(txn, s->dbi, &cur);
     if (rc != 0) {
         mdb_txn_abort(txn);
-        set_err(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
     }
     MDB_val k, v;
@@ -673,7 +663,7 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
             ok = kb.b[3] == 0 && check_key(&key, NULL, 0) == 0 && store_value_decode(&vb, &val) == 0;
         }
         if (!ok) {
-            set_err(err, errlen, "store %s: corrupt record (key of %zu bytes, value of %zu)", s->path, k.mv_size,
+            errmsg_set(err, errlen, "store %s: corrupt record (key of %zu bytes, value of %zu)", s->path, k.mv_size,
                     v.mv_size);
             ret = -1;
             break;
@@ -682,7 +672,7 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
         if (ret != 0) break;
     }
     if (ret == 0 && rc != MDB_NOTFOUND) {
-        set_err(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+        errmsg_set(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         ret = -1;
     }
     mdb_cursor_close(cur);
@@ -716,7 +706,7 @@ int store_stats(Store *s, StoreStats *out, char *err, int errlen)
     snprintf(data, sizeof data, "%s/data.mdb", s->path);
     struct stat st;
     if (stat(data, &st) != 0) {
-        set_err(err, errlen, "store %s: %s", data, strerror(errno));
+        errmsg_set(err, errlen, "store %s: %s", data, strerror(errno));
         return -1;
     }
     out->file_bytes = (uint64_t)st.st_size;

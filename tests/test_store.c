@@ -825,10 +825,13 @@ Test(store, map_limit_reached)
 /* The disk full, simulated by a file size limit (RLIMIT_FSIZE: LMDB's
  * writes fail with EFBIG) in a child: the put fails with the store's name
  * and the cause, and every earlier put stays. */
-Test(store, write_error_reported)
+/* Runs body(s, out) in a child on a fresh store in dir (1 MiB map, not
+ * durable), where it may limit the child's resources; the parent gets the
+ * child's report "PUTS RC\nFIRST-ERROR\nLATER-ERROR\n" in out and the
+ * numbers in *in and *rc. */
+typedef void (*ChildBody)(Store *s, char out[1200]);
+static void in_child(const char *dir, ChildBody body, char out[1200], int *in, int *rc)
 {
-    char dir[64];
-    tl_tmp_dir(dir, sizeof dir, "store");
     int msg[2];
     cr_assert_eq(pipe(msg), 0);
     pid_t kid = fork();
@@ -837,28 +840,43 @@ Test(store, write_error_reported)
         char err[512];
         Store *s = store_open(dir, false, 1, err, sizeof err);
         if (!s || store_set_durable(s, false) != 0) _exit(1);
-        signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails instead of killing */
-        struct rlimit rl = {256 << 10, 256 << 10};
-        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(2);
-        int in = fill(s, 200000, err, sizeof err);
-        char again[512] = "";
-        StoreKey k = fill_key(in);
-        StoreValue v = {WINNER_CHAOS, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
-        int rc = store_put(s, &k, &v, again, sizeof again);
-        store_close(s);
-        char out[1200];
-        int len = snprintf(out, sizeof out, "%d %d\n%s\n%s\n", in, rc, err, again);
-        _exit(write(msg[1], out, (size_t)len) == len ? 0 : 3);
+        char rep[1200];
+        body(s, rep);
+        size_t len = strlen(rep);
+        _exit(write(msg[1], rep, len) == (ssize_t)len ? 0 : 3);
     }
     int status;
     cr_assert_eq(waitpid(kid, &status, 0), kid);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
-    char out[1200] = "";
-    cr_assert(read(msg[0], out, sizeof out - 1) > 0);
+    memset(out, 0, 1200);
+    cr_assert(read(msg[0], out, 1199) > 0);
     close(msg[0]);
     close(msg[1]);
+    cr_assert_eq(sscanf(out, "%d %d", in, rc), 2, "%s", out);
+}
+
+static void fill_past_file_limit(Store *s, char out[1200])
+{
+    char err[512] = "";
+    signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails instead of killing */
+    struct rlimit rl = {256 << 10, 256 << 10};
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(2);
+    int in = fill(s, 200000, err, sizeof err);
+    char again[512] = "";
+    StoreKey k = fill_key(in);
+    StoreValue v = {WINNER_CHAOS, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_DFPN};
+    int rc = store_put(s, &k, &v, again, sizeof again);
+    store_close(s);
+    snprintf(out, 1200, "%d %d\n%s\n%s\n", in, rc, err, again);
+}
+
+Test(store, write_error_reported)
+{
+    char dir[64];
+    tl_tmp_dir(dir, sizeof dir, "store");
+    char out[1200];
     int in = 0, rc = 0;
-    cr_assert_eq(sscanf(out, "%d %d", &in, &rc), 2, "%s", out);
+    in_child(dir, fill_past_file_limit, out, &in, &rc);
     cr_expect(in > 100 && in < 200000, "%d puts: %s", in, out);
     char want[128];
     snprintf(want, sizeof want, "store %s: cannot write: File too large\n", dir);
@@ -883,43 +901,31 @@ static long vm_bytes(void)
     return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
 }
 
+static void fill_past_address_space(Store *s, char out[1200])
+{
+    char err[512] = "";
+    long vm = vm_bytes();
+    /* Room for growing the map to 2 and 4 MiB (the old one is unmapped
+     * first), not to 8. */
+    struct rlimit rl = {(rlim_t)vm + (5 << 20), (rlim_t)vm + (5 << 20)};
+    if (vm < 0 || setrlimit(RLIMIT_AS, &rl) != 0) _exit(2);
+    int in = fill(s, 400000, err, sizeof err);
+    StoreKey k = fill_key(0);
+    StoreValue v;
+    int rc = store_get(s, &k, &v);
+    char again[512];
+    snprintf(again, sizeof again, "%s", store_error(s));
+    store_close(s);
+    snprintf(out, 1200, "%d %d\n%s\n%s\n", in, rc, err, again);
+}
+
 Test(store, map_cannot_grow)
 {
     char dir[64];
     tl_tmp_dir(dir, sizeof dir, "store");
-    int msg[2];
-    cr_assert_eq(pipe(msg), 0);
-    pid_t kid = fork();
-    cr_assert(kid >= 0);
-    if (kid == 0) {
-        char err[512];
-        Store *s = store_open(dir, false, 1, err, sizeof err);
-        if (!s || store_set_durable(s, false) != 0) _exit(1);
-        long vm = vm_bytes();
-        /* Room for growing the map to 2 and 4 MiB (the old one is unmapped
-         * first), not to 8. */
-        struct rlimit rl = {(rlim_t)vm + (5 << 20), (rlim_t)vm + (5 << 20)};
-        if (vm < 0 || setrlimit(RLIMIT_AS, &rl) != 0) _exit(2);
-        int in = fill(s, 400000, err, sizeof err);
-        char again[512] = "";
-        StoreKey k = fill_key(0);
-        StoreValue v;
-        int rc = store_get(s, &k, &v);
-        snprintf(again, sizeof again, "%s", store_error(s));
-        store_close(s);
-        char out[1200];
-        int len = snprintf(out, sizeof out, "%d %d\n%s\n%s\n", in, rc, err, again);
-        _exit(write(msg[1], out, (size_t)len) == len ? 0 : 3);
-    }
-    int status;
-    cr_assert_eq(waitpid(kid, &status, 0), kid);
-    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
-    char out[1200] = "";
-    cr_assert(read(msg[0], out, sizeof out - 1) > 0);
-    close(msg[0]);
-    close(msg[1]);
+    char out[1200];
     int in = 0, rc = 0;
-    cr_assert_eq(sscanf(out, "%d %d", &in, &rc), 2, "%s", out);
+    in_child(dir, fill_past_address_space, out, &in, &rc);
     char want[256];
     snprintf(want, sizeof want, "store %s is full and its map cannot grow from ", dir);
     cr_expect(strstr(out, want) && strstr(out, " MiB: Cannot allocate memory\n"), "failure: %s", out);
