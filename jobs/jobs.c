@@ -1,601 +1,15 @@
-/* jobs.c - job-level proof-number search (jobs.h): the top tree and the
- * coordinator loop; the workers are behind a transport (transport.h). */
+/* jobs.c - job-level proof-number search (jobs.h): the coordinator loop,
+ * which hands the top tree's (top_tree.h) most-proving leaves to the
+ * workers behind a transport (transport.h) and applies what they find,
+ * and the root's certificate. */
 #include "jobs.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/moves.h"
-#include "../engine/symmetry.h"
-#include "../solver/centre.h"
 #include "../solver/clock.h"
-#include "../solver/knowledge.h"
-#include "top_cert.h"
-
-/* A top-tree node's state (a decided node is told by its numbers). */
-enum { T_NEW, T_BUSY, T_RAN, T_INNER };
-/* How a node was decided (for its certificate). */
-enum { BY_NONE, BY_STATIC, BY_STORE, BY_JOB, BY_TREE, BY_TWIN };
-
-typedef struct {
-    Board b;
-    Move move;          /* from the parent (MOVE_NONE at the root) */
-    uint8_t state, by;
-    uint8_t depth;      /* plies below the root */
-    bool avail;         /* can be selected: a NEW or RAN undecided leaf, or an
-                         * undecided inner node with an available child */
-    bool vavail;        /* inner nodes: available, and not settled by the
-                         * expected outcomes of running jobs (expect_of) */
-    uint8_t expect;     /* inner nodes: the Winner if every running job below
-                         * ends as expected, WINNER_NONE if still open */
-    bool announced;     /* its decision has been stored, certified, told to twins */
-    int parent;         /* -1 at the root */
-    int first, nchild;  /* children: first .. first+nchild-1 */
-    int twin;           /* the next node of the same canonical position, -1 */
-    int focus;          /* the child selected last (select_child), -1 */
-    uint32_t pn, dn;
-    uint64_t budget;    /* its next job's budget */
-} TNode;
-
-typedef struct {
-    Board key; /* canonical */
-    int node;  /* the first node of the chain */
-} Slot;
-
-typedef struct {
-    int node;        /* the leaf it works on, -1: idle */
-    uint32_t serial;
-} WorkerState;
-
-typedef struct {
-    const Rules *r;
-    DfpnConfig cfg;
-    const JobsSpec *spec;
-    uint64_t job_nodes, job_nodes_max;
-    Centre centre;
-    double started, deadline;
-    TNode *t;
-    size_t nt, cap;
-    Slot *map; /* canonical position -> chain of nodes; open addressing */
-    size_t map_cap;
-    int *queue; /* nodes whose decision or numbers must be propagated */
-    size_t nq, qcap;
-    JobsTransport *tr;
-    WorkerState *ws;
-    uint32_t serial;
-    JobsResult *out;
-    uint64_t proven, disproven, queued;
-    TopCert tc;
-    bool certify;
-    char *err;
-    int errlen;
-    bool failed;
-} Ctx;
-
-static void fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(Ctx *c, const char *fmt, ...)
-{
-    if (c->failed) return;
-    c->failed = true;
-    va_list ap;
-    va_start(ap, fmt);
-    if (c->err && c->errlen > 0) vsnprintf(c->err, (size_t)c->errlen, fmt, ap);
-    va_end(ap);
-}
-
-static uint32_t sat_add(uint32_t a, uint32_t b)
-{
-    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
-    uint64_t s = (uint64_t)a + b;
-    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
-}
-
-static bool decided(const TNode *n) { return n->pn == 0 || n->dn == 0; }
-static Winner value_of(const TNode *n) { return dfpn_winner(n->pn, n->dn); }
-
-/* ---------------- the store ---------------- */
-
-static StoreKey key_of(const Ctx *c, Board b) { return (StoreKey){c->r->rules, c->r->n, c->r->k, b}; }
-
-static int put(Ctx *c, Board b, Winner w, Move m, int source)
-{
-    if (!c->spec->store) return 0;
-    StoreKey k = key_of(c, b);
-    StoreValue v = {.winner = w, .move = m, .dtw = STORE_DTW_UNKNOWN, .source = (uint8_t)source};
-    char msg[256] = "";
-    int rc = store_put(c->spec->store, &k, &v, msg, sizeof msg);
-    if (rc == 0) return 0;
-    fail(c, "store: %s", msg[0] ? msg : "put failed");
-    return -1;
-}
-
-/* Winner from the store, WINNER_NONE if absent (or, with certificates on,
- * stored without its certificate); -1 on a store error. */
-static int lookup(Ctx *c, Board b, Winner *w)
-{
-    *w = WINNER_NONE;
-    if (!c->spec->store) return 0;
-    StoreKey k = key_of(c, b);
-    StoreValue v;
-    int rc = store_get(c->spec->store, &k, &v);
-    if (rc < 0) {
-        fail(c, "store: %s", store_error(c->spec->store));
-        return -1;
-    }
-    if (rc == 1 && (!c->certify || topcert_have(&c->tc, b))) *w = v.winner;
-    return 0;
-}
-
-/* ---------------- the top tree ---------------- */
-
-static int new_node(Ctx *c)
-{
-    if (c->nt == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 1024;
-        TNode *t = realloc(c->t, cap * sizeof *t);
-        if (!t) {
-            fail(c, "out of memory for the top tree (%zu nodes)", c->nt);
-            return -1;
-        }
-        c->t = t;
-        c->cap = cap;
-    }
-    c->t[c->nt] = (TNode){.move = MOVE_NONE, .parent = -1, .first = -1, .twin = -1, .focus = -1, .budget = c->job_nodes};
-    return (int)c->nt++;
-}
-
-static size_t slot_of(const Ctx *c, Board key)
-{
-    uint64_t h = (key.s[0] * 0x9E3779B97F4A7C15ULL) ^ (key.s[1] * 0xC2B2AE3D27D4EB4FULL);
-    size_t i = (size_t)(h >> 17) & (c->map_cap - 1);
-    while (c->map[i].node >= 0 && !board_equal(c->map[i].key, key)) i = (i + 1) & (c->map_cap - 1);
-    return i;
-}
-
-static int map_grow(Ctx *c)
-{
-    size_t old = c->map_cap;
-    Slot *om = c->map;
-    c->map_cap = old ? 2 * old : 4096;
-    c->map = malloc(c->map_cap * sizeof *c->map);
-    if (!c->map) {
-        c->map = om;
-        c->map_cap = old;
-        fail(c, "out of memory for the top tree's position map");
-        return -1;
-    }
-    for (size_t i = 0; i < c->map_cap; i++) c->map[i].node = -1;
-    for (size_t i = 0; i < old; i++)
-        if (om[i].node >= 0) c->map[slot_of(c, om[i].key)] = om[i];
-    free(om);
-    return 0;
-}
-
-/* Chains node i to the other nodes of its position; returns the chain's
- * first other node, -1 if i is the first (or on failure). */
-static int map_add(Ctx *c, int i)
-{
-    if (2 * (c->nt + 1) > c->map_cap && map_grow(c) != 0) return -1;
-    Board key = sym_canonical(c->t[i].b, c->r->n, NULL);
-    size_t s = slot_of(c, key);
-    if (c->map[s].node < 0) {
-        c->map[s] = (Slot){key, i};
-        return -1;
-    }
-    int head = c->map[s].node;
-    c->t[i].twin = c->t[head].twin;
-    c->t[head].twin = i;
-    return head;
-}
-
-static void push(Ctx *c, int i)
-{
-    if (c->nq == c->qcap) {
-        size_t cap = c->qcap ? 2 * c->qcap : 256;
-        int *q = realloc(c->queue, cap * sizeof *q);
-        if (!q) {
-            fail(c, "out of memory");
-            return;
-        }
-        c->queue = q;
-        c->qcap = cap;
-    }
-    c->queue[c->nq++] = i;
-}
-
-/* Node i is decided for w (how: BY_*); its consequences follow in settle. */
-static void set_value(Ctx *c, int i, Winner w, int by)
-{
-    TNode *n = &c->t[i];
-    dfpn_numbers(w, &n->pn, &n->dn);
-    n->avail = n->vavail = false;
-    n->by = (uint8_t)by;
-    if (w == WINNER_ORDER) c->proven++;
-    else c->disproven++;
-    push(c, i);
-}
-
-/* Expected outcomes, for choosing work for a second worker while one is
- * busy (selection only, never a value). A running job's leaf is expected
- * to end the way its numbers lean (pn <= dn: Order); an inner node is
- * expected won by the side to move when one child is, by the other side
- * when every child is. A node so expected is not worth a second worker
- * now: if the job ends as expected, the node needs nothing more; without
- * this, the second worker took the next-best sibling of the busy leaf at
- * an OR node, work that only counts if the first job fails (the
- * "virtual win" policy of job-level proof-number search, Wu et al.). */
-static Winner expect_of(const TNode *n)
-{
-    if (decided(n)) return value_of(n);
-    if (n->state == T_INNER) return (Winner)n->expect;
-    if (n->state == T_BUSY) return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
-    return WINNER_NONE;
-}
-
-static bool vavail_of(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
-
-/* Numbers, availability and expectation of an inner node from its children. */
-static void recompute(Ctx *c, int i)
-{
-    TNode *n = &c->t[i];
-    bool isor = board_order_to_move(n->b);
-    Winner mover = isor ? WINNER_ORDER : WINNER_CHAOS, other = isor ? WINNER_CHAOS : WINNER_ORDER;
-    uint32_t mn = DFPN_INF, sum = 0;
-    bool avail = false, vavail = false, some = false, all = true;
-    for (int j = n->first; j < n->first + n->nchild; j++) {
-        const TNode *ch = &c->t[j];
-        uint32_t a = isor ? ch->pn : ch->dn, s = isor ? ch->dn : ch->pn;
-        if (a < mn) mn = a;
-        sum = sat_add(sum, s);
-        avail |= ch->avail;
-        vavail |= vavail_of(ch);
-        Winner e = expect_of(ch);
-        some |= e == mover;
-        all &= e == other;
-    }
-    n->pn = isor ? mn : sum;
-    n->dn = isor ? sum : mn;
-    n->avail = avail && !decided(n);
-    n->expect = (uint8_t)(some ? mover : all ? other : WINNER_NONE);
-    n->vavail = n->avail && vavail && n->expect == WINNER_NONE;
-}
-
-/* For a decided inner node: a child decided its way, the winning move's
- * child when the winner is to move (else the first). */
-static int winning_child(const Ctx *c, const TNode *n, Winner w)
-{
-    for (int j = n->first; j < n->first + n->nchild; j++)
-        if (value_of(&c->t[j]) == w) return j;
-    return -1;
-}
-
-/* The certificate of decided inner node i, from its children's. */
-static int certify_inner(Ctx *c, int i, const char *path, const char *prefix)
-{
-    const TNode *n = &c->t[i];
-    Winner w = value_of(n);
-    bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
-    Board kids[MOVES_MAX];
-    Move moves[MOVES_MAX];
-    int nk = 0;
-    for (int j = n->first; j < n->first + n->nchild; j++) {
-        if (mover && value_of(&c->t[j]) != w) continue;
-        kids[nk] = c->t[j].b;
-        moves[nk++] = c->t[j].move;
-        if (mover) break;
-    }
-    for (int k = 0; k < nk; k++)
-        if (topcert_ensure(&c->tc, kids[k], w, c->err, c->errlen) != 0) return c->failed = true, -1;
-    if (topcert_node(&c->tc, n->b, w, kids, moves, nk, path, prefix, c->err, c->errlen) != 0)
-        return c->failed = true, -1;
-    c->out->cert_files++;
-    return 0;
-}
-
-/* What a decision of node i entails once: the store, the certificate, and
- * the other nodes of the same position. */
-static int announce(Ctx *c, int i)
-{
-    TNode *n = &c->t[i];
-    n->announced = true;
-    Winner w = value_of(n);
-    int by = n->by;
-    if (by == BY_TREE) {
-        int j = winning_child(c, n, w);
-        Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
-        /* the certificate first: a run killed between the two then finds
-         * a certificate without a record (harmless), never the reverse */
-        if (c->certify && certify_inner(c, i, NULL, NULL) != 0) return -1;
-        if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
-    } else if (by == BY_JOB) {
-        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
-    } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
-        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
-    }
-    for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
-        if (decided(&c->t[j])) continue;
-        set_value(c, j, w, BY_TWIN);
-        c->out->twin_hits++;
-    }
-    return 0;
-}
-
-/* Propagates every queued node: announces decisions, and recomputes the
- * ancestors up to the first decided one (a decided node never changes). */
-static int settle(Ctx *c)
-{
-    while (c->nq > 0 && !c->failed) {
-        int i = c->queue[--c->nq];
-        if (decided(&c->t[i]) && !c->t[i].announced && announce(c, i) != 0) return -1;
-        for (int p = c->t[i].parent; p >= 0; p = c->t[p].parent) {
-            if (decided(&c->t[p])) break;
-            recompute(c, p);
-            if (decided(&c->t[p])) {
-                c->t[p].by = BY_TREE;
-                if (value_of(&c->t[p]) == WINNER_ORDER) c->proven++;
-                else c->disproven++;
-                push(c, p);
-                break;
-            }
-        }
-    }
-    return c->failed ? -1 : 0;
-}
-
-/* Decided without search? *over: the game has ended. Also the leaf's
- * initial numbers (df-pn's: 1 and the number of moves). */
-static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
-{
-    *pn = *dn = 1;
-    Winner st = rules_status(c->r, b);
-    if (st != WINNER_NONE) return st;
-    KnNode kn;
-    kn_node(c->r, &c->cfg.kn, b, &kn);
-    if (kn.value != WINNER_NONE) return kn.value;
-    if (centre_win(&c->centre, b)) return WINNER_ORDER;
-    if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
-    uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
-    if (board_order_to_move(b)) {
-        if (c->cfg.order_dn_moves) *dn = moves;
-    } else if (c->cfg.chaos_pn_moves) {
-        *pn = moves;
-    }
-    return WINNER_NONE;
-}
-
-/* Gives node i (a new leaf, the root or a child) its first value: static,
- * a decided node of the same position, stored, or a leaf to run. */
-static int init_leaf(Ctx *c, int i)
-{
-    uint32_t pn, dn;
-    Winner w = static_value(c, c->t[i].b, &pn, &dn);
-    if (w != WINNER_NONE) {
-        set_value(c, i, w, BY_STATIC);
-        c->out->static_decided++;
-        return 0;
-    }
-    int twin = map_add(c, i);
-    if (c->failed) return -1;
-    if (twin >= 0 && decided(&c->t[twin])) {
-        set_value(c, i, value_of(&c->t[twin]), BY_TWIN);
-        c->out->twin_hits++;
-        return 0;
-    }
-    if (lookup(c, c->t[i].b, &w) != 0) return -1;
-    if (w != WINNER_NONE) {
-        set_value(c, i, w, BY_STORE);
-        c->out->store_hits++;
-        return 0;
-    }
-    TNode *n = &c->t[i];
-    n->state = T_NEW;
-    n->pn = pn;
-    n->dn = dn;
-    n->avail = true;
-    c->queued++;
-    return 0;
-}
-
-/* Twice a cell's distance from the board's centre (rows plus columns). */
-static int centre_distance(int n, Move m)
-{
-    int cell = move_cell(m), r = cell / 8, col = cell % 8;
-    return abs(2 * r - (n - 1)) + abs(2 * col - (n - 1));
-}
-
-/* Orders moves centre first (a stable insertion sort: X before O, then by
- * cell). Only the order of the top tree's children changes, which breaks
- * ties in selection: never a value. */
-static void centre_first(int n, MoveList *ml)
-{
-    for (int i = 1; i < ml->count; i++) {
-        Move m = ml->m[i];
-        int d = centre_distance(n, m), j = i;
-        for (; j > 0 && centre_distance(n, ml->m[j - 1]) > d; j--) ml->m[j] = ml->m[j - 1];
-        ml->m[j] = m;
-    }
-}
-
-/* New leaves under node i, which had run a job that left it at ppn/pdn,
- * start from numbers that give i the same numbers again: at an OR node
- * each gets pn = ppn and an equal share of pdn, at an AND node an equal
- * share of ppn and dn = pdn. Without this, fresh leaves (pn 1) look far
- * cheaper than any leaf whose job has run, and the selection would run
- * every new leaf in the tree before going deeper anywhere (breadth first
- * over hundreds of opening positions). Selection only: never a value. */
-static void inherit(Ctx *c, int i, uint32_t ppn, uint32_t pdn)
-{
-    const TNode *n = &c->t[i];
-    uint32_t fresh = 0;
-    for (int j = n->first; j < n->first + n->nchild; j++) fresh += c->t[j].state == T_NEW && !decided(&c->t[j]);
-    if (fresh == 0 || ppn == 0 || pdn == 0 || ppn >= DFPN_INF || pdn >= DFPN_INF) return;
-    bool isor = board_order_to_move(n->b);
-    for (int j = n->first; j < n->first + n->nchild; j++) {
-        TNode *ch = &c->t[j];
-        if (ch->state != T_NEW || decided(ch)) continue;
-        uint32_t share = (isor ? pdn : ppn) / fresh;
-        ch->pn = isor ? ppn : (share ? share : 1);
-        ch->dn = isor ? (share ? share : 1) : pdn;
-    }
-}
-
-/* Expands leaf i one ply: every legal move, symmetric siblings merged. */
-static int expand(Ctx *c, int i)
-{
-    Board b = c->t[i].b;
-    MoveList ml;
-    moves_generate(b, c->r->cells, &ml);
-    centre_first(c->r->n, &ml);
-    Board canon[MOVES_MAX];
-    int first = -1, count = 0;
-    for (int m = 0; m < ml.count; m++) {
-        Board cb = b;
-        board_place(&cb, ml.m[m]);
-        Board cf = sym_canonical(cb, c->r->n, NULL);
-        bool dup = false;
-        for (int j = 0; j < count && !dup; j++) dup = board_equal(canon[j], cf);
-        if (dup) continue;
-        canon[count] = cf;
-        int id = new_node(c);
-        if (id < 0) return -1;
-        if (first < 0) first = id;
-        c->t[id].b = cb;
-        c->t[id].move = ml.m[m];
-        c->t[id].parent = i;
-        c->t[id].depth = (uint8_t)(c->t[i].depth + 1);
-        count++;
-    }
-    TNode *n = &c->t[i];
-    bool ran = n->state == T_RAN;
-    uint32_t ppn = n->pn, pdn = n->dn;
-    n->state = T_INNER;
-    n->first = first;
-    n->nchild = count;
-    c->out->expansions++;
-    for (int j = first; j < first + count; j++)
-        if (init_leaf(c, j) != 0) return -1;
-    if (ran) inherit(c, i, ppn, pdn);
-    recompute(c, i);
-    if (decided(&c->t[i])) {
-        c->t[i].by = BY_TREE;
-        if (value_of(&c->t[i]) == WINNER_ORDER) c->proven++;
-        else c->disproven++;
-    }
-    push(c, i);
-    return settle(c);
-}
-
-/* The child of inner node n to descend into: the available child with the
- * least pn (OR node) or dn (AND node); but the child chosen last time
- * (n->focus) is kept while its number is at most (1 + focus) times that
- * least one. The stickiness is the top tree's form of df-pn's 1+epsilon
- * trick: without it, sibling numbers that grow with every job make the
- * selection hop between siblings, and each hop starts jobs on cold
- * tables. Selection only: never a value. */
-static int select_child(Ctx *c, TNode *n, bool virt)
-{
-    bool isor = board_order_to_move(n->b);
-    int best = -1;
-    uint32_t bv = 0;
-    for (int j = n->first; j < n->first + n->nchild; j++) {
-        if (!(virt ? vavail_of(&c->t[j]) : c->t[j].avail)) continue;
-        uint32_t v = isor ? c->t[j].pn : c->t[j].dn;
-        if (best < 0 || v < bv) {
-            best = j;
-            bv = v;
-        }
-    }
-    int f = n->focus;
-    if (best >= 0 && f >= 0 && f != best && (virt ? vavail_of(&c->t[f]) : c->t[f].avail)) {
-        uint32_t fv = isor ? c->t[f].pn : c->t[f].dn;
-        if ((double)fv <= (1.0 + c->spec->focus) * bv) best = f;
-    }
-    if (!virt) n->focus = best; /* a detour around busy work does not move the focus */
-    return best;
-}
-
-/* The most-proving available leaf (the root must be available): among the
- * leaves that running jobs' expected outcomes leave open when there are
- * any (expect_of), else among all. */
-static int select_leaf(Ctx *c)
-{
-    int i = 0;
-    bool virt = !c->spec->no_expect && vavail_of(&c->t[0]);
-    while (c->t[i].state == T_INNER) {
-        int j = select_child(c, &c->t[i], virt);
-        if (j < 0) return -1; /* cannot happen: avail says some child is */
-        i = j;
-    }
-    return i;
-}
-
-static bool under_decided(const Ctx *c, int i)
-{
-    for (; i >= 0; i = c->t[i].parent)
-        if (decided(&c->t[i])) return true;
-    return false;
-}
-
-/* Applies a finished job's outcome of worker k. */
-static int apply(Ctx *c, int k, const JobOutcome *got)
-{
-    JobsResult *r = c->out;
-    JobOutcome o = *got;
-    int i = c->ws[k].node;
-    c->ws[k].node = -1;
-    if (i < 0 || o.serial != c->ws[k].serial) {
-        fail(c, "internal error: worker %d answered job %u, not %u", k, o.serial, c->ws[k].serial);
-        return -1;
-    }
-    if (o.value != WINNER_NONE && c->certify && o.cert != JOBRUN_CERT_WRITTEN) {
-        /* Decided, but without its certificate: a value the run could not
-         * certify is not taken. Interrupted while writing (its subtree was
-         * decided meanwhile, or the time ran out), the job counts as
-         * stopped; any other failure ends the run. */
-        if (o.cert_why != JOBRUN_WHY_STOPPED) {
-            fail(c, "a job decided a position but its certificate could not be %s in %s",
-                 o.cert_why == JOBRUN_WHY_WRITE ? "written" : "made (the proof writer failed)", c->spec->cert_dir);
-            return -1;
-        }
-        o.value = WINNER_NONE;
-        o.stopped = 1;
-    }
-    r->jobs_run++;
-    r->nodes += o.nodes;
-    r->cert_lines += o.cert_lines;
-    r->cert_seconds += o.cert_seconds;
-    TNode *n = &c->t[i];
-    if (o.value != WINNER_NONE) {
-        r->jobs_decided++;
-        n->state = T_RAN;
-        r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
-        if (!decided(n)) set_value(c, i, (Winner)o.value, BY_JOB);
-        return settle(c);
-    }
-    if (decided(n)) { /* decided meanwhile (a node of the same position): nothing to change */
-        n->state = T_RAN;
-        if (o.stopped) r->jobs_stopped++;
-        else r->jobs_undecided++;
-        return 0;
-    }
-    if (!o.stopped) { /* the budget ran out: a bigger one, or expand, next time */
-        r->jobs_undecided++;
-        n->state = T_RAN;
-        n->pn = o.pn ? o.pn : 1;
-        n->dn = o.dn ? o.dn : 1;
-    } else { /* interrupted or out of time: it may run again */
-        r->jobs_stopped++;
-        n->state = T_NEW;
-        c->queued++;
-    }
-    n->avail = !under_decided(c, i);
-    push(c, i);
-    return settle(c);
-}
-
-/* ---------------- the coordinator ---------------- */
+#include "top_tree.h"
 
 static void report(Ctx *c, bool final)
 {
@@ -626,11 +40,11 @@ static void report(Ctx *c, bool final)
 static int next_leaf(Ctx *c)
 {
     int leaf;
-    while (c->t[0].avail && (leaf = select_leaf(c)) >= 0) {
+    while (c->t[0].avail && (leaf = top_select_leaf(c)) >= 0) {
         TNode *n = &c->t[leaf];
         if (n->state == T_NEW && n->depth < c->spec->expand_depth) { /* the top: split at once */
             c->queued--;
-            if (expand(c, leaf) != 0) return -1;
+            if (top_expand(c, leaf) != 0) return -1;
             continue;
         }
         if (n->state != T_RAN) return leaf;
@@ -640,7 +54,7 @@ static int next_leaf(Ctx *c)
             c->queued++;
             return leaf;
         }
-        if (expand(c, leaf) != 0) return -1;
+        if (top_expand(c, leaf) != 0) return -1;
     }
     return -1;
 }
@@ -656,8 +70,8 @@ static int assign(Ctx *c)
         n->state = T_BUSY;
         n->avail = false;
         c->queued--;
-        push(c, leaf);
-        if (settle(c) != 0) return -1;
+        top_push(c, leaf);
+        if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify};
         c->ws[k].node = leaf;
@@ -685,7 +99,7 @@ static void collect(Ctx *c, double wait)
             c->failed = true;
             return;
         }
-        apply(c, k, &o);
+        top_apply(c, k, &o);
         wait = 0;
     }
 }
@@ -693,19 +107,19 @@ static void collect(Ctx *c, double wait)
 static void coordinate(Ctx *c)
 {
     double next_report = c->spec->report_every > 0 ? c->started + c->spec->report_every : 0;
-    while (!c->failed && !decided(&c->t[0])) {
+    while (!c->failed && !top_decided(&c->t[0])) {
         double now = clock_seconds();
         if (c->deadline > 0 && now >= c->deadline) break;
         if (next_report > 0 && now >= next_report) {
             report(c, false);
             next_report = now + c->spec->report_every;
         }
-        if (assign(c) != 0 || decided(&c->t[0])) break;
+        if (assign(c) != 0 || top_decided(&c->t[0])) break;
         /* Interrupt jobs whose subtree has become decided. */
         for (int k = 0; k < c->tr->workers; k++)
-            if (c->ws[k].node >= 0 && under_decided(c, c->ws[k].node)) c->tr->interrupt(c->tr, k);
+            if (c->ws[k].node >= 0 && top_under_decided(c, c->ws[k].node)) c->tr->interrupt(c->tr, k);
         if (running(c) == 0 && !c->t[0].avail) {
-            fail(c, "internal error: nothing to run and the root undecided");
+            top_fail(c, "internal error: nothing to run and the root undecided");
             break;
         }
         double until = now + 0.25;
@@ -731,7 +145,7 @@ static int see_prefix(Ctx *c, char *prefix, size_t len)
     char *pdir = pcopy ? realpath(slash ? (pcopy[0] ? pcopy : "/") : ".", NULL) : NULL;
     int rc = 0;
     if (!dir || !pdir) {
-        fail(c, "certificate folder %s: cannot resolve its path", c->spec->cert_dir);
+        top_fail(c, "certificate folder %s: cannot resolve its path", c->spec->cert_dir);
         rc = -1;
     } else {
         size_t pl = strlen(pdir);
@@ -750,10 +164,10 @@ static int see_prefix(Ctx *c, char *prefix, size_t len)
 static int write_proof(Ctx *c)
 {
     const TNode *root = &c->t[0];
-    Winner w = value_of(root);
+    Winner w = top_value(root);
     char prefix[4200];
     if (see_prefix(c, prefix, sizeof prefix) != 0) return -1;
-    if (root->state == T_INNER && root->by == BY_TREE) return certify_inner(c, 0, c->spec->proof, prefix);
+    if (root->state == T_INNER && root->by == BY_TREE) return top_certify_inner(c, 0, c->spec->proof, prefix);
     /* decided as a whole (a job, the store, knowledge): the root itself
      * handed to its certificate by one see line */
     if (topcert_ensure(&c->tc, root->b, w, c->err, c->errlen) != 0) return c->failed = true, -1;
@@ -774,7 +188,7 @@ static int run_workers(Ctx *c)
         c->tr = &own;
     }
     c->ws = malloc((size_t)c->tr->workers * sizeof *c->ws);
-    if (!c->ws) fail(c, "out of memory for %d workers", c->tr->workers);
+    if (!c->ws) top_fail(c, "out of memory for %d workers", c->tr->workers);
     else {
         for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0};
         coordinate(c);
@@ -801,11 +215,11 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     c.started = clock_seconds();
     c.deadline = spec->time_limit > 0 ? c.started + spec->time_limit : 0;
     int rc = 0;
-    if (new_node(&c) != 0 || (c.t[0].b = root, init_leaf(&c, 0)) != 0 || settle(&c) != 0) rc = -1;
-    if (rc == 0 && !decided(&c.t[0])) rc = run_workers(&c);
-    if (rc == 0 && spec->proof && decided(&c.t[0]) && write_proof(&c) != 0) rc = -1;
+    if (top_new_node(&c) != 0 || (c.t[0].b = root, top_init_leaf(&c, 0)) != 0 || top_settle(&c) != 0) rc = -1;
+    if (rc == 0 && !top_decided(&c.t[0])) rc = run_workers(&c);
+    if (rc == 0 && spec->proof && top_decided(&c.t[0]) && write_proof(&c) != 0) rc = -1;
     if (c.nt > 0) {
-        out->winner = value_of(&c.t[0]);
+        out->winner = top_value(&c.t[0]);
         out->root_pn = c.t[0].pn;
         out->root_dn = c.t[0].dn;
         for (int j = c.t[0].first; c.t[0].state == T_INNER && j < c.t[0].first + c.t[0].nchild; j++) {

@@ -1,7 +1,7 @@
 /* verify.c - see verify.h. Reading the certificate into a table keyed by
  * canonical position, then a depth-first check of the proof tree from the
  * root; see lines' files are checked by the same code, nested (prove_see)
- * or, with threads, first each on its own (the pre-pass, at the end). The
+ * or, with threads, first each on its own (the pre-pass, verify_par.c). The
  * game itself is judged only by verify_rules.*, the centre lemma by
  * verify_centre.*, the pairing lemma by verify_pairing.*. */
 #include "verify.h"
@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "../engine/notation.h"
+#include "verify_subs.h"
 #include "verify_centre.h"
 #include "verify_pairing.h"
 #include "verify_rules.h"
@@ -51,11 +52,6 @@ typedef struct {
     uint8_t cells[VR_MAX_CELLS];
 } See;
 
-/* How deep sub-certificates may nest: a file that names itself, directly
- * or not, ends here instead of recursing for ever. A job-level search's
- * certificate nests as deep as its top tree (a file per top-tree node),
- * so the bound is generous; each level holds only its own file's table. */
-enum { SEE_MAX_DEPTH = 64 };
 
 typedef struct {
     Entry *e;
@@ -106,53 +102,7 @@ static Entry *table_add(Table *t, VrKey k, bool *fresh)
     return e;
 }
 
-/* --- the state of one verification --- */
-
-/* Sub-certificates, the files see lines name, in one verification (one
- * verify_file* call): what was proved, and with threads what the pre-pass
- * queued and checked. A file named by several see lines (a position
- * reached by transposition, or one job's certificate shared by many
- * parents) is checked once. An entry is what prove_see asks of a file:
- * its key (sub_key), the game, the winner and the root's canonical form. */
-enum {
-    S_QUEUED,  /* pre-pass: waiting for a thread */
-    S_RUNNING, /* pre-pass: being checked */
-    S_CHECKED, /* pre-pass: its own check held; proved when its see lines' files are (settle) */
-    S_FAILED,  /* pre-pass: its own check failed, or was stopped */
-    S_PROVED   /* proved, `height` see levels deep: the sequential pass adds only these */
-};
-
-typedef struct {
-    char *key;                      /* sub_key(); NULL for the top file, which no see line names */
-    char *path;                     /* pre-pass: the path the first see line gave (opened; resolves its see lines) */
-    int n, k, rules, winner;
-    VrKey root;
-    char root_text[VERIFY_POS_LEN]; /* pre-pass: the first see line's position, the root it must have */
-    int state;                      /* S_* */
-    bool counted;                   /* its positions are in this verification's positions_checked */
-    int height;                     /* S_PROVED: how many see levels its proof went below it (0: none) */
-    uint64_t own;                   /* pre-pass: positions its own check examined, its see lines' files not included */
-    int64_t bytes;                  /* pre-pass: the file's size, for the queue's order */
-    size_t *dep, ndep, capdep;      /* pre-pass: the entries its proof reached by see lines */
-    bool saw_see;                   /* pre-pass: its proof reached a see line (queued or not) */
-} Sub;
-
-typedef struct {
-    Sub *s;
-    size_t n, cap;
-} SubSet;
-
-typedef struct Prepass Prepass;
-
-/* Where a certificate's check stands among the nested ones. */
-typedef struct {
-    int depth;    /* 0 for the certificate asked for, 1 for one it names, ... */
-    SubSet *subs; /* shared by the whole verification; NULL for text */
-    Prepass *pre; /* the pre-pass this check is part of (see lines queued, not followed); NULL otherwise */
-    size_t task;  /* with pre: this file's entry in subs */
-    int height;   /* out: how many see levels the proof went below this file */
-    bool saw_see; /* out, with pre: the proof reached a see line */
-} Nest;
+/* --- the state of one verification (the sub-certificates: verify_subs.h) --- */
 
 typedef struct {
     VerifyResult *res;
@@ -172,7 +122,6 @@ typedef struct {
     size_t nsee, capsee;
 } Verifier;
 
-static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest);
 
 static int set_error(VerifyResult *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int set_error(VerifyResult *res, int status, const char *fmt, ...)
@@ -215,82 +164,12 @@ static const char *here(Verifier *v)
 
 static const char *const WINNER_NAME[3] = {"?", "order", "chaos"};
 
-/* --- sub-certificates: the files see lines name --- */
-
-/* What makes two see lines name the same file: its real path and the real
- * path of the folder its own see lines are resolved against (the folder
- * of the path the see line gives: a link from another folder names other
- * files). NULL when either cannot be resolved (no such file) or no memory. */
-static char *sub_key(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-    char *rfile = realpath(path, NULL), *rdir = dir ? realpath(dir, NULL) : NULL, *key = NULL;
-    if (rfile && rdir && (key = malloc(strlen(rfile) + strlen(rdir) + 2)) != NULL)
-        sprintf(key, "%s\n%s", rfile, rdir);
-    free(dir), free(rfile), free(rdir);
-    return key;
-}
-
-/* The entry of key for this game, winner and root, or SIZE_MAX. */
+/* The entry of key for this verification's game and winner with that root, or SIZE_MAX. */
 static size_t sub_find(const SubSet *ss, const char *key, const Verifier *v, VrKey root)
 {
-    for (size_t i = 0; i < ss->n; i++) {
-        const Sub *p = &ss->s[i];
-        if (p->key && strcmp(p->key, key) == 0 && p->n == v->g.n && p->k == v->g.k && p->rules == v->g.rules &&
-            p->winner == v->winner && vr_key_equal(p->root, root))
-            return i;
-    }
-    return SIZE_MAX;
+    Sub like = {.n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .root = root};
+    return vsub_find(ss, key, &like);
 }
-
-/* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX with nothing taken when out of memory. */
-static size_t sub_add(SubSet *ss, const Sub *s)
-{
-    if (ss->n == ss->cap) {
-        size_t cap = ss->cap ? 2 * ss->cap : 64;
-        Sub *big = realloc(ss->s, cap * sizeof *big);
-        if (!big) return SIZE_MAX;
-        ss->s = big;
-        ss->cap = cap;
-    }
-    ss->s[ss->n] = *s;
-    return ss->n++;
-}
-
-static void subs_free(SubSet *ss)
-{
-    for (size_t i = 0; i < ss->n; i++) free(ss->s[i].key), free(ss->s[i].path), free(ss->s[i].dep);
-    free(ss->s);
-    *ss = (SubSet){0};
-}
-
-/* The positions of proved entry i and of the entries its proof reached,
- * those not counted yet, which it marks counted: what checking i's file
- * here would add with one thread, where each file is checked, and so
- * counted, once. The entries a proved one reached were proved before it
- * (settle), so the walk ends, at most its height deep. */
-static uint64_t sub_count(SubSet *ss, size_t i)
-{
-    Sub *p = &ss->s[i];
-    if (p->counted) return 0;
-    p->counted = true;
-    uint64_t sum = p->own;
-    for (size_t d = 0; d < p->ndep; d++) sum += sub_count(ss, p->dep[d]);
-    return sum;
-}
-
-/* The pre-pass (verify_file_threads): its threads take queued entries of
- * subs and check each file on its own. */
-struct Prepass {
-    pthread_mutex_t mu; /* guards subs, top, running */
-    pthread_cond_t cv;  /* an entry queued, or a check ended */
-    SubSet *subs;
-    const VerifyExpect *exp; /* what the top file (entry 0) must prove */
-    VerifyResult top;        /* entry 0's own check */
-    int running;             /* checks under way */
-    atomic_bool stop;        /* a check failed: the certificate is invalid; the sequential pass says where */
-};
 
 /* The See of line `line` (see[] is in line order). */
 static const See *see_of(const Verifier *v, uint32_t line)
@@ -314,14 +193,14 @@ static int defer_see(Verifier *v, Entry *e, const See *s)
     Prepass *pp = v->nest->pre;
     v->nest->saw_see = true;
     struct stat st;
-    Sub fresh = {.key = sub_key(s->path), .path = strdup(s->path), .n = v->g.n, .k = v->g.k, .rules = v->g.rules,
+    Sub fresh = {.key = vsub_key(s->path), .path = strdup(s->path), .n = v->g.n, .k = v->g.k, .rules = v->g.rules,
                  .winner = v->winner, .root = vr_canonical(&v->sym, s->cells, NULL), .state = S_QUEUED,
                  .bytes = stat(s->path, &st) == 0 ? (int64_t)st.st_size : 0};
     format_pos(s->cells, v->g.n, fresh.root_text);
     int rc = 0;
     pthread_mutex_lock(&pp->mu);
     size_t i = fresh.key ? sub_find(pp->subs, fresh.key, v, fresh.root) : SIZE_MAX;
-    if (i == SIZE_MAX && fresh.key && fresh.path && (i = sub_add(pp->subs, &fresh)) != SIZE_MAX) {
+    if (i == SIZE_MAX && fresh.key && fresh.path && (i = vsub_add(pp->subs, &fresh)) != SIZE_MAX) {
         fresh.key = fresh.path = NULL; /* taken */
         pthread_cond_signal(&pp->cv);
     }
@@ -356,7 +235,7 @@ static void sub_proved(SubSet *ss, size_t i, char *key, const Verifier *v, VrKey
     } else if (ss && key) {
         Sub s = {.key = key, .n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .root = root,
                  .state = S_PROVED, .counted = true, .height = height};
-        if (sub_add(ss, &s) != SIZE_MAX) return;
+        if (vsub_add(ss, &s) != SIZE_MAX) return;
     }
     free(key);
 }
@@ -378,11 +257,11 @@ static int prove_see(Verifier *v, Entry *e)
                        e->line, SEE_MAX_DEPTH);
     SubSet *ss = v->nest->subs;
     VrKey want = vr_canonical(&v->sym, s->cells, NULL);
-    char *key = ss ? sub_key(s->path) : NULL;
+    char *key = ss ? vsub_key(s->path) : NULL;
     size_t i = key ? sub_find(ss, key, v, want) : SIZE_MAX;
     if (i != SIZE_MAX && ss->s[i].state == S_PROVED && depth + ss->s[i].height <= SEE_MAX_DEPTH) {
         free(key);
-        v->res->positions_checked += sub_count(ss, i); /* 0 when this verification counted it already */
+        v->res->positions_checked += vsub_count(ss, i); /* 0 when this verification counted it already */
         see_done(v, e, ss->s[i].height);
         return 0;
     }
@@ -390,7 +269,7 @@ static int prove_see(Verifier *v, Entry *e)
     if (!sub) return free(key), set_error(v->res, VERIFY_MALFORMED, "out of memory");
     VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
     Nest nest = {depth, ss, NULL, 0, 0, false};
-    int rc = verify_file_at(s->path, &x, sub, &nest);
+    int rc = vr_verify_nested(s->path, &x, sub, &nest);
     if (rc == VERIFY_VALID) {
         v->res->positions_checked += sub->positions_checked;
         see_done(v, e, nest.height);
@@ -864,7 +743,7 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
     return rc;
 }
 
-static void result_init(VerifyResult *out)
+void vr_result_init(VerifyResult *out)
 {
     memset(out, 0, sizeof *out);
     out->rules = -1;
@@ -872,7 +751,7 @@ static void result_init(VerifyResult *out)
 
 int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
 {
-    result_init(out);
+    vr_result_init(out);
     Source src = {.f = fmemopen((void *)text, strlen(text), "r")};
     if (!src.f) return set_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
     Nest nest = {0, NULL, NULL, 0, 0, false};
@@ -881,9 +760,9 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
     return rc;
 }
 
-static int verify_file_at(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest)
+int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest)
 {
-    result_init(out);
+    vr_result_init(out);
     Source src = {.f = fopen(path, "r"), .path = path};
     if (!src.f) return set_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
     int rc = run(&src, path, exp, out, nest);
@@ -895,144 +774,10 @@ int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)
 {
     SubSet ss = {0};
     Nest nest = {0, &ss, NULL, 0, 0, false};
-    int rc = verify_file_at(path, exp, out, &nest);
-    subs_free(&ss);
+    int rc = vr_verify_nested(path, exp, out, &nest);
+    vsubs_free(&ss);
     return rc;
 }
 
 int verify_text(const char *text, VerifyResult *out) { return verify_text_ex(text, NULL, out); }
 int verify_file(const char *path, VerifyResult *out) { return verify_file_ex(path, NULL, out); }
-
-/* --- threads: the pre-pass (verify.h) --- */
-
-/* The next entry to check: the smallest small file first (a top-tree
- * node's file: a few lines naming other files, which reading it queues),
- * then the largest (the longest checks start first and end together). */
-enum { SMALL_FILE = 1 << 20 };
-static size_t next_task(const SubSet *ss)
-{
-    size_t best = SIZE_MAX;
-    for (size_t i = 0; i < ss->n; i++) {
-        const Sub *p = &ss->s[i], *b = best == SIZE_MAX ? NULL : &ss->s[best];
-        if (p->state != S_QUEUED) continue;
-        bool small = p->bytes < SMALL_FILE;
-        if (!b || (small != (b->bytes < SMALL_FILE) ? small : small ? p->bytes < b->bytes : p->bytes > b->bytes))
-            best = i;
-    }
-    return best;
-}
-
-/* Checks entry i's file on its own (see lines queued, not followed): the
- * top file against the caller's expectation, another against its see
- * line's. Called and returns with pp->mu held; unlocked while checking. */
-static void check_task(Prepass *pp, size_t i)
-{
-    Sub *t = &pp->subs->s[i];
-    t->state = S_RUNNING;
-    pp->running++;
-    const char *path = t->path; /* the strings stay where they are when subs grows */
-    char root[VERIFY_POS_LEN];
-    memcpy(root, t->root_text, sizeof root);
-    VerifyExpect x = {t->n, t->k, t->rules, t->winner, root};
-    pthread_mutex_unlock(&pp->mu);
-    VerifyResult r;
-    Nest nest = {i == 0 ? 0 : 1, pp->subs, pp, i, 0, false};
-    int rc = verify_file_at(path, i == 0 ? pp->exp : &x, &r, &nest);
-    pthread_mutex_lock(&pp->mu);
-    t = &pp->subs->s[i];
-    t->state = rc == VERIFY_VALID ? S_CHECKED : S_FAILED;
-    t->own = r.positions_checked;
-    t->saw_see = nest.saw_see;
-    if (i == 0) pp->top = r;
-    if (rc != VERIFY_VALID) atomic_store(&pp->stop, true);
-    pp->running--;
-    pthread_cond_broadcast(&pp->cv);
-}
-
-/* A pre-pass thread: checks queued entries until none is queued or
- * running (a running check may queue more), or a check has failed. */
-static void *prepass_thread(void *arg)
-{
-    Prepass *pp = arg;
-    pthread_mutex_lock(&pp->mu);
-    for (;;) {
-        size_t i = atomic_load(&pp->stop) ? SIZE_MAX : next_task(pp->subs);
-        if (i != SIZE_MAX) {
-            check_task(pp, i);
-            continue;
-        }
-        if (pp->running == 0 || atomic_load(&pp->stop)) break;
-        pthread_cond_wait(&pp->cv, &pp->mu);
-    }
-    pthread_cond_broadcast(&pp->cv); /* the others may be waiting for this end */
-    pthread_mutex_unlock(&pp->mu);
-    return NULL;
-}
-
-/* Runs the pre-pass on `threads` threads, this one among them (so it runs
- * when no thread can be started). */
-static void prepass_run(Prepass *pp, int threads)
-{
-    pthread_t tid[VERIFY_MAX_THREADS];
-    int started = 0;
-    if (threads > VERIFY_MAX_THREADS) threads = VERIFY_MAX_THREADS;
-    while (started < threads - 1 && pthread_create(&tid[started], NULL, prepass_thread, pp) == 0) started++;
-    prepass_thread(pp);
-    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-}
-
-/* After the pre-pass: a checked entry is proved once every entry its
- * proof reached is, one level above the highest of them. Entries are so
- * proved in an order where those they rest on come first, which makes
- * the proofs well-founded: files that name one another are never proved. */
-static void settle(SubSet *ss)
-{
-    for (bool more = true; more;) {
-        more = false;
-        for (size_t i = 0; i < ss->n; i++) {
-            Sub *p = &ss->s[i];
-            if (p->state != S_CHECKED) continue;
-            int height = 0;
-            size_t d = 0;
-            for (; d < p->ndep && ss->s[p->dep[d]].state == S_PROVED; d++)
-                if (ss->s[p->dep[d]].height + 1 > height) height = ss->s[p->dep[d]].height + 1;
-            if (d < p->ndep) continue;
-            p->state = S_PROVED;
-            p->height = height;
-            more = true;
-        }
-    }
-}
-
-int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, VerifyResult *out)
-{
-    if (threads <= 1) return verify_file_ex(path, exp, out);
-    SubSet ss = {0};
-    Prepass pp = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .subs = &ss, .exp = exp};
-    atomic_init(&pp.stop, false);
-    result_init(&pp.top);
-    Sub top = {.path = strdup(path), .state = S_QUEUED};
-    if (!top.path || sub_add(&ss, &top) == SIZE_MAX) { /* no memory for the pre-pass: one thread */
-        free(top.path);
-        return verify_file_ex(path, exp, out);
-    }
-    prepass_run(&pp, threads);
-    settle(&ss);
-    const Sub *t = &ss.s[0];
-    int rc;
-    if (t->state == S_PROVED && t->height <= SEE_MAX_DEPTH) { /* every file it reached is proved, and fits */
-        *out = pp.top;
-        out->positions_checked = sub_count(&ss, 0);
-        rc = VERIFY_VALID;
-    } else if (t->state == S_FAILED && !t->saw_see) { /* failed before any see line, as the sequential pass would */
-        *out = pp.top;
-        rc = out->status;
-    } else {
-        Nest nest = {0, &ss, NULL, 0, 0, false};
-        rc = verify_file_at(path, exp, out, &nest);
-    }
-    subs_free(&ss);
-    pthread_mutex_destroy(&pp.mu);
-    pthread_cond_destroy(&pp.cv);
-    return rc;
-}

@@ -1,0 +1,534 @@
+/* top_tree.c - the top tree of the job-level search (top_tree.h): the
+ * store's use, nodes and their position map, propagation, expansion,
+ * selection and a job's outcome. Soundness: values enter the tree only as
+ * decisions of the rules (static_value), the store (exact keys), a job
+ * (its own df-pn, certified when certificates are on) or the children;
+ * the expected outcomes (expect_of) and the numbers only choose work. */
+#include "top_tree.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine/moves.h"
+#include "../engine/symmetry.h"
+#include "../solver/knowledge.h"
+
+void top_fail(Ctx *c, const char *fmt, ...)
+{
+    if (c->failed) return;
+    c->failed = true;
+    va_list ap;
+    va_start(ap, fmt);
+    if (c->err && c->errlen > 0) vsnprintf(c->err, (size_t)c->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static uint32_t sat_add(uint32_t a, uint32_t b)
+{
+    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
+    uint64_t s = (uint64_t)a + b;
+    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
+}
+
+
+/* ---------------- the store ---------------- */
+
+static StoreKey key_of(const Ctx *c, Board b) { return (StoreKey){c->r->rules, c->r->n, c->r->k, b}; }
+
+static int put(Ctx *c, Board b, Winner w, Move m, int source)
+{
+    if (!c->spec->store) return 0;
+    StoreKey k = key_of(c, b);
+    StoreValue v = {.winner = w, .move = m, .dtw = STORE_DTW_UNKNOWN, .source = (uint8_t)source};
+    char msg[256] = "";
+    int rc = store_put(c->spec->store, &k, &v, msg, sizeof msg);
+    if (rc == 0) return 0;
+    top_fail(c, "store: %s", msg[0] ? msg : "put failed");
+    return -1;
+}
+
+/* Winner from the store, WINNER_NONE if absent (or, with certificates on,
+ * stored without its certificate); -1 on a store error. */
+static int lookup(Ctx *c, Board b, Winner *w)
+{
+    *w = WINNER_NONE;
+    if (!c->spec->store) return 0;
+    StoreKey k = key_of(c, b);
+    StoreValue v;
+    int rc = store_get(c->spec->store, &k, &v);
+    if (rc < 0) {
+        top_fail(c, "store: %s", store_error(c->spec->store));
+        return -1;
+    }
+    if (rc == 1 && (!c->certify || topcert_have(&c->tc, b))) *w = v.winner;
+    return 0;
+}
+
+/* ---------------- the top tree ---------------- */
+
+int top_new_node(Ctx *c)
+{
+    if (c->nt == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 1024;
+        TNode *t = realloc(c->t, cap * sizeof *t);
+        if (!t) {
+            top_fail(c, "out of memory for the top tree (%zu nodes)", c->nt);
+            return -1;
+        }
+        c->t = t;
+        c->cap = cap;
+    }
+    c->t[c->nt] = (TNode){.move = MOVE_NONE, .parent = -1, .first = -1, .twin = -1, .focus = -1, .budget = c->job_nodes};
+    return (int)c->nt++;
+}
+
+static size_t slot_of(const Ctx *c, Board key)
+{
+    uint64_t h = (key.s[0] * 0x9E3779B97F4A7C15ULL) ^ (key.s[1] * 0xC2B2AE3D27D4EB4FULL);
+    size_t i = (size_t)(h >> 17) & (c->map_cap - 1);
+    while (c->map[i].node >= 0 && !board_equal(c->map[i].key, key)) i = (i + 1) & (c->map_cap - 1);
+    return i;
+}
+
+static int map_grow(Ctx *c)
+{
+    size_t old = c->map_cap;
+    Slot *om = c->map;
+    c->map_cap = old ? 2 * old : 4096;
+    c->map = malloc(c->map_cap * sizeof *c->map);
+    if (!c->map) {
+        c->map = om;
+        c->map_cap = old;
+        top_fail(c, "out of memory for the top tree's position map");
+        return -1;
+    }
+    for (size_t i = 0; i < c->map_cap; i++) c->map[i].node = -1;
+    for (size_t i = 0; i < old; i++)
+        if (om[i].node >= 0) c->map[slot_of(c, om[i].key)] = om[i];
+    free(om);
+    return 0;
+}
+
+/* Chains node i to the other nodes of its position; returns the chain's
+ * first other node, -1 if i is the first (or on failure). */
+static int map_add(Ctx *c, int i)
+{
+    if (2 * (c->nt + 1) > c->map_cap && map_grow(c) != 0) return -1;
+    Board key = sym_canonical(c->t[i].b, c->r->n, NULL);
+    size_t s = slot_of(c, key);
+    if (c->map[s].node < 0) {
+        c->map[s] = (Slot){key, i};
+        return -1;
+    }
+    int head = c->map[s].node;
+    c->t[i].twin = c->t[head].twin;
+    c->t[head].twin = i;
+    return head;
+}
+
+void top_push(Ctx *c, int i)
+{
+    if (c->nq == c->qcap) {
+        size_t cap = c->qcap ? 2 * c->qcap : 256;
+        int *q = realloc(c->queue, cap * sizeof *q);
+        if (!q) {
+            top_fail(c, "out of memory");
+            return;
+        }
+        c->queue = q;
+        c->qcap = cap;
+    }
+    c->queue[c->nq++] = i;
+}
+
+/* Node i is decided for w (how: BY_*); its consequences follow in settle. */
+static void set_value(Ctx *c, int i, Winner w, int by)
+{
+    TNode *n = &c->t[i];
+    dfpn_numbers(w, &n->pn, &n->dn);
+    n->avail = n->vavail = false;
+    n->by = (uint8_t)by;
+    if (w == WINNER_ORDER) c->proven++;
+    else c->disproven++;
+    top_push(c, i);
+}
+
+/* Expected outcomes, for choosing work for a second worker while one is
+ * busy (selection only, never a value). A running job's leaf is expected
+ * to end the way its numbers lean (pn <= dn: Order); an inner node is
+ * expected won by the side to move when one child is, by the other side
+ * when every child is. A node so expected is not worth a second worker
+ * now: if the job ends as expected, the node needs nothing more; without
+ * this, the second worker took the next-best sibling of the busy leaf at
+ * an OR node, work that only counts if the first job fails (the
+ * "virtual win" policy of job-level proof-number search, Wu et al.). */
+static Winner expect_of(const TNode *n)
+{
+    if (top_decided(n)) return top_value(n);
+    if (n->state == T_INNER) return (Winner)n->expect;
+    if (n->state == T_BUSY) return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
+    return WINNER_NONE;
+}
+
+static bool vavail_of(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
+
+/* Numbers, availability and expectation of an inner node from its children. */
+static void recompute(Ctx *c, int i)
+{
+    TNode *n = &c->t[i];
+    bool isor = board_order_to_move(n->b);
+    Winner mover = isor ? WINNER_ORDER : WINNER_CHAOS, other = isor ? WINNER_CHAOS : WINNER_ORDER;
+    uint32_t mn = DFPN_INF, sum = 0;
+    bool avail = false, vavail = false, some = false, all = true;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        const TNode *ch = &c->t[j];
+        uint32_t a = isor ? ch->pn : ch->dn, s = isor ? ch->dn : ch->pn;
+        if (a < mn) mn = a;
+        sum = sat_add(sum, s);
+        avail |= ch->avail;
+        vavail |= vavail_of(ch);
+        Winner e = expect_of(ch);
+        some |= e == mover;
+        all &= e == other;
+    }
+    n->pn = isor ? mn : sum;
+    n->dn = isor ? sum : mn;
+    n->avail = avail && !top_decided(n);
+    n->expect = (uint8_t)(some ? mover : all ? other : WINNER_NONE);
+    n->vavail = n->avail && vavail && n->expect == WINNER_NONE;
+}
+
+/* For a decided inner node: a child decided its way, the winning move's
+ * child when the winner is to move (else the first). */
+static int winning_child(const Ctx *c, const TNode *n, Winner w)
+{
+    for (int j = n->first; j < n->first + n->nchild; j++)
+        if (top_value(&c->t[j]) == w) return j;
+    return -1;
+}
+
+/* The certificate of decided inner node i, from its children's. */
+int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
+{
+    const TNode *n = &c->t[i];
+    Winner w = top_value(n);
+    bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
+    Board kids[MOVES_MAX];
+    Move moves[MOVES_MAX];
+    int nk = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (mover && top_value(&c->t[j]) != w) continue;
+        kids[nk] = c->t[j].b;
+        moves[nk++] = c->t[j].move;
+        if (mover) break;
+    }
+    for (int k = 0; k < nk; k++)
+        if (topcert_ensure(&c->tc, kids[k], w, c->err, c->errlen) != 0) return c->failed = true, -1;
+    if (topcert_node(&c->tc, n->b, w, kids, moves, nk, path, prefix, c->err, c->errlen) != 0)
+        return c->failed = true, -1;
+    c->out->cert_files++;
+    return 0;
+}
+
+/* What a decision of node i entails once: the store, the certificate, and
+ * the other nodes of the same position. */
+static int announce(Ctx *c, int i)
+{
+    TNode *n = &c->t[i];
+    n->announced = true;
+    Winner w = top_value(n);
+    int by = n->by;
+    if (by == BY_TREE) {
+        int j = winning_child(c, n, w);
+        Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
+        /* the certificate first: a run killed between the two then finds
+         * a certificate without a record (harmless), never the reverse */
+        if (c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
+    } else if (by == BY_JOB) {
+        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
+    } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
+        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
+    }
+    for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
+        if (top_decided(&c->t[j])) continue;
+        set_value(c, j, w, BY_TWIN);
+        c->out->twin_hits++;
+    }
+    return 0;
+}
+
+/* Propagates every queued node: announces decisions, and recomputes the
+ * ancestors up to the first decided one (a decided node never changes). */
+int top_settle(Ctx *c)
+{
+    while (c->nq > 0 && !c->failed) {
+        int i = c->queue[--c->nq];
+        if (top_decided(&c->t[i]) && !c->t[i].announced && announce(c, i) != 0) return -1;
+        for (int p = c->t[i].parent; p >= 0; p = c->t[p].parent) {
+            if (top_decided(&c->t[p])) break;
+            recompute(c, p);
+            if (top_decided(&c->t[p])) {
+                c->t[p].by = BY_TREE;
+                if (top_value(&c->t[p]) == WINNER_ORDER) c->proven++;
+                else c->disproven++;
+                top_push(c, p);
+                break;
+            }
+        }
+    }
+    return c->failed ? -1 : 0;
+}
+
+/* Decided without search? *over: the game has ended. Also the leaf's
+ * initial numbers (df-pn's: 1 and the number of moves). */
+static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
+{
+    *pn = *dn = 1;
+    Winner st = rules_status(c->r, b);
+    if (st != WINNER_NONE) return st;
+    KnNode kn;
+    kn_node(c->r, &c->cfg.kn, b, &kn);
+    if (kn.value != WINNER_NONE) return kn.value;
+    if (centre_win(&c->centre, b)) return WINNER_ORDER;
+    if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
+    uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
+    if (board_order_to_move(b)) {
+        if (c->cfg.order_dn_moves) *dn = moves;
+    } else if (c->cfg.chaos_pn_moves) {
+        *pn = moves;
+    }
+    return WINNER_NONE;
+}
+
+/* Gives node i (a new leaf, the root or a child) its first value: static,
+ * a decided node of the same position, stored, or a leaf to run. */
+int top_init_leaf(Ctx *c, int i)
+{
+    uint32_t pn, dn;
+    Winner w = static_value(c, c->t[i].b, &pn, &dn);
+    if (w != WINNER_NONE) {
+        set_value(c, i, w, BY_STATIC);
+        c->out->static_decided++;
+        return 0;
+    }
+    int twin = map_add(c, i);
+    if (c->failed) return -1;
+    if (twin >= 0 && top_decided(&c->t[twin])) {
+        set_value(c, i, top_value(&c->t[twin]), BY_TWIN);
+        c->out->twin_hits++;
+        return 0;
+    }
+    if (lookup(c, c->t[i].b, &w) != 0) return -1;
+    if (w != WINNER_NONE) {
+        set_value(c, i, w, BY_STORE);
+        c->out->store_hits++;
+        return 0;
+    }
+    TNode *n = &c->t[i];
+    n->state = T_NEW;
+    n->pn = pn;
+    n->dn = dn;
+    n->avail = true;
+    c->queued++;
+    return 0;
+}
+
+/* Twice a cell's distance from the board's centre (rows plus columns). */
+static int centre_distance(int n, Move m)
+{
+    int cell = move_cell(m), r = cell / 8, col = cell % 8;
+    return abs(2 * r - (n - 1)) + abs(2 * col - (n - 1));
+}
+
+/* Orders moves centre first (a stable insertion sort: X before O, then by
+ * cell). Only the order of the top tree's children changes, which breaks
+ * ties in selection: never a value. */
+static void centre_first(int n, MoveList *ml)
+{
+    for (int i = 1; i < ml->count; i++) {
+        Move m = ml->m[i];
+        int d = centre_distance(n, m), j = i;
+        for (; j > 0 && centre_distance(n, ml->m[j - 1]) > d; j--) ml->m[j] = ml->m[j - 1];
+        ml->m[j] = m;
+    }
+}
+
+/* New leaves under node i, which had run a job that left it at ppn/pdn,
+ * start from numbers that give i the same numbers again: at an OR node
+ * each gets pn = ppn and an equal share of pdn, at an AND node an equal
+ * share of ppn and dn = pdn. Without this, fresh leaves (pn 1) look far
+ * cheaper than any leaf whose job has run, and the selection would run
+ * every new leaf in the tree before going deeper anywhere (breadth first
+ * over hundreds of opening positions). Selection only: never a value. */
+static void inherit(Ctx *c, int i, uint32_t ppn, uint32_t pdn)
+{
+    const TNode *n = &c->t[i];
+    uint32_t fresh = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) fresh += c->t[j].state == T_NEW && !top_decided(&c->t[j]);
+    if (fresh == 0 || ppn == 0 || pdn == 0 || ppn >= DFPN_INF || pdn >= DFPN_INF) return;
+    bool isor = board_order_to_move(n->b);
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        TNode *ch = &c->t[j];
+        if (ch->state != T_NEW || top_decided(ch)) continue;
+        uint32_t share = (isor ? pdn : ppn) / fresh;
+        ch->pn = isor ? ppn : (share ? share : 1);
+        ch->dn = isor ? (share ? share : 1) : pdn;
+    }
+}
+
+/* Expands leaf i one ply: every legal move, symmetric siblings merged. */
+int top_expand(Ctx *c, int i)
+{
+    Board b = c->t[i].b;
+    MoveList ml;
+    moves_generate(b, c->r->cells, &ml);
+    centre_first(c->r->n, &ml);
+    Board canon[MOVES_MAX];
+    int first = -1, count = 0;
+    for (int m = 0; m < ml.count; m++) {
+        Board cb = b;
+        board_place(&cb, ml.m[m]);
+        Board cf = sym_canonical(cb, c->r->n, NULL);
+        bool dup = false;
+        for (int j = 0; j < count && !dup; j++) dup = board_equal(canon[j], cf);
+        if (dup) continue;
+        canon[count] = cf;
+        int id = top_new_node(c);
+        if (id < 0) return -1;
+        if (first < 0) first = id;
+        c->t[id].b = cb;
+        c->t[id].move = ml.m[m];
+        c->t[id].parent = i;
+        c->t[id].depth = (uint8_t)(c->t[i].depth + 1);
+        count++;
+    }
+    TNode *n = &c->t[i];
+    bool ran = n->state == T_RAN;
+    uint32_t ppn = n->pn, pdn = n->dn;
+    n->state = T_INNER;
+    n->first = first;
+    n->nchild = count;
+    c->out->expansions++;
+    for (int j = first; j < first + count; j++)
+        if (top_init_leaf(c, j) != 0) return -1;
+    if (ran) inherit(c, i, ppn, pdn);
+    recompute(c, i);
+    if (top_decided(&c->t[i])) {
+        c->t[i].by = BY_TREE;
+        if (top_value(&c->t[i]) == WINNER_ORDER) c->proven++;
+        else c->disproven++;
+    }
+    top_push(c, i);
+    return top_settle(c);
+}
+
+/* The child of inner node n to descend into: the available child with the
+ * least pn (OR node) or dn (AND node); but the child chosen last time
+ * (n->focus) is kept while its number is at most (1 + focus) times that
+ * least one. The stickiness is the top tree's form of df-pn's 1+epsilon
+ * trick: without it, sibling numbers that grow with every job make the
+ * selection hop between siblings, and each hop starts jobs on cold
+ * tables. Selection only: never a value. */
+static int select_child(Ctx *c, TNode *n, bool virt)
+{
+    bool isor = board_order_to_move(n->b);
+    int best = -1;
+    uint32_t bv = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (!(virt ? vavail_of(&c->t[j]) : c->t[j].avail)) continue;
+        uint32_t v = isor ? c->t[j].pn : c->t[j].dn;
+        if (best < 0 || v < bv) {
+            best = j;
+            bv = v;
+        }
+    }
+    int f = n->focus;
+    if (best >= 0 && f >= 0 && f != best && (virt ? vavail_of(&c->t[f]) : c->t[f].avail)) {
+        uint32_t fv = isor ? c->t[f].pn : c->t[f].dn;
+        if ((double)fv <= (1.0 + c->spec->focus) * bv) best = f;
+    }
+    if (!virt) n->focus = best; /* a detour around busy work does not move the focus */
+    return best;
+}
+
+/* The most-proving available leaf (the root must be available): among the
+ * leaves that running jobs' expected outcomes leave open when there are
+ * any (expect_of), else among all. */
+int top_select_leaf(Ctx *c)
+{
+    int i = 0;
+    bool virt = !c->spec->no_expect && vavail_of(&c->t[0]);
+    while (c->t[i].state == T_INNER) {
+        int j = select_child(c, &c->t[i], virt);
+        if (j < 0) return -1; /* cannot happen: avail says some child is */
+        i = j;
+    }
+    return i;
+}
+
+bool top_under_decided(const Ctx *c, int i)
+{
+    for (; i >= 0; i = c->t[i].parent)
+        if (top_decided(&c->t[i])) return true;
+    return false;
+}
+
+/* Applies a finished job's outcome of worker k. */
+int top_apply(Ctx *c, int k, const JobOutcome *got)
+{
+    JobsResult *r = c->out;
+    JobOutcome o = *got;
+    int i = c->ws[k].node;
+    c->ws[k].node = -1;
+    if (i < 0 || o.serial != c->ws[k].serial) {
+        top_fail(c, "internal error: worker %d answered job %u, not %u", k, o.serial, c->ws[k].serial);
+        return -1;
+    }
+    if (o.value != WINNER_NONE && c->certify && o.cert != JOBRUN_CERT_WRITTEN) {
+        /* Decided, but without its certificate: a value the run could not
+         * certify is not taken. Interrupted while writing (its subtree was
+         * decided meanwhile, or the time ran out), the job counts as
+         * stopped; any other failure ends the run. */
+        if (o.cert_why != JOBRUN_WHY_STOPPED) {
+            top_fail(c, "a job decided a position but its certificate could not be %s in %s",
+                 o.cert_why == JOBRUN_WHY_WRITE ? "written" : "made (the proof writer failed)", c->spec->cert_dir);
+            return -1;
+        }
+        o.value = WINNER_NONE;
+        o.stopped = 1;
+    }
+    r->jobs_run++;
+    r->nodes += o.nodes;
+    r->cert_lines += o.cert_lines;
+    r->cert_seconds += o.cert_seconds;
+    TNode *n = &c->t[i];
+    if (o.value != WINNER_NONE) {
+        r->jobs_decided++;
+        n->state = T_RAN;
+        r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
+        if (!top_decided(n)) set_value(c, i, (Winner)o.value, BY_JOB);
+        return top_settle(c);
+    }
+    if (top_decided(n)) { /* decided meanwhile (a node of the same position): nothing to change */
+        n->state = T_RAN;
+        if (o.stopped) r->jobs_stopped++;
+        else r->jobs_undecided++;
+        return 0;
+    }
+    if (!o.stopped) { /* the budget ran out: a bigger one, or expand, next time */
+        r->jobs_undecided++;
+        n->state = T_RAN;
+        n->pn = o.pn ? o.pn : 1;
+        n->dn = o.dn ? o.dn : 1;
+    } else { /* interrupted or out of time: it may run again */
+        r->jobs_stopped++;
+        n->state = T_NEW;
+        c->queued++;
+    }
+    n->avail = !top_under_decided(c, i);
+    top_push(c, i);
+    return top_settle(c);
+}

@@ -1,0 +1,105 @@
+/* top_tree.h - the job-level search's top tree (internal to jobs/): the
+ * nodes, the position map that ties transpositions together, and what the
+ * coordinator (jobs.c) does to the tree: create the root, expand a leaf,
+ * select the most-proving leaf, apply a job's outcome and propagate.
+ *
+ * Invariants (argued in top_tree.c): a node is decided exactly when pn or
+ * dn is 0, and a decision comes only from the rules, the store, a job or
+ * its children (never from a guess); an inner node's numbers are those of
+ * its children (recompute); every node of one canonical position is on one
+ * twin chain, so a decision reaches all of them; `avail` marks exactly the
+ * leaves a worker may take (and the inner nodes above one).
+ */
+#ifndef OCS_TOP_TREE_H
+#define OCS_TOP_TREE_H
+
+#include "../solver/centre.h"
+#include "jobs.h"
+#include "top_cert.h"
+
+/* A top-tree node's state (a decided node is told by its numbers). */
+enum { T_NEW, T_BUSY, T_RAN, T_INNER };
+/* How a node was decided (for its certificate). */
+enum { BY_NONE, BY_STATIC, BY_STORE, BY_JOB, BY_TREE, BY_TWIN };
+
+typedef struct {
+    Board b;
+    Move move;          /* from the parent (MOVE_NONE at the root) */
+    uint8_t state, by;
+    uint8_t depth;      /* plies below the root */
+    bool avail;         /* can be selected: a NEW or RAN undecided leaf, or an
+                         * undecided inner node with an available child */
+    bool vavail;        /* inner nodes: available, and not settled by the
+                         * expected outcomes of running jobs (expect_of) */
+    uint8_t expect;     /* inner nodes: the Winner if every running job below
+                         * ends as expected, WINNER_NONE if still open */
+    bool announced;     /* its decision has been stored, certified, told to twins */
+    int parent;         /* -1 at the root */
+    int first, nchild;  /* children: first .. first+nchild-1 */
+    int twin;           /* the next node of the same canonical position, -1 */
+    int focus;          /* the child selected last (select_child), -1 */
+    uint32_t pn, dn;
+    uint64_t budget;    /* its next job's budget */
+} TNode;
+
+typedef struct {
+    Board key; /* canonical */
+    int node;  /* the first node of the chain */
+} Slot;
+
+typedef struct {
+    int node;        /* the leaf it works on, -1: idle */
+    uint32_t serial;
+} WorkerState;
+
+typedef struct {
+    const Rules *r;
+    DfpnConfig cfg;
+    const JobsSpec *spec;
+    uint64_t job_nodes, job_nodes_max;
+    Centre centre;
+    double started, deadline;
+    TNode *t;
+    size_t nt, cap;
+    Slot *map; /* canonical position -> chain of nodes; open addressing */
+    size_t map_cap;
+    int *queue; /* nodes whose decision or numbers must be propagated */
+    size_t nq, qcap;
+    JobsTransport *tr;
+    WorkerState *ws;
+    uint32_t serial;
+    JobsResult *out;
+    uint64_t proven, disproven, queued;
+    TopCert tc;
+    bool certify;
+    char *err;
+    int errlen;
+    bool failed;
+} Ctx;
+
+static inline bool top_decided(const TNode *n) { return n->pn == 0 || n->dn == 0; }
+static inline Winner top_value(const TNode *n) { return dfpn_winner(n->pn, n->dn); }
+
+/* Records the run's first error (later ones are consequences). */
+void top_fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A new node (zeroed, no parent), its index; -1 out of memory. */
+int top_new_node(Ctx *c);
+/* Queues node i for propagation by top_settle. */
+void top_push(Ctx *c, int i);
+/* Propagates every queued node: decisions announced (store, certificate,
+ * twins), inner numbers recomputed up to the root. */
+int top_settle(Ctx *c);
+/* Gives node i its first value: static, from the store, or a leaf's. */
+int top_init_leaf(Ctx *c, int i);
+/* Expands leaf i one ply (symmetric siblings merged). */
+int top_expand(Ctx *c, int i);
+/* The most-proving available leaf, -1 if none. */
+int top_select_leaf(Ctx *c);
+/* Node i or an ancestor is decided (its job is no longer needed). */
+bool top_under_decided(const Ctx *c, int i);
+/* Applies worker k's finished job. */
+int top_apply(Ctx *c, int k, const JobOutcome *got);
+/* The certificate of decided inner node i at path, see lines prefixed. */
+int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix);
+
+#endif

@@ -1,0 +1,207 @@
+/* verify_par.c - the sub-certificate set (verify_subs.h) and the threaded
+ * pre-pass of verify_file_threads (verify.h): each file a see line names is
+ * first checked on its own by one of T threads, its see lines queued, not
+ * followed; a file is then proved once all it rests on are (settle), and
+ * the answer is the one the sequential check gives, which runs again
+ * whenever the pre-pass cannot decide alone (a failure after a see line:
+ * it says where). Results do not depend on T. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_subs.h"
+
+/* What makes two see lines name the same file: its real path and the real
+ * path of the folder its own see lines are resolved against (the folder
+ * of the path the see line gives: a link from another folder names other
+ * files). NULL when either cannot be resolved (no such file) or no memory. */
+char *vsub_key(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    char *rfile = realpath(path, NULL), *rdir = dir ? realpath(dir, NULL) : NULL, *key = NULL;
+    if (rfile && rdir && (key = malloc(strlen(rfile) + strlen(rdir) + 2)) != NULL)
+        sprintf(key, "%s\n%s", rfile, rdir);
+    free(dir), free(rfile), free(rdir);
+    return key;
+}
+
+/* The entry of key for this game, winner and root, or SIZE_MAX. */
+size_t vsub_find(const SubSet *ss, const char *key, const Sub *like)
+{
+    for (size_t i = 0; i < ss->n; i++) {
+        const Sub *p = &ss->s[i];
+        if (p->key && strcmp(p->key, key) == 0 && p->n == like->n && p->k == like->k && p->rules == like->rules &&
+            p->winner == like->winner && vr_key_equal(p->root, like->root))
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX with nothing taken when out of memory. */
+size_t vsub_add(SubSet *ss, const Sub *s)
+{
+    if (ss->n == ss->cap) {
+        size_t cap = ss->cap ? 2 * ss->cap : 64;
+        Sub *big = realloc(ss->s, cap * sizeof *big);
+        if (!big) return SIZE_MAX;
+        ss->s = big;
+        ss->cap = cap;
+    }
+    ss->s[ss->n] = *s;
+    return ss->n++;
+}
+
+void vsubs_free(SubSet *ss)
+{
+    for (size_t i = 0; i < ss->n; i++) free(ss->s[i].key), free(ss->s[i].path), free(ss->s[i].dep);
+    free(ss->s);
+    *ss = (SubSet){0};
+}
+
+/* The positions of proved entry i and of the entries its proof reached,
+ * those not counted yet, which it marks counted: what checking i's file
+ * here would add with one thread, where each file is checked, and so
+ * counted, once. The entries a proved one reached were proved before it
+ * (settle), so the walk ends, at most its height deep. */
+uint64_t vsub_count(SubSet *ss, size_t i)
+{
+    Sub *p = &ss->s[i];
+    if (p->counted) return 0;
+    p->counted = true;
+    uint64_t sum = p->own;
+    for (size_t d = 0; d < p->ndep; d++) sum += vsub_count(ss, p->dep[d]);
+    return sum;
+}
+
+/* The next entry to check: the smallest small file first (a top-tree
+ * node's file: a few lines naming other files, which reading it queues),
+ * then the largest (the longest checks start first and end together). */
+enum { SMALL_FILE = 1 << 20 };
+static size_t next_task(const SubSet *ss)
+{
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < ss->n; i++) {
+        const Sub *p = &ss->s[i], *b = best == SIZE_MAX ? NULL : &ss->s[best];
+        if (p->state != S_QUEUED) continue;
+        bool small = p->bytes < SMALL_FILE;
+        if (!b || (small != (b->bytes < SMALL_FILE) ? small : small ? p->bytes < b->bytes : p->bytes > b->bytes))
+            best = i;
+    }
+    return best;
+}
+
+/* Checks entry i's file on its own (see lines queued, not followed): the
+ * top file against the caller's expectation, another against its see
+ * line's. Called and returns with pp->mu held; unlocked while checking. */
+static void check_task(Prepass *pp, size_t i)
+{
+    Sub *t = &pp->subs->s[i];
+    t->state = S_RUNNING;
+    pp->running++;
+    const char *path = t->path; /* the strings stay where they are when subs grows */
+    char root[VERIFY_POS_LEN];
+    memcpy(root, t->root_text, sizeof root);
+    VerifyExpect x = {t->n, t->k, t->rules, t->winner, root};
+    pthread_mutex_unlock(&pp->mu);
+    VerifyResult r;
+    Nest nest = {i == 0 ? 0 : 1, pp->subs, pp, i, 0, false};
+    int rc = vr_verify_nested(path, i == 0 ? pp->exp : &x, &r, &nest);
+    pthread_mutex_lock(&pp->mu);
+    t = &pp->subs->s[i];
+    t->state = rc == VERIFY_VALID ? S_CHECKED : S_FAILED;
+    t->own = r.positions_checked;
+    t->saw_see = nest.saw_see;
+    if (i == 0) pp->top = r;
+    if (rc != VERIFY_VALID) atomic_store(&pp->stop, true);
+    pp->running--;
+    pthread_cond_broadcast(&pp->cv);
+}
+
+/* A pre-pass thread: checks queued entries until none is queued or
+ * running (a running check may queue more), or a check has failed. */
+static void *prepass_thread(void *arg)
+{
+    Prepass *pp = arg;
+    pthread_mutex_lock(&pp->mu);
+    for (;;) {
+        size_t i = atomic_load(&pp->stop) ? SIZE_MAX : next_task(pp->subs);
+        if (i != SIZE_MAX) {
+            check_task(pp, i);
+            continue;
+        }
+        if (pp->running == 0 || atomic_load(&pp->stop)) break;
+        pthread_cond_wait(&pp->cv, &pp->mu);
+    }
+    pthread_cond_broadcast(&pp->cv); /* the others may be waiting for this end */
+    pthread_mutex_unlock(&pp->mu);
+    return NULL;
+}
+
+/* Runs the pre-pass on `threads` threads, this one among them (so it runs
+ * when no thread can be started). */
+static void prepass_run(Prepass *pp, int threads)
+{
+    pthread_t tid[VERIFY_MAX_THREADS];
+    int started = 0;
+    if (threads > VERIFY_MAX_THREADS) threads = VERIFY_MAX_THREADS;
+    while (started < threads - 1 && pthread_create(&tid[started], NULL, prepass_thread, pp) == 0) started++;
+    prepass_thread(pp);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+}
+
+/* After the pre-pass: a checked entry is proved once every entry its
+ * proof reached is, one level above the highest of them. Entries are so
+ * proved in an order where those they rest on come first, which makes
+ * the proofs well-founded: files that name one another are never proved. */
+static void settle(SubSet *ss)
+{
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t i = 0; i < ss->n; i++) {
+            Sub *p = &ss->s[i];
+            if (p->state != S_CHECKED) continue;
+            int height = 0;
+            size_t d = 0;
+            for (; d < p->ndep && ss->s[p->dep[d]].state == S_PROVED; d++)
+                if (ss->s[p->dep[d]].height + 1 > height) height = ss->s[p->dep[d]].height + 1;
+            if (d < p->ndep) continue;
+            p->state = S_PROVED;
+            p->height = height;
+            more = true;
+        }
+    }
+}
+
+int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, VerifyResult *out)
+{
+    if (threads <= 1) return verify_file_ex(path, exp, out);
+    SubSet ss = {0};
+    Prepass pp = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .subs = &ss, .exp = exp};
+    atomic_init(&pp.stop, false);
+    vr_result_init(&pp.top);
+    Sub top = {.path = strdup(path), .state = S_QUEUED};
+    if (!top.path || vsub_add(&ss, &top) == SIZE_MAX) { /* no memory for the pre-pass: one thread */
+        free(top.path);
+        return verify_file_ex(path, exp, out);
+    }
+    prepass_run(&pp, threads);
+    settle(&ss);
+    const Sub *t = &ss.s[0];
+    int rc;
+    if (t->state == S_PROVED && t->height <= SEE_MAX_DEPTH) { /* every file it reached is proved, and fits */
+        *out = pp.top;
+        out->positions_checked = vsub_count(&ss, 0);
+        rc = VERIFY_VALID;
+    } else if (t->state == S_FAILED && !t->saw_see) { /* failed before any see line, as the sequential pass would */
+        *out = pp.top;
+        rc = out->status;
+    } else {
+        Nest nest = {0, &ss, NULL, 0, 0, false};
+        rc = vr_verify_nested(path, exp, out, &nest);
+    }
+    vsubs_free(&ss);
+    pthread_mutex_destroy(&pp.mu);
+    pthread_cond_destroy(&pp.cv);
+    return rc;
+}

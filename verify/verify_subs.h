@@ -1,0 +1,101 @@
+/* verify_subs.h - internal to verify/: the sub-certificates of one
+ * verification (the files see lines name, each checked once) and the
+ * threaded pre-pass over them (verify_par.c), shared with the certificate
+ * check itself (verify.c).
+ *
+ * Invariants: an entry is S_PROVED only when its own check held and every
+ * entry its proof reached by see lines is S_PROVED at a lower height
+ * (settle in verify_par.c), so proofs never rest on a cycle of files; with
+ * threads, every field of the SubSet is read and written under the
+ * pre-pass's mutex.
+ */
+#ifndef OCS_VERIFY_SUBS_H
+#define OCS_VERIFY_SUBS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "verify.h"
+#include "verify_rules.h"
+
+/* How deep sub-certificates may nest: a file that names itself, directly
+ * or not, ends here instead of recursing for ever. A job-level search's
+ * certificate nests as deep as its top tree (a file per top-tree node),
+ * so the bound is generous; each level holds only its own file's table. */
+enum { SEE_MAX_DEPTH = 64 };
+
+/* Sub-certificates, the files see lines name, in one verification (one
+ * verify_file* call): what was proved, and with threads what the pre-pass
+ * queued and checked. A file named by several see lines (a position
+ * reached by transposition, or one job's certificate shared by many
+ * parents) is checked once. An entry is what prove_see asks of a file:
+ * its key (sub_key), the game, the winner and the root's canonical form. */
+enum {
+    S_QUEUED,  /* pre-pass: waiting for a thread */
+    S_RUNNING, /* pre-pass: being checked */
+    S_CHECKED, /* pre-pass: its own check held; proved when its see lines' files are (settle) */
+    S_FAILED,  /* pre-pass: its own check failed, or was stopped */
+    S_PROVED   /* proved, `height` see levels deep: the sequential pass adds only these */
+};
+
+typedef struct {
+    char *key;                      /* sub_key(); NULL for the top file, which no see line names */
+    char *path;                     /* pre-pass: the path the first see line gave (opened; resolves its see lines) */
+    int n, k, rules, winner;
+    VrKey root;
+    char root_text[VERIFY_POS_LEN]; /* pre-pass: the first see line's position, the root it must have */
+    int state;                      /* S_* */
+    bool counted;                   /* its positions are in this verification's positions_checked */
+    int height;                     /* S_PROVED: how many see levels its proof went below it (0: none) */
+    uint64_t own;                   /* pre-pass: positions its own check examined, its see lines' files not included */
+    int64_t bytes;                  /* pre-pass: the file's size, for the queue's order */
+    size_t *dep, ndep, capdep;      /* pre-pass: the entries its proof reached by see lines */
+    bool saw_see;                   /* pre-pass: its proof reached a see line (queued or not) */
+} Sub;
+
+typedef struct {
+    Sub *s;
+    size_t n, cap;
+} SubSet;
+
+/* The pre-pass (verify_file_threads): its threads take queued entries of
+ * subs and check each file on its own. */
+typedef struct Prepass {
+    pthread_mutex_t mu; /* guards subs, top, running */
+    pthread_cond_t cv;  /* an entry queued, or a check ended */
+    SubSet *subs;
+    const VerifyExpect *exp; /* what the top file (entry 0) must prove */
+    VerifyResult top;        /* entry 0's own check */
+    int running;             /* checks under way */
+    atomic_bool stop;        /* a check failed: the certificate is invalid; the sequential pass says where */
+} Prepass;
+
+/* Where a certificate's check stands among the nested ones. */
+typedef struct {
+    int depth;    /* 0 for the certificate asked for, 1 for one it names, ... */
+    SubSet *subs; /* shared by the whole verification; NULL for text */
+    Prepass *pre; /* the pre-pass this check is part of (see lines queued, not followed); NULL otherwise */
+    size_t task;  /* with pre: this file's entry in subs */
+    int height;   /* out: how many see levels the proof went below this file */
+    bool saw_see; /* out, with pre: the proof reached a see line */
+} Nest;
+
+/* What makes two see lines name the same file (real paths of the file and
+ * of its folder); NULL when it cannot be resolved or no memory. */
+char *vsub_key(const char *path);
+/* The entry of key with like's game, winner and root, or SIZE_MAX. */
+size_t vsub_find(const SubSet *ss, const char *key, const Sub *like);
+/* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX. */
+size_t vsub_add(SubSet *ss, const Sub *s);
+void vsubs_free(SubSet *ss);
+/* The positions of proved entry i and those its proof reached, not counted yet. */
+uint64_t vsub_count(SubSet *ss, size_t i);
+
+/* verify.c's, for the pre-pass: one file's check at a nesting, and a
+ * result's initial state. */
+int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest);
+void vr_result_init(VerifyResult *out);
+
+#endif
