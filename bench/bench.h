@@ -1,5 +1,5 @@
 /* bench.h - the measurements behind `ocsolve bench`: a fixed, built-in
- * workload measuring the hot path (perft), a naive baseline of it, the
+ * workload measuring the hot path (perft), a fair baseline of it, the
  * transposition table and the solver, on one thread with fixed table sizes.
  *
  * A measurement library: each part fills a struct of raw figures (counts
@@ -70,6 +70,7 @@ int bench_parse(const char *pos, const Rules *r, Board *b, char *err, int errlen
 typedef struct {
     uint64_t count;  /* perft number (sequences) */
     uint64_t nodes;  /* positions made */
+    uint64_t ends;   /* full-visit and baseline: sequences whose last move ends the game */
     double seconds;
 } BenchPerftFig;
 
@@ -78,7 +79,7 @@ typedef struct {
     int depth[BENCH_MAX_PERFT];
     BenchPerftFig full[BENCH_MAX_PERFT], bulk[BENCH_MAX_PERFT], base[BENCH_MAX_PERFT];
     BenchPerftFig full_total, bulk_total, base_total;
-    int base_windows; /* windows the baseline tests per symbol at every node */
+    int base_windows; /* windows the baseline's detector covers per symbol at every node */
 } BenchHot;
 
 typedef struct {
@@ -123,9 +124,12 @@ int bench_tt(bool quick, BenchTT *out, char *err, int errlen);
  * unshared table; otherwise that many threads on a shared table. */
 int bench_solver(bool quick, int threads, BenchSolver *out, BenchSolveEach each, void *arg, char *err, int errlen);
 
-/* The naive perft (baseline.c): original rules, n x n, k in a line, every
- * leaf made; returns the perft number, *nodes the positions made. */
-uint64_t bench_baseline_perft(int n, int k, Board b, int depth, uint64_t *nodes, int *windows);
+/* The fair baseline perft (baseline.c): original rules, n x n, k in a line,
+ * every placement judged by the shift-based run detector, leaves included;
+ * returns the perft number, *nodes the positions made, *ends the sequences
+ * whose last move ends the game (PerftResult.leaf_ends), *windows the
+ * k-windows its detector covers for each symbol at every node. */
+uint64_t bench_baseline_perft(int n, int k, Board b, int depth, uint64_t *nodes, uint64_t *ends, int *windows);
 
 /* Rates, guarded against a zero time. */
 double bench_rate(double amount, double seconds);

@@ -1,7 +1,9 @@
 /* hotpath.c - the hot path measured by perft: the engine's full-visit and
- * bulk-counted perft (engine/perft.h) and the naive baseline
- * (baseline.c), over the workload's fixed positions. The baseline must give
- * the engine's numbers exactly: a mismatch is a bug in one of them.
+ * bulk-counted perft (engine/perft.h) and the fair baseline (baseline.c:
+ * the shift-based detector on the whole board, both symbols, every node),
+ * over the workload's fixed positions. The baseline must give the engine's
+ * numbers exactly (sequences, positions made, sequences ending on their
+ * last move): a mismatch is a bug in one of them.
  * Each run is timed twice and the faster time kept: on a shared machine the
  * faster run is the less disturbed one, and the engine/baseline ratio
  * compares two runs made at different moments. */
@@ -19,6 +21,7 @@ static int run_engine(const Rules *r, Board b, int depth, PerftMode mode, BenchP
         if (run == 0 || dt < f->seconds) f->seconds = dt;
         f->count = res.count;
         f->nodes = res.nodes;
+        f->ends = res.leaf_ends;
     }
     return 0;
 }
@@ -27,7 +30,7 @@ static void run_baseline(Board b, int depth, BenchPerftFig *f, int *windows)
 {
     for (int run = 0; run < BENCH_HOT_RUNS; run++) {
         double t0 = clock_seconds();
-        f->count = bench_baseline_perft(BENCH_N, BENCH_K, b, depth, &f->nodes, windows);
+        f->count = bench_baseline_perft(BENCH_N, BENCH_K, b, depth, &f->nodes, &f->ends, windows);
         double dt = clock_seconds() - t0;
         if (run == 0 || dt < f->seconds) f->seconds = dt;
     }
@@ -37,6 +40,7 @@ static void add(BenchPerftFig *total, const BenchPerftFig *f)
 {
     total->count += f->count;
     total->nodes += f->nodes;
+    total->ends += f->ends;
     total->seconds += f->seconds;
 }
 
@@ -52,12 +56,13 @@ static int hot_position(const Rules *r, bool quick, int i, BenchHot *h, char *er
         return -1;
     const BenchPerftFig *base = &h->base[i], *full = &h->full[i];
     run_baseline(b, depth, &h->base[i], &h->base_windows);
-    if (base->count != full->count || base->nodes != full->nodes)
+    if (base->count != full->count || base->nodes != full->nodes || base->ends != full->ends)
         return bench_error(err, errlen,
-                           "hot path: the baseline counts %llu sequences (%llu positions) at depth %d from %s, the "
-                           "engine %llu (%llu)",
-                           (unsigned long long)base->count, (unsigned long long)base->nodes, depth, p->pos,
-                           (unsigned long long)full->count, (unsigned long long)full->nodes);
+                           "hot path: the baseline counts %llu sequences (%llu positions, %llu ending the game) at "
+                           "depth %d from %s, the engine %llu (%llu, %llu)",
+                           (unsigned long long)base->count, (unsigned long long)base->nodes,
+                           (unsigned long long)base->ends, depth, p->pos, (unsigned long long)full->count,
+                           (unsigned long long)full->nodes, (unsigned long long)full->ends);
     add(&h->full_total, full);
     add(&h->bulk_total, &h->bulk[i]);
     add(&h->base_total, base);

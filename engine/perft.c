@@ -26,28 +26,65 @@ typedef struct {
 
 static uint64_t perft_rec(Perft *p, Board b, int depth);
 
-/* Children of an ongoing position b, counted to depth-1 plies below. */
-static uint64_t perft_children(Perft *p, Board b, int depth)
+/* Does move m, made on b, end the game? */
+static inline __attribute__((always_inline)) bool perft_leaf_ends(const Rules *r, Board b, Move m, RuleSet rs,
+                                                                  int width)
+{
+    board_place(&b, m);
+    return rules_status_after_as(r, b, m, rs, width) != WINNER_NONE;
+}
+
+/* The last ply of a full visit, where nearly all the work is: every move
+ * made and judged by rules_status_after (its body, for the rule set and
+ * row width given as constants), as the searches judge theirs. Its own
+ * loop so that the counters stay in registers and nothing but the
+ * judgement is between one leaf and the next. */
+static inline __attribute__((always_inline)) uint64_t perft_leaves_as(Perft *p, Board b, RuleSet rs, int width)
 {
     const Rules *r = p->r;
-    uint64_t empty = moves_empty_cells(b, r->cells);
-    if (depth == 1 && p->mode != PERFT_FULL) return 2 * (uint64_t)__builtin_popcountll(empty);
+    uint64_t empty = moves_empty_cells(b, r->cells), ends = 0;
+    uint64_t total = 2 * (uint64_t)__builtin_popcountll(empty);
+    while (empty) {
+        int c = bb_pop(&empty);
+        ends += perft_leaf_ends(r, b, move_make(PIECE_X, c), rs, width);
+        ends += perft_leaf_ends(r, b, move_make(PIECE_O, c), rs, width);
+    }
+    p->nodes += total;
+    p->leaf_ends += ends;
+    return total;
+}
+
+/* perft_leaves_as, compiled once for each rule set and row width. */
+static uint64_t perft_leaves(Perft *p, Board b)
+{
+    RuleSet rs = p->r->rules;
+    bool narrow = p->r->cell_pad == 8;
+    if (rs == RULES_EXACT_END) return perft_leaves_as(p, b, RULES_EXACT_END, 0);
+    if (rs == RULES_ORIGINAL)
+        return narrow ? perft_leaves_as(p, b, RULES_ORIGINAL, 8) : perft_leaves_as(p, b, RULES_ORIGINAL, 16);
+    return narrow ? perft_leaves_as(p, b, RULES_EXACT, 8) : perft_leaves_as(p, b, RULES_EXACT, 16);
+}
+
+/* Move m made on b, judged, and counted to depth-1 plies below (depth >= 2). */
+static inline uint64_t perft_child(Perft *p, Board b, Move m, int depth)
+{
+    board_place(&b, m);
+    p->nodes++;
+    return rules_status_after(p->r, b, m) == WINNER_NONE ? perft_rec(p, b, depth - 1) : 0;
+}
+
+/* Children of an ongoing position b, counted to depth-1 plies below. The
+ * two pieces are written out (not a loop over them) so that each place
+ * is on a known half of the board, which then stays in registers. */
+static uint64_t perft_children(Perft *p, Board b, int depth)
+{
+    uint64_t empty = moves_empty_cells(b, p->r->cells);
+    if (depth == 1) return p->mode == PERFT_FULL ? perft_leaves(p, b) : 2 * (uint64_t)__builtin_popcountll(empty);
     uint64_t total = 0;
     while (empty) {
         int c = bb_pop(&empty);
-        for (int s = 0; s < 2; s++) {
-            Move m = move_make(s, c);
-            board_place(&b, m);
-            p->nodes++;
-            Winner st = rules_status_after(r, b, m);
-            if (depth == 1) {
-                total++;
-                p->leaf_ends += st != WINNER_NONE;
-            } else if (st == WINNER_NONE) {
-                total += perft_rec(p, b, depth - 1);
-            }
-            board_undo(&b, m);
-        }
+        total += perft_child(p, b, move_make(PIECE_X, c), depth);
+        total += perft_child(p, b, move_make(PIECE_O, c), depth);
     }
     return total;
 }

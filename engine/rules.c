@@ -62,6 +62,12 @@ int rules_init(Rules *r, int n, int k, RuleSet rs, char *err, int errlen)
             r->cell_ends[c][j] = r->ends[i];
         }
     }
+    /* The rows' padding (rules.h): the widest row, rounded up to 8. */
+    int widest = 0;
+    for (int c = 0; c < 64; c++) widest = r->cell_nwin[c] > widest ? r->cell_nwin[c] : widest;
+    r->cell_pad = (widest + 7) / 8 * 8;
+    for (int c = 0; c < 64; c++)
+        for (int j = r->cell_nwin[c]; j < r->cell_pad; j++) r->cell_win[c][j] = r->cell_ends[c][j] = ~0ULL;
     return 0;
 }
 

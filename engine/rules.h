@@ -17,11 +17,23 @@
  * won line always contains the cell just played (adding a piece cannot
  * make a run elsewhere become exactly k), so the incremental check below is
  * exact for positions whose parent was not already won.
+ *
+ * The per-cell rows: cell_win[c][0..cell_nwin[c]) are the windows through
+ * c (cell_ends their ends); the row is padded up to cell_pad (8 or 16, the
+ * largest cell_nwin rounded up to a multiple of 8) with ~0 in both. A ~0
+ * window is never a line of exactly k (its ends would have to be empty and
+ * full at once) and is a run of >= k only for s == ~0, which has a line
+ * through every cell anyway, so the padding changes no answer; it lets the
+ * test after a move run over a fixed width with no exit branch.
  */
 #ifndef OCS_RULES_H
 #define OCS_RULES_H
 
 #include "board.h"
+
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 typedef enum { RULES_ORIGINAL = 0, RULES_EXACT = 1, RULES_EXACT_END = 2 } RuleSet;
 
@@ -38,7 +50,8 @@ static inline const char *winner_name(Winner w)
     return w == WINNER_ORDER ? "order" : w == WINNER_CHAOS ? "chaos" : "unknown";
 }
 
-/* n = 8, k = 3: 48 + 48 + 36 + 36 windows. */
+/* n = 8, k = 3: 48 + 48 + 36 + 36 windows. A cell is in at most
+ * min(k, n-k+1) windows of each direction: at most 16 (n = 8, k = 4 or 5). */
 enum { RULES_MAX_WINDOWS = 168, RULES_MAX_CELL_WINDOWS = 32 };
 
 typedef struct {
@@ -49,7 +62,8 @@ typedef struct {
     uint64_t win[RULES_MAX_WINDOWS];
     uint64_t ends[RULES_MAX_WINDOWS];
     /* Windows through each cell, as masks, so the hot-path check after a
-     * move reads one contiguous row of this table. */
+     * move reads one contiguous row of this table; padded to cell_pad. */
+    int cell_pad;
     uint8_t cell_nwin[64];
     uint64_t cell_win[64][RULES_MAX_CELL_WINDOWS];
     uint64_t cell_ends[64][RULES_MAX_CELL_WINDOWS];
@@ -81,20 +95,44 @@ static inline bool rules_has_line(const Rules *r, Board b)
     return rules_line_in(r, b.s[PIECE_X]) || rules_line_in(r, b.s[PIECE_O]);
 }
 
+/* Is one of the first `width` windows of a padded cell row a winning run
+ * of s (with ends_matter: exactly k)? A fixed width and no early exit: the
+ * number of windows through a cell varies from cell to cell, and a loop
+ * that stops at it mispredicted its exit at almost every call. With AVX2
+ * the windows are tested four to a register and the answer is one vptest;
+ * without it, the same branch-free test a window at a time. */
+static inline __attribute__((always_inline)) bool rules_row_line(const uint64_t *w, const uint64_t *e, uint64_t s,
+                                                                  int width, bool ends_matter)
+{
+#ifdef __AVX2__
+    const __m256i ns = _mm256_set1_epi64x((long long)~s), zero = _mm256_setzero_si256();
+    __m256i hit = zero;
+    for (int i = 0; i < width; i += 4) {
+        /* the cells of the window not holding s, and with ends_matter its ends holding s */
+        __m256i miss = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(w + i)), ns);
+        if (ends_matter)
+            miss = _mm256_or_si256(miss, _mm256_andnot_si256(ns, _mm256_loadu_si256((const __m256i *)(e + i))));
+        hit = _mm256_or_si256(hit, _mm256_cmpeq_epi64(miss, zero));
+    }
+    return !_mm256_testz_si256(hit, hit);
+#else
+    uint64_t hit = 0;
+    for (int i = 0; i < width; i++) {
+        uint64_t miss = w[i] & ~s;
+        if (ends_matter) miss |= e[i] & s;
+        hit |= miss == 0;
+    }
+    return hit != 0;
+#endif
+}
+
 /* Does symbol bitboard s hold a winning run through cell? */
 static inline bool rules_line_through(const Rules *r, uint64_t s, int cell)
 {
-    const uint64_t *w = r->cell_win[cell];
-    int nw = r->cell_nwin[cell];
-    if (r->rules == RULES_ORIGINAL) {
-        for (int i = 0; i < nw; i++)
-            if ((s & w[i]) == w[i]) return true;
-    } else {
-        const uint64_t *e = r->cell_ends[cell];
-        for (int i = 0; i < nw; i++)
-            if ((s & w[i]) == w[i] && (s & e[i]) == 0) return true;
-    }
-    return false;
+    const uint64_t *w = r->cell_win[cell], *e = r->cell_ends[cell];
+    if (r->rules == RULES_ORIGINAL)
+        return r->cell_pad == 8 ? rules_row_line(w, e, s, 8, false) : rules_row_line(w, e, s, 16, false);
+    return r->cell_pad == 8 ? rules_row_line(w, e, s, 8, true) : rules_row_line(w, e, s, 16, true);
 }
 
 /* Who has won a position given whole (a parsed string, say). */
@@ -106,17 +144,39 @@ static inline Winner rules_status(const Rules *r, Board b)
     return full ? WINNER_CHAOS : WINNER_NONE;
 }
 
-/* Who has won after move m was played (already placed in b) from an ongoing
- * position: only lines through the played cell need looking at. */
-static inline Winner rules_status_after(const Rules *r, Board b, Move m)
+/* rules_status_after below with r's rule set and row width (cell_pad)
+ * given as constants: for a loop that judges many moves under one Rules,
+ * which tests them once outside the loop (perft_leaves). rs and width must
+ * be r->rules and r->cell_pad. */
+static inline __attribute__((always_inline)) Winner rules_status_after_as(const Rules *r, Board b, Move m, RuleSet rs,
+                                                                          int width)
 {
     bool full = board_occupied(b) == r->cells;
-    if (r->rules == RULES_EXACT_END) {
+    if (rs == RULES_EXACT_END) {
         if (!full) return WINNER_NONE;
         return rules_has_line(r, b) ? WINNER_ORDER : WINNER_CHAOS;
     }
-    if (rules_line_through(r, b.s[move_piece(m)], move_cell(m))) return WINNER_ORDER;
+    /* The piece's bitboard by a select, not b.s[piece]: with a variable
+     * index the caller's board is spilled, and reloaded here as one vector,
+     * which cannot be forwarded from its two 8-byte stores (board_regs). */
+    b = board_regs(b);
+    int c = move_cell(m);
+    uint64_t s = move_piece(m) == PIECE_X ? b.s[PIECE_X] : b.s[PIECE_O];
+    if (rules_row_line(r->cell_win[c], r->cell_ends[c], s, width, rs != RULES_ORIGINAL)) return WINNER_ORDER;
     return full ? WINNER_CHAOS : WINNER_NONE;
+}
+
+/* Who has won after move m was played (already placed in b) from an ongoing
+ * position: only lines through the played cell need looking at, and only
+ * for the symbol played (a placement makes no line of the other). */
+static inline Winner rules_status_after(const Rules *r, Board b, Move m)
+{
+    if (r->rules == RULES_EXACT_END) return rules_status_after_as(r, b, m, RULES_EXACT_END, 0);
+    if (r->rules == RULES_ORIGINAL)
+        return r->cell_pad == 8 ? rules_status_after_as(r, b, m, RULES_ORIGINAL, 8)
+                                : rules_status_after_as(r, b, m, RULES_ORIGINAL, 16);
+    return r->cell_pad == 8 ? rules_status_after_as(r, b, m, RULES_EXACT, 8)
+                            : rules_status_after_as(r, b, m, RULES_EXACT, 16);
 }
 
 /* The window scan: one pass over the windows, the one implementation of

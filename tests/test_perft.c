@@ -1,8 +1,11 @@
 /* test_perft.c - perft against closed forms and against the independent
  * reference (ref.c), for every rule set, several board sizes, and all three
- * counting methods. */
+ * counting methods; and the full visit against the bench's fair baseline
+ * (bench/baseline.c), a second independent implementation (original
+ * rules). */
 #include <criterion/criterion.h>
 
+#include "../bench/bench.h"
 #include "../engine/perft.h"
 #include "testlib.h"
 
@@ -173,4 +176,74 @@ Test(perft, finished_game_has_no_moves)
         cr_expect_eq(run(&r, tl_board(&p), 1, (PerftMode)mode), 0);
         cr_expect_eq(run(&r, tl_board(&p), 3, (PerftMode)mode), 0);
     }
+}
+
+/* The engine's full visit and the fair baseline (bench/baseline.c: a
+ * shift-based detector over the whole board, no window tables) give the
+ * same sequences, positions made and sequences ending the game, from p. */
+static void against_baseline(const RefPos *p, int depth)
+{
+    Rules r;
+    tl_init_rules(&r, p);
+    Board b = tl_board(p);
+    PerftResult res;
+    cr_assert_eq(perft_run(&r, b, depth, PERFT_FULL, 0, &res), 0);
+    uint64_t nodes, ends;
+    int windows;
+    uint64_t count = bench_baseline_perft(p->n, p->k, b, depth, &nodes, &ends, &windows);
+    char s[65];
+    ref_format(p, s);
+    cr_assert_eq(count, res.count, "%s n=%d k=%d depth %d", s, p->n, p->k, depth);
+    cr_assert_eq(nodes, res.nodes, "%s n=%d k=%d depth %d", s, p->n, p->k, depth);
+    cr_assert_eq(ends, res.leaf_ends, "%s n=%d k=%d depth %d", s, p->n, p->k, depth);
+    int m = p->n - p->k + 1;
+    cr_assert_eq(windows, 2 * p->n * m + 2 * m * m);
+}
+
+Test(perft, fair_baseline_from_empty_boards)
+{
+    /* Every n from 4 to 8, the baseline's k = 5 code and its general loop;
+     * small depths, since the sanitizer build runs this too (4x4 to the
+     * end of 5 plies: lines of three and four made at the last ply). */
+    static const struct { int n, k, depth; } cases[] = {
+        {4, 4, 5}, {4, 3, 4}, {5, 4, 4}, {5, 5, 3}, {5, 3, 3}, {6, 5, 3}, {7, 5, 3}, {8, 5, 2}, {8, 3, 3}, {8, 8, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        RefPos p;
+        uint64_t rng = 1;
+        cr_assert_eq(tl_random_ongoing(&p, cases[i].n, cases[i].k, REF_ORIGINAL, 0, &rng), 0);
+        against_baseline(&p, cases[i].depth);
+    }
+}
+
+/* Positions with pieces, where many leaves make a line: the ends count is
+ * checked, not only the sequences. n = 8 has no guard column, where a
+ * detector that shifted across the row's end would count false lines. */
+Test(perft, fair_baseline_from_random_positions)
+{
+    uint64_t rng = 13;
+    static const struct { int n, k, depth; } cases[] = {
+        {4, 3, 4}, {5, 4, 3}, {6, 5, 3}, {6, 4, 3}, {7, 5, 2}, {8, 5, 2}, {8, 4, 2}, {8, 3, 2}, {8, 6, 2},
+    };
+    uint64_t ends = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int t = 0; t < 6; t++) {
+            RefPos p;
+            int n = cases[i].n, pieces = n * n / 3 + tl_below(&rng, n * n / 3);
+            if (tl_random_ongoing(&p, n, cases[i].k, REF_ORIGINAL, pieces, &rng) != 0) continue;
+            against_baseline(&p, cases[i].depth);
+            Rules r;
+            tl_init_rules(&r, &p);
+            PerftResult res;
+            cr_assert_eq(perft_run(&r, tl_board(&p), cases[i].depth, PERFT_FULL, 0, &res), 0);
+            ends += res.leaf_ends;
+        }
+    cr_expect_gt(ends, 0, "no position had a leaf that makes a line: the check of ends proved nothing");
+    /* h1 a2 b2 c2 are consecutive bits (7 to 10): Xd2 would make a false
+     * five for a detector that shifted across the end of row 1. */
+    RefPos p;
+    cr_assert_eq(ref_parse(&p, 8, 5, REF_ORIGINAL,
+                           "......OX" "XXX...O." "........" "...O...." "........" "........" "........" "........"),
+                 0);
+    against_baseline(&p, 3);
 }
