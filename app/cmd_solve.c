@@ -20,7 +20,12 @@ static const char solve_help[] =
     "  --threads T        searching threads sharing the table (default: all cores)\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --node-limit N     stop after N nodes (result unknown)\n"
-    "  --dtw              also the exact distance to win (plies; alpha-beta)\n"
+    "  --dtw              also the exact distance to win (plies)\n"
+    "  --dtw-method M     dfpn (default: depth-bounded df-pn, iterative depth) or ab\n"
+    "                     (iterative-deepening alpha-beta)\n"
+    "  --within D         only ask: does Order force a line within D plies? Prints\n"
+    "                     yes, no or unknown (a limit stopped it); no value search,\n"
+    "                     one thread, the whole table for the bounded df-pn\n"
     "  --proof FILE       write a proof certificate (check it with ocsolve verify)\n"
     "  --proof-max-lines N  give up (and remove FILE) past N lines (default 10000000)\n"
     "  --json             one JSON object on stdout\n"
@@ -98,7 +103,8 @@ typedef struct {
 } SolveCli;
 
 enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD,
-       O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_NOCENTRE };
+       O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_NOCENTRE,
+       O_DTW_METHOD, O_WITHIN };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -113,7 +119,8 @@ static const struct option solve_longopts[] = {
     {"log", required_argument, NULL, O_LOG},            {"threads", required_argument, NULL, O_THREADS},
     {"checkpoint", required_argument, NULL, O_CKPT},    {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY},
     {"resume", required_argument, NULL, O_RESUME},      {"order", required_argument, NULL, O_ORDER},
-    {"no-centre", no_argument, NULL, O_NOCENTRE},
+    {"no-centre", no_argument, NULL, O_NOCENTRE},       {"dtw-method", required_argument, NULL, O_DTW_METHOD},
+    {"within", required_argument, NULL, O_WITHIN},
     {"help", no_argument, NULL, 'h'},                   {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -157,6 +164,15 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
         case O_THREADS: s->threads = (int)cli_number(optarg, "--threads", 1, DFPN_MAX_THREADS); break;
         case O_NODES: s->lim.node_limit = (uint64_t)cli_number(optarg, "--node-limit", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_DTW: s->dtw = true; break;
+        case O_DTW_METHOD:
+            if (strcmp(optarg, "dfpn") != 0 && strcmp(optarg, "ab") != 0)
+                cli_fail("unknown --dtw-method '%s' (dfpn or ab)", optarg);
+            s->dtw_ab = strcmp(optarg, "ab") == 0;
+            break;
+        case O_WITHIN:
+            s->within_asked = true;
+            s->within = (int)cli_number(optarg, "--within", 0, 64);
+            break;
         case O_PROOF: c->proof = optarg; break;
         case O_JSON: c->json = true; break;
         case O_PMAX: s->proof_max_lines = (uint64_t)cli_number(optarg, "--proof-max-lines", 1, 0x7FFFFFFFFFFFFFFFL); break;
@@ -169,6 +185,10 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
             if (!tuning_option(opt, optarg, &s->cfg) && !cli_game_option(opt, optarg, g)) cli_bad_option(argv, opt);
         }
     }
+    /* The bounded question is a search of its own: it writes no certificate
+     * or checkpoint and has no value search to add a distance to. */
+    if (s->within_asked && (c->proof || s->job.checkpoint || s->job.resume || s->dtw || s->alphabeta))
+        cli_fail("--within cannot be combined with --proof, --checkpoint, --resume, --dtw or --search ab");
     return 0;
 }
 
@@ -238,7 +258,7 @@ int cmd_solve(int argc, char **argv)
     if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])
         snprintf(rep.proof_error, sizeof rep.proof_error, "cannot finish writing the proof file");
-    SolveAsked q = {&r, b, s.dtw, s.job.resume || s.job.checkpoint, c.proof};
+    SolveAsked q = {&r, b, s.dtw, s.job.resume || s.job.checkpoint, c.proof, s.within_asked, s.within};
     if (c.json) solve_print_json(stdout, &q, &rep);
     else solve_print_text(stdout, &q, &rep);
     if (rep.proof_error[0]) {

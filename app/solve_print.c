@@ -18,20 +18,50 @@ static void json_num(Json *j, const char *key, uint32_t v)
 
 static double rate(const SolveReport *rep) { return rep->seconds > 0 ? (double)rep->nodes / rep->seconds : 0; }
 
-void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
+static const char *within_answer(int w) { return w == 1 ? "yes" : w == 0 ? "no" : "unknown"; }
+
+static void print_position(FILE *f, const SolveAsked *q)
 {
     const Rules *r = q->r;
-    char pos[NOTATION_POS_LEN], mv[8] = "none";
+    char pos[NOTATION_POS_LEN];
     notation_format_position(q->b, r->n, pos);
-    if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
     fprintf(f, "position: %s (%s rules, %dx%d, k=%d, %s to move)\n", pos, rules_name(r->rules), r->n, r->n, r->k,
             board_order_to_move(q->b) ? "Order" : "Chaos");
+}
+
+static void print_within_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
+{
+    print_position(f, q);
+    fprintf(f, "within %d: %s", q->within_d, within_answer(rep->within));
+    if (rep->within == 1) fprintf(f, " (Order forces a line within %d plies)\n", rep->within_depth);
+    else if (rep->within == 0) fprintf(f, " (Order cannot force a line within %d plies)\n", q->within_d);
+    else fputs(" (a limit stopped the search)\n", f);
+    if (rep->best != MOVE_NONE) {
+        char mv[8];
+        notation_format_move(rep->best, mv);
+        fprintf(f, "move: %s\n", mv);
+    }
+    fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\n", (unsigned long long)rep->nodes, rep->seconds, rate(rep));
+    if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
+}
+
+void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
+{
+    if (q->within) {
+        print_within_text(f, q, rep);
+        return;
+    }
+    char mv[8] = "none";
+    if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
+    print_position(f, q);
     fprintf(f, "result: %s%s\n", winner_name(rep->value),
             rep->value == WINNER_NONE ? " (a limit stopped the search)" : " wins");
     fprintf(f, "best move: %s\n", mv);
     if (q->dtw) {
         if (rep->dtw >= 0) fprintf(f, "dtw: %d\n", rep->dtw);
         else fprintf(f, "dtw: none%s\n", rep->dtw == -2 ? " (a limit stopped the search)" : "");
+        fprintf(f, "dtw search: %s, %llu nodes, %.3f s\n", rep->dtw_by_ab ? "ab" : "dfpn",
+                (unsigned long long)rep->dtw_nodes, rep->dtw_seconds);
     }
     fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\nroot pn/dn: ", (unsigned long long)rep->nodes, rep->seconds,
             rate(rep));
@@ -50,6 +80,21 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
                 (unsigned long long)rep->proof.positions);
 }
 
+static void print_within_json(Json *j, const SolveAsked *q, const SolveReport *rep)
+{
+    char mv[8];
+    if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
+    json_int(j, "within", q->within_d);
+    json_str(j, "answer", within_answer(rep->within));
+    if (rep->within == 1) json_int(j, "proof_depth", rep->within_depth);
+    else json_null(j, "proof_depth");
+    json_str(j, "move", rep->best != MOVE_NONE ? mv : NULL);
+    json_uint(j, "nodes", rep->nodes);
+    json_real(j, "seconds", rep->seconds, 6);
+    json_real(j, "nodes_per_second", rate(rep), 0);
+    if (rep->job.signo) json_int(j, "signal", rep->job.signo);
+}
+
 void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
 {
     const Rules *r = q->r;
@@ -64,6 +109,12 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     json_int(&j, "board", r->n);
     json_int(&j, "k", r->k);
     json_str(&j, "to_move", board_order_to_move(q->b) ? "order" : "chaos");
+    if (q->within) {
+        print_within_json(&j, q, rep);
+        json_close(&j);
+        json_end(&j);
+        return;
+    }
     json_str(&j, "result", winner_name(rep->value));
     json_str(&j, "best_move", rep->best != MOVE_NONE ? mv : NULL);
     json_uint(&j, "nodes", rep->nodes);
@@ -74,6 +125,9 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     if (q->dtw) {
         if (rep->dtw >= 0) json_int(&j, "dtw", rep->dtw);
         else json_null(&j, "dtw");
+        json_str(&j, "dtw_method", rep->dtw_by_ab ? "ab" : "dfpn");
+        json_uint(&j, "dtw_nodes", rep->dtw_nodes);
+        json_real(&j, "dtw_seconds", rep->dtw_seconds, 6);
     }
     if (q->job) {
         json_uint(&j, "total_nodes", rep->job.prev_nodes + rep->nodes);

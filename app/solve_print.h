@@ -1,6 +1,9 @@
 /* solve_print.h - what `ocsolve solve` prints of a SolveReport: one
  * printer for people (text) and one for programs (JSON, through json.h).
- * Both print the same facts; the JSON keys are listed in the README. */
+ * Both print the same facts; the JSON keys are listed in the README.
+ * With --within the report is the bounded question's: its answer, the
+ * depth of the proof found, a move keeping it (Order to move), and the
+ * figures; nothing of the value search, which did not run. */
 #ifndef OCS_SOLVE_PRINT_H
 #define OCS_SOLVE_PRINT_H
 
@@ -15,6 +18,8 @@ typedef struct {
     bool dtw;              /* --dtw was asked */
     bool job;              /* --checkpoint or --resume: print the totals of all runs */
     const char *proof;     /* --proof FILE, or NULL */
+    bool within;           /* --within D was asked (only the bounded question) */
+    int within_d;          /* D */
 } SolveAsked;
 
 void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep);

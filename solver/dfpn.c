@@ -358,12 +358,9 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
             }
         }
         Child *c = &ch[p.bi];
-        uint64_t grown = (uint64_t)ceil((double)p.phi2 * (1.0 + d->cfg.epsilon));
-        if (grown <= p.phi2) grown = (uint64_t)p.phi2 + 1;
-        uint32_t cphi_t = p.phi2 == DFPN_INF ? phi_t : (uint32_t)(grown < phi_t ? grown : phi_t);
-        uint32_t cdl = order ? c->dn : c->pn;
-        uint64_t cdelta_t = delta_t == DFPN_INF ? DFPN_INF : (uint64_t)delta_t - p.delta + cdl;
-        if (cdelta_t > DFPN_INF) cdelta_t = DFPN_INF;
+        uint32_t cphi_t, cdelta_t;
+        dfpn_child_thresholds(p.phi2, p.delta, order ? c->dn : c->pn, phi_t, delta_t, d->cfg.epsilon, &cphi_t,
+                              &cdelta_t);
 
         Board cb = b;
         board_place(&cb, c->move);

@@ -34,6 +34,7 @@
 #ifndef OCS_DFPN_H
 #define OCS_DFPN_H
 
+#include <math.h>
 #include <stdatomic.h>
 
 #include "../tables/tt.h"
@@ -51,6 +52,23 @@ static inline void dfpn_numbers(Winner w, uint32_t *pn, uint32_t *dn)
 {
     *pn = w == WINNER_ORDER ? 0 : w == WINNER_CHAOS ? DFPN_INF : 1;
     *dn = w == WINNER_CHAOS ? 0 : w == WINNER_ORDER ? DFPN_INF : 1;
+}
+
+/* The thresholds of the child chosen at an open node, in phi/delta terms
+ * (phi: the node's "min" number, delta its "sum"): the 1+eps trick gives it
+ * a phi threshold of ceil(phi2 * (1+eps)) (at least phi2 + 1, at most the
+ * node's phi_t; phi_t itself when it is the only live choice), and the
+ * delta threshold is what the node's delta_t leaves once the other
+ * children's deltas (delta - cdl) are counted. Shared by dfpn.c and
+ * dfpn_depth.c, whose searches choose children the same way. */
+static inline void dfpn_child_thresholds(uint32_t phi2, uint32_t delta, uint32_t cdl, uint32_t phi_t, uint32_t delta_t,
+                                         double eps, uint32_t *cphi_t, uint32_t *cdelta_t)
+{
+    uint64_t grown = (uint64_t)ceil((double)phi2 * (1.0 + eps));
+    if (grown <= phi2) grown = (uint64_t)phi2 + 1;
+    *cphi_t = phi2 == DFPN_INF ? phi_t : (uint32_t)(grown < phi_t ? grown : phi_t);
+    uint64_t cd = delta_t == DFPN_INF ? DFPN_INF : (uint64_t)delta_t - delta + cdl;
+    *cdelta_t = cd > DFPN_INF ? DFPN_INF : (uint32_t)cd;
 }
 
 /* What numbers say: decided for Order, for Chaos, or not yet. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alphabeta.h"
+#include "dfpn_depth.h"
 #include "parallel.h"
 
 SolveSpec solve_default_spec(void)
@@ -26,13 +27,37 @@ fail:
     return -1;
 }
 
+/* The distance searches: alpha-beta (the value search under --search ab,
+ * and the distance by it) and the bounded df-pn, on the one distance table. */
+typedef struct {
+    AlphaBeta ab;
+    DfpnDepth dd;
+    bool on;     /* the distance table exists */
+    bool use_dd; /* the distance by the bounded df-pn */
+} Distance;
+
 /* The best move of a decided, ongoing position (solve.h). */
-static Move best_move(Dfpn *d, AlphaBeta *ab, Board b, Winner v, int dtw)
+static Move best_move(Dfpn *d, Distance *x, Board b, Winner v, int dtw)
 {
     if (v == WINNER_NONE || rules_status(d->r, b) != WINNER_NONE) return MOVE_NONE;
     if ((v == WINNER_ORDER) == board_order_to_move(b)) return dfpn_winning_move(d, b, v);
-    if (v == WINNER_ORDER && dtw >= 0) return ab_best_move(ab, b); /* Chaos loses: the longest resistance */
-    return MOVE_NONE;
+    if (v != WINNER_ORDER || dtw < 0) return MOVE_NONE;
+    /* Chaos loses: the longest resistance, the same move by either search. */
+    return x->use_dd ? dd_best_move(&x->dd, b, dtw) : ab_best_move(&x->ab, b);
+}
+
+/* The distance to win of an Order win, and with it a lost Chaos's best
+ * move (which reads the distance table the distance search left). */
+static void distance(Dfpn *d, Distance *x, Board b, SolveReport *rep)
+{
+    double t0 = clock_seconds();
+    uint64_t n0 = x->ab.nodes + x->dd.nodes;
+    rep->dtw_by_ab = !x->use_dd;
+    rep->dtw = x->use_dd ? dd_dtw(&x->dd, b) : ab_dtw(&x->ab, b);
+    if (rep->dtw < -1) rep->dtw = -1; /* stopped: unknown */
+    if (!job_signal() && !board_order_to_move(b)) rep->best = best_move(d, x, b, rep->value, rep->dtw);
+    rep->dtw_nodes = x->ab.nodes + x->dd.nodes - n0;
+    rep->dtw_seconds = clock_seconds() - t0;
 }
 
 static void write_proof(const SolveSpec *s, Dfpn *d, Board b, SolveReport *rep)
@@ -44,11 +69,71 @@ static void write_proof(const SolveSpec *s, Dfpn *d, Board b, SolveReport *rep)
                     (int)sizeof rep->proof_error);
 }
 
+/* The limits every phase shares: the deadline from t0, and SIGINT/SIGTERM
+ * (every phase stops on them, and the later ones are skipped). */
+static SearchLimits phase_limits(const SolveSpec *s, double t0)
+{
+    SearchLimits lim = s->lim;
+    if (s->time_limit > 0) lim.deadline = t0 + s->time_limit;
+    if (!lim.interrupt) lim.interrupt = job_signals();
+    return lim;
+}
+
+/* The bounded question alone (solve.h): one table, the bounded df-pn. */
+static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, char *err, int errlen)
+{
+    if (!dd_supported(r)) {
+        snprintf(err, (size_t)errlen, "--within needs a board of at most 7x7");
+        return -1;
+    }
+    TT tt;
+    if (tt_init(&tt, s->tt_bytes, false) != 0) {
+        snprintf(err, (size_t)errlen, "cannot allocate a %zu MiB table (use --tt-mb)", s->tt_bytes >> 20);
+        return -1;
+    }
+    double t0 = clock_seconds();
+    DfpnDepth dd;
+    dd_init(&dd, r, &s->cfg.kn, &tt, NULL);
+    dd.lim = phase_limits(s, t0);
+    dd.depth = s->within;
+    rep->within = dd_within(&dd, b, s->within, &rep->within_depth);
+    if (rep->within == 1) rep->value = WINNER_ORDER;
+    /* Order to move: a move that keeps the proof's depth (the table holds it). */
+    if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !job_signal())
+        rep->best = dd_best_move(&dd, b, rep->within_depth);
+    rep->nodes = dd.nodes;
+    rep->seconds = clock_seconds() - t0;
+    rep->job.signo = job_signal();
+    tt_free(&tt);
+    return 0;
+}
+
+/* The value: df-pn as a job (checkpoints, resume), or alpha-beta. */
+static int value_search(const SolveSpec *s, Dfpn *d, Distance *x, Board b, SolveReport *rep, char *err, int errlen)
+{
+    if (s->alphabeta) {
+        rep->value = ab_solve(&x->ab, b);
+        dfpn_numbers(rep->value, &rep->pn, &rep->dn);
+        return 0;
+    }
+    if (job_prepare(d, b, &s->job, &rep->job, err, errlen) != 0) return -1;
+    rep->value = job_run(d, b, &s->job, &rep->pn, &rep->dn, &rep->job);
+    /* The final figures, flagged as such for the reporter. */
+    if (d->lim.report && d->nodes > 0) {
+        d->root.final = true;
+        dfpn_report(d);
+    }
+    d->lim.report = NULL; /* later searches (moves, certificates) report nothing */
+    return 0;
+}
+
 int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, char *err, int errlen)
 {
     memset(rep, 0, sizeof *rep);
     rep->best = MOVE_NONE;
     rep->dtw = -1;
+    rep->within = -1;
+    if (s->within_asked) return solve_within(r, b, s, rep, err, errlen);
     if (s->alphabeta && (s->job.checkpoint || s->job.resume)) {
         snprintf(err, (size_t)errlen, "--checkpoint and --resume need --search dfpn");
         return -1;
@@ -59,44 +144,25 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     if (alloc_tables(s, &tt, &abtt, ab_bytes, err, errlen) != 0) return -1;
 
     double t0 = clock_seconds();
-    SearchLimits lim = s->lim;
-    if (s->time_limit > 0) lim.deadline = t0 + s->time_limit;
-    /* Every phase (the search, the distance to win, the best move, the
-     * certificate) stops on SIGINT or SIGTERM, and the later ones are
-     * skipped. */
-    if (!lim.interrupt) lim.interrupt = job_signals();
+    SearchLimits lim = phase_limits(s, t0);
     Dfpn d;
     dfpn_init(&d, r, &s->cfg, &tt);
     d.lim = lim;
     d.threads = s->threads;
-    AlphaBeta ab;
-    if (ab_bytes) {
-        ab_init(&ab, r, &s->cfg.kn, &abtt);
-        ab.lim = (SearchLimits){.node_limit = lim.node_limit, .deadline = lim.deadline, .interrupt = lim.interrupt};
+    Distance x = {.on = ab_bytes != 0, .use_dd = s->dtw && !s->dtw_ab && dd_supported(r)};
+    if (x.on) {
+        SearchLimits dl = {.node_limit = lim.node_limit, .deadline = lim.deadline, .interrupt = lim.interrupt};
+        ab_init(&x.ab, r, &s->cfg.kn, &abtt);
+        x.ab.lim = dl;
+        dd_init(&x.dd, r, &s->cfg.kn, &abtt, &tt);
+        x.dd.lim = dl;
     }
-    int rc = 0;
-    if (s->alphabeta) {
-        rep->value = ab_solve(&ab, b);
-    } else if (job_prepare(&d, b, &s->job, &rep->job, err, errlen) != 0) {
-        rc = -1;
-        goto out;
-    } else {
-        rep->value = job_run(&d, b, &s->job, &rep->pn, &rep->dn, &rep->job);
-        /* The final figures, flagged as such for the reporter. */
-        if (d.lim.report && d.nodes > 0) {
-            d.root.final = true;
-            dfpn_report(&d);
-        }
-        d.lim.report = NULL; /* later searches (moves, certificates) report nothing */
-    }
-    if (s->alphabeta) dfpn_numbers(rep->value, &rep->pn, &rep->dn);
-    if (s->dtw && rep->value == WINNER_ORDER && !job_signal()) {
-        rep->dtw = ab_dtw(&ab, b);
-        if (rep->dtw < -1) rep->dtw = -1; /* stopped: unknown */
-    }
-    if (!job_signal()) rep->best = best_move(&d, &ab, b, rep->value, rep->dtw);
+    int rc = value_search(s, &d, &x, b, rep, err, errlen);
+    if (rc != 0) goto out;
+    if (s->dtw && rep->value == WINNER_ORDER && !job_signal()) distance(&d, &x, b, rep);
+    if (!job_signal() && rep->best == MOVE_NONE) rep->best = best_move(&d, &x, b, rep->value, rep->dtw);
     rep->seconds = clock_seconds() - t0;
-    rep->nodes = d.nodes + (ab_bytes ? ab.nodes : 0);
+    rep->nodes = d.nodes + x.ab.nodes + x.dd.nodes;
     if (s->proof && !job_signal()) write_proof(s, &d, b, rep);
     if (job_signal()) {
         rep->job.signo = job_signal();

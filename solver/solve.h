@@ -6,9 +6,22 @@
  * through the limits' reporter and the job's notes.
  *
  * Tables: spec->tt_bytes in all. With the distance to win (or alpha-beta as
- * the search) a quarter of it goes to alpha-beta's own table, the rest to
- * df-pn's: alpha-beta's entries (depth bounds) and df-pn's (proof numbers)
- * mean different things and never share a table.
+ * the search) a quarter of it goes to the distance table, the rest to
+ * df-pn's: the distance table holds depth-bound facts, which alpha-beta and
+ * the depth-bounded df-pn (dfpn_depth.h) both read and write (same keys,
+ * same meaning), and the bounded df-pn's numbers under depth-tagged keys;
+ * df-pn's value entries (proof numbers) mean something else and stay
+ * apart. The bounded df-pn reads the value table's disproofs (Chaos wins:
+ * no at any depth).
+ *
+ * Distance to win: by the depth-bounded df-pn (the default; alpha-beta on
+ * 8x8, where its tagged keys do not fit) or by alpha-beta (dtw_ab). Both
+ * return the same number (tests/test_dtw.c); the best move of a lost Chaos
+ * position is then the same move too (dd_best_move picks as ab_best_move).
+ *
+ * The bounded question alone (within_asked): "does Order force a line
+ * within `within` plies?", answered by the bounded df-pn with the whole
+ * table (no value search, no certificate, no checkpoint): report.within.
  *
  * Invariants: a decided report.value is exact whatever the limits,
  * threads or tables were; report.best is a winning move when the winner is
@@ -28,7 +41,10 @@
 
 typedef struct {
     bool alphabeta;    /* decide by alpha-beta (full depth) instead of df-pn */
-    bool dtw;          /* also the distance to win (alpha-beta) */
+    bool dtw;          /* also the distance to win */
+    bool dtw_ab;       /* ... by alpha-beta rather than the bounded df-pn */
+    bool within_asked; /* only the bounded question, within `within` plies */
+    int within;
     size_t tt_bytes;   /* all tables together */
     int threads;       /* df-pn's searching threads */
     DfpnConfig cfg;
@@ -45,6 +61,11 @@ typedef struct {
     Move best;         /* MOVE_NONE when none is known (or the game is over) */
     int dtw;           /* with spec.dtw: plies to Order's win, -1 none (Chaos
                         * wins, or not decided), -2 a limit stopped it */
+    bool dtw_by_ab;    /* the distance to win came from alpha-beta */
+    uint64_t dtw_nodes; /* the distance search's nodes and seconds (with the best */
+    double dtw_seconds; /* move of a lost Chaos position, which it also finds) */
+    int within;        /* within_asked: 1 yes, 0 no, -1 a limit stopped it */
+    int within_depth;  /* with yes: the proof found wins within this many plies */
     uint64_t nodes;    /* both searches' */
     double seconds;
     uint32_t pn, dn;   /* the root's numbers (DFPN_INF: infinite) */
@@ -60,7 +81,8 @@ SolveSpec solve_default_spec(void);
 /* Solves b under r. Returns 0 (whatever the result, see report->value), or
  * -1 with a message in err when the solve could not start: a checkpoint
  * file that would be lost or cannot be read or is refused, a table that
- * cannot be allocated, or checkpoints asked of alpha-beta. */
+ * cannot be allocated, checkpoints asked of alpha-beta, or the bounded
+ * question on an 8x8 board. */
 int solve_run(const Rules *r, Board b, const SolveSpec *spec, SolveReport *report, char *err, int errlen);
 
 #endif

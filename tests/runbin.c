@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef OCSOLVE_BIN
@@ -225,3 +226,28 @@ void make_pos(char *out, int n)
 /* Rejections                                                          */
 /* ------------------------------------------------------------------ */
 
+/* Starts `ocsolve solve ARGS`, sends SIGINT after `after` seconds, and
+ * expects exit 128 + SIGINT within 10 s of the signal (the phase running
+ * then must honour it: before, the distance-to-win phase went on to the
+ * end and exited 0, and alpha-beta died by the signal). */
+void expect_sigint_exit(double after, const char *const *args)
+{
+    pid_t pid = run_spawn(args);
+    struct timespec ts = {(time_t)after, (long)((after - (double)(time_t)after) * 1e9)};
+    nanosleep(&ts, NULL);
+    cr_assert_eq(kill(pid, SIGINT), 0);
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 1000 && got == 0; i++) { /* 10 s */
+        got = waitpid(pid, &status, WNOHANG);
+        struct timespec tick = {0, 10 * 1000 * 1000};
+        if (got == 0) nanosleep(&tick, NULL);
+    }
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        cr_assert_fail("%s %s: still running 10 s after SIGINT", args[0], args[1]);
+    }
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT, "%s ... %s: status %#x, want exit %d", args[0],
+              args[3], status, 128 + SIGINT);
+}

@@ -34,5 +34,8 @@ void expect_ok_v(Run *r, const char *const *args);
 const char *last_line(const char *s, char *buf, size_t size);
 const char *line_value(const char *s, const char *prefix, char *buf, size_t size);
 void make_pos(char *out, int n);
+/* Starts `ocsolve ARGS`, sends SIGINT after `after` seconds, and expects
+ * exit 128 + SIGINT within 10 s of the signal. */
+void expect_sigint_exit(double after, const char *const *args);
 
 #endif

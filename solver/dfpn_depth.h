@@ -1,0 +1,126 @@
+/* dfpn_depth.h - depth-bounded df-pn: "can Order force a line within d
+ * plies from b?", and the distance to win by asking it for growing d.
+ *
+ * The question W(b, d) is "dtw(b) <= d", with the distance to win exactly
+ * as alphabeta.h and tests/brute.h define it: plies until a winning line
+ * appears, Order shortening, Chaos lengthening, a Chaos move that completes
+ * a line ending the game at that ply, 0 for a position already won. It is
+ * an AND/OR question (Order: one child within d-1; Chaos: every child
+ * within d-1), so df-pn answers it: a proof is "yes", a disproof "no".
+ * Leaves: a position already won is yes at any d >= 0; an ongoing one at
+ * d <= 0, or one Chaos has won, is no.
+ *
+ * Parity (the game, not the search): under original and exact, an ongoing
+ * position with Order to move has an odd distance to win (or none).
+ * Induction on empty cells: if Order can complete a line now, dtw = 1.
+ * Otherwise, after any Order move m (say an X; O is symmetric) Chaos has a
+ * move that completes no line: take any empty cell c; if O on c completed
+ * a run of k (exactly k) O's, that run holds no X, so it stood, with the
+ * same ends, before m too, and Order could have completed it, contrary to
+ * the case. A completing Chaos move lasts 1 ply, any other at least 2, so
+ * Chaos never completes a line while it has another move: the Chaos node's
+ * dtw is 1 + the greatest dtw over its non-completing moves, each of which
+ * leaves Order to move (odd by induction, or none): even, and Order's node
+ * odd. A Chaos-to-move position therefore has dtw 1 (every move completes
+ * a line), an even one, or none. Under exact-end nothing is won before the
+ * board is full, so dtw is the number of empty cells e, or none.
+ * Hence a question is replaced by an equivalent one (dd_question):
+ * d > e by d = e; under exact-end d < e is no; otherwise at an Order node d
+ * by the odd number at or below it, at a Chaos node with d >= 2 by the even
+ * one. With the fours knowledge on, an Order node kn_node leaves open has
+ * no completing move (dtw >= 3) and a Chaos node it leaves open has a safe
+ * move (dtw >= 4: after it Order cannot win at once), so smaller questions
+ * are no without search. The distance to win steps through the distinct
+ * questions only: 3, 5, 7, ... from an Order-to-move position.
+ *
+ * Knowledge (knowledge.h) is used exactly as alpha-beta uses it, where
+ * alphabeta.h and knowledge.h argue it keeps distances: kn_node's decided
+ * positions carry their exact dtw (a four: 1; zugzwang: 1 or 2; secured and
+ * frozen positions under exact-end: e); Chaos's unsafe moves (at most 2
+ * plies) are skipped when a safe one exists (at least 3); one dead-cell
+ * move stands for all (dead cells are pure tempo); a pairing is a Chaos
+ * win, so no at every d. The centre lemma is not used: it decides the
+ * value, not the distance.
+ *
+ * Table (the "distance table", shared with alpha-beta): two kinds of entry
+ * (tt.h), never confused:
+ *   - facts, depth-bound entries (TTBounds) under the plain key kn_key:
+ *     win = a depth at which the answer is yes, nowin = one at which it is
+ *     no; alpha-beta's entries exactly (same key, same meaning), so either
+ *     search may use the other's. The key maps positions of equal distance
+ *     to win together (alphabeta.h: dead cells are tempo, symmetry and the
+ *     X/O swap keep every line), so a fact learnt at one holds at all; a
+ *     yes at d holds at every d' >= d and a no at d at every d' <= d, which
+ *     is how a probe reads them (win <= d': yes; nowin >= d': no), and why
+ *     the table may merge them (least win, greatest nowin). A proof stores
+ *     win = the depth the proof tree reaches (<= d: Order's fastest proven
+ *     child plus one, Chaos's slowest child plus one), a stronger and still
+ *     true fact; a disproof stores nowin = d.
+ *   - open questions' proof and disproof numbers (TTData) under the key
+ *     with d + 1 in row 7 of the O word: row 7 is off the board for n <= 7
+ *     and kn_key writes only the X word's row 7 (the dead-cell count), so a
+ *     tagged key never equals a plain one, nor one of another d. Numbers
+ *     are guesses: they steer the search and decide nothing; decided
+ *     questions are stored only as facts. Hence n = 8 (no free bits) is not
+ *     supported (dd_supported): callers use alpha-beta there.
+ * A table hit thus never answers a question its facts do not imply, and a
+ * lost entry costs work only.
+ *
+ * The value search's table (optional, read only): a disproof there is a
+ * Chaos win, hence no at every d. Its keys must be kn_key under the same
+ * Knowledge, as df-pn's are; its proofs say nothing about depth and are
+ * not read.
+ *
+ * Limits: a stopped search (limits.h) answers -1 and stores nothing that
+ * is not a fact: facts come only from decided subtrees, which no limit can
+ * make wrong.
+ */
+#ifndef OCS_DFPN_DEPTH_H
+#define OCS_DFPN_DEPTH_H
+
+#include "../tables/tt.h"
+#include "knowledge.h"
+#include "limits.h"
+
+typedef struct {
+    /* settings */
+    const Rules *r;
+    Knowledge kn;
+    TT *tt;          /* the distance table (above) */
+    const TT *value; /* a value search's table, for its disproofs; NULL: none */
+    double epsilon;  /* the 1+eps threshold trick (dfpn.h) */
+    SearchLimits lim; /* progress reports: pn and dn are the question's depth */
+    /* state */
+    uint64_t nodes;
+    bool stopped;
+    double started, next_report;
+    int depth;        /* the question being asked at the root (progress) */
+} DfpnDepth;
+
+/* Can the bounded search run under r? (n <= 7: see the tagged keys.) */
+bool dd_supported(const Rules *r);
+
+/* kn must be the Knowledge the table's other users (alpha-beta, and the
+ * value search behind value) make their keys with. */
+void dd_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value);
+
+/* W(b, d): 1 yes (then *proof_depth, if not NULL, gets the depth of the
+ * proof found: Order wins within it, and it is <= d), 0 no, -1 a limit
+ * stopped the search. Any position, any d. */
+int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth);
+
+/* The distance to win, as ab_dtw returns it: >= 0 for an Order win (0:
+ * already won), -1 for a Chaos win, -2 when a limit stopped the search.
+ * Asks the distinct questions (above) in increasing order; the first yes
+ * is the answer. */
+int dd_dtw(DfpnDepth *s, Board b);
+
+/* With Chaos to move in an Order win of distance dtw (>= 1): the move that
+ * resists longest, the first in ab_best_move's order (cells ascending, X
+ * before O) whose child is not within dtw - 2 (its dtw is then dtw - 1, the
+ * greatest possible); so the same move ab_best_move returns. With Order to
+ * move: the first move in that order whose child is within dtw - 1.
+ * MOVE_NONE when a limit stopped it or none qualifies. */
+Move dd_best_move(DfpnDepth *s, Board b, int dtw);
+
+#endif
