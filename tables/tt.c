@@ -14,12 +14,15 @@ enum { TT_FLAG_USED = 1, TT_FLAG_BOUNDS = 2 };
 enum { TT_KIND_MASK = TT_FLAG_USED | TT_FLAG_BOUNDS, TT_PROOF = TT_FLAG_USED, TT_BOUNDS = TT_FLAG_USED | TT_FLAG_BOUNDS };
 #define TT_HUGE_PAGE ((size_t)2 << 20)
 
-int tt_init(TT *t, size_t bytes, bool shared)
+static size_t tt_buckets_in(size_t bytes) { return bytes / sizeof(TTBucket) ? bytes / sizeof(TTBucket) : 1; }
+
+int tt_init_levels(TT *t, size_t bytes, bool shared, size_t hot_bytes)
 {
     memset(t, 0, sizeof *t);
-    t->nbuckets = bytes / sizeof(TTBucket);
-    if (t->nbuckets == 0) t->nbuckets = 1;
-    size_t len = t->nbuckets * sizeof(TTBucket);
+    bool two = hot_bytes && bytes / sizeof(TTBucket) > tt_buckets_in(hot_bytes);
+    t->nbuckets = tt_buckets_in(two ? hot_bytes : bytes);
+    t->nbig = two ? bytes / sizeof(TTBucket) - t->nbuckets : 0;
+    size_t len = (t->nbuckets + t->nbig) * sizeof(TTBucket) + (two ? TT_PIECES * sizeof(TTPays) : 0);
     /* Over-map by one huge page so the table can start on a 2 MiB boundary. */
     t->map_len = len + TT_HUGE_PAGE;
     t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -29,6 +32,11 @@ int tt_init(TT *t, size_t bytes, bool shared)
     }
     uintptr_t start = ((uintptr_t)t->map + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
     t->buckets = (TTBucket *)start;
+    if (two) {
+        /* The big level right after the hot one, the counts after both. */
+        t->big = t->buckets + t->nbuckets;
+        t->pays = (TTPays *)(t->big + t->nbig);
+    }
 #ifdef MADV_HUGEPAGE
     madvise(t->buckets, len, MADV_HUGEPAGE); /* a hint: failure only costs speed */
 #endif
@@ -39,23 +47,35 @@ int tt_init(TT *t, size_t bytes, bool shared)
     return 0;
 }
 
+int tt_init(TT *t, size_t bytes, bool shared)
+{
+    return tt_init_levels(t, bytes, shared, bytes > TT_ONE_LEVEL_MAX ? TT_HOT_BYTES : 0);
+}
+
 void tt_free(TT *t)
 {
     if (t->map) munmap(t->map, t->map_len);
     memset(t, 0, sizeof *t);
 }
 
-void tt_clear(TT *t) { memset(t->buckets, 0, t->nbuckets * sizeof(TTBucket)); }
+void tt_clear(TT *t)
+{
+    memset(t->buckets, 0, (t->nbuckets + t->nbig) * sizeof(TTBucket) + (t->big ? TT_PIECES * sizeof(TTPays) : 0));
+}
 
 uint64_t tt_hash(Board key) { return XXH3_64bits(key.s, sizeof key.s); }
 
-static inline size_t tt_index(const TT *t, Board key)
-{
-    /* Multiply-shift maps the hash onto any bucket count, not only powers of two. */
-    return (size_t)(((unsigned __int128)tt_hash(key) * t->nbuckets) >> 64);
-}
+/* Multiply-shift maps a hash onto any bucket count, not only powers of
+ * two. The hot level takes the hash's high bits; the big level the hash
+ * rotated by 32, so that its index does not repeat the hot one's. */
+static inline size_t tt_scale(uint64_t h, size_t n) { return (size_t)(((unsigned __int128)h * n) >> 64); }
+static inline uint64_t tt_big_hash(uint64_t h) { return h << 32 | h >> 32; }
 
 _Static_assert(sizeof(TTBucket) == 128, "a bucket is two cache lines");
+_Static_assert(sizeof(TTPays) == 8 && TT_PIECES == 65, "a piece count's counts; 0..64 pieces");
+_Static_assert((TT_SAMPLE & (TT_SAMPLE - 1)) == 0, "the sampled keys are picked by hash bits");
+_Static_assert(TT_HOT_BYTES % TT_HUGE_PAGE == 0 && TT_HOT_BYTES < TT_ONE_LEVEL_MAX,
+               "the big level starts on a huge page; a table over TT_ONE_LEVEL_MAX has a big level");
 
 /* Acquire loads and release stores: plain moves on x86, and what the
  * sequence lock's proof needs (see tt.h): a probe that reads any byte of a
@@ -63,7 +83,9 @@ _Static_assert(sizeof(TTBucket) == 128, "a bucket is two cache lines");
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
-static inline TTBucket *tt_bucket(const TT *t, Board key) { return &t->buckets[tt_index(t, key)]; }
+static inline TTBucket *tt_hot(const TT *t, uint64_t h) { return &t->buckets[tt_scale(h, t->nbuckets)]; }
+static inline TTBucket *tt_bucket(const TT *t, Board key) { return tt_hot(t, tt_hash(key)); }
+static inline TTBucket *tt_big(const TT *t, uint64_t h) { return &t->big[tt_scale(tt_big_hash(h), t->nbig)]; }
 
 /* A store in progress is held for a few dozen instructions; but when there
  * are more threads than free cores its thread may be descheduled, so a
@@ -99,11 +121,11 @@ static inline TTData tt_read(const TTBucket *b, int j)
     return (TTData){LOAD(&b->pn[j]), LOAD(&b->dn[j]), LOAD(&b->work[j]), LOAD(&b->move[j])};
 }
 
-/* The entry of this kind for key, copied into *out; false when absent. */
-static inline bool tt_get(TT *t, Board key, uint8_t kind, TTData *out)
+/* The entry of this kind for key in bucket b, copied into *out; false
+ * when absent. */
+static inline bool tt_get_in(const TTBucket *b, bool shared, Board key, uint8_t kind, TTData *out)
 {
-    TTBucket *b = tt_bucket(t, key);
-    if (!t->shared) {
+    if (!shared) {
         int j = tt_find(b, key, kind);
         if (j >= 0) *out = tt_read(b, j);
         return j >= 0;
@@ -121,17 +143,21 @@ static inline bool tt_get(TT *t, Board key, uint8_t kind, TTData *out)
     }
 }
 
-/* Stores d (in proof-number terms) as an entry of this kind for key, by
- * the kind's rule for an entry already there (tt.h). */
-static inline void tt_put(TT *t, Board key, TTData d, uint8_t kind)
+/* How a store treats an entry of the same key and kind already there:
+ * by the kind's rule (tt.h), or (TT_FILL, a copy from the big level)
+ * left as it is. */
+enum { TT_STORE, TT_FILL };
+
+/* Stores d (in proof-number terms) as an entry of this kind for key in
+ * bucket b. */
+static inline void tt_put_in(TTBucket *b, bool shared, Board key, TTData d, uint8_t kind, int mode)
 {
-    TTBucket *b = tt_bucket(t, key);
-    uint32_t seq = t->shared ? tt_lock(b) : 0;
+    uint32_t seq = shared ? tt_lock(b) : 0;
     int v = tt_find(b, key, kind);
-    bool found = v >= 0, keep = false;
+    bool found = v >= 0, keep = found && mode == TT_FILL;
     if (found && kind == TT_PROOF) {
         /* A proof or disproof is never overwritten by a guess. */
-        keep = (LOAD(&b->pn[v]) == 0 || LOAD(&b->dn[v]) == 0) && d.pn != 0 && d.dn != 0;
+        keep |= (LOAD(&b->pn[v]) == 0 || LOAD(&b->dn[v]) == 0) && d.pn != 0 && d.dn != 0;
     } else if (found) {
         /* Depth bounds: both facts hold, so keep the stronger of each. */
         uint32_t win = LOAD(&b->pn[v]), nowin = LOAD(&b->dn[v]), work = LOAD(&b->work[v]);
@@ -156,7 +182,62 @@ static inline void tt_put(TT *t, Board key, TTData d, uint8_t kind)
         STORE(&b->move[v], d.move);
         STORE(&b->flags[v], kind);
     }
-    if (t->shared) STORE(&b->seq, seq + 1);
+    if (shared) STORE(&b->seq, seq + 1);
+}
+
+/* Stores into the hot level and, a record with enough work below it,
+ * into the big level too (after the hot bucket's lock is released). */
+static inline void tt_put(TT *t, Board key, TTData d, uint8_t kind)
+{
+    uint64_t h = tt_hash(key);
+    tt_put_in(tt_hot(t, h), t->shared, key, d, kind, TT_STORE);
+    if (t->big && d.work >= TT_BIG_WORK) tt_put_in(tt_big(t, h), t->shared, key, d, kind, TT_STORE);
+}
+
+/* Whether a hot miss of key (hash h) should look in the big level, and
+ * whether it is one of the sampled keys that always look (tt.h). */
+static inline bool tt_pays(const TT *t, int pieces, uint64_t h, bool *sampled)
+{
+    *sampled = (h >> 32 & (TT_SAMPLE - 1)) == 0;
+    const TTPays *c = &t->pays[pieces];
+    uint32_t probes = __atomic_load_n(&c->probes, __ATOMIC_RELAXED), hits = __atomic_load_n(&c->hits, __ATOMIC_RELAXED);
+    return *sampled || (probes >= 16 && (uint64_t)hits * TT_PAYS_RATIO >= probes);
+}
+
+/* A sampled probe's outcome, into its piece count's rate; halved every
+ * 1024 samples so that the rate follows the search. */
+static void tt_count(TT *t, int pieces, bool hit)
+{
+    TTPays *c = &t->pays[pieces];
+    uint32_t probes = __atomic_add_fetch(&c->probes, 1, __ATOMIC_RELAXED);
+    uint32_t hits = hit ? __atomic_add_fetch(&c->hits, 1, __ATOMIC_RELAXED) : __atomic_load_n(&c->hits, __ATOMIC_RELAXED);
+    if (probes >= 1024) {
+        __atomic_store_n(&c->probes, probes / 2, __ATOMIC_RELAXED);
+        __atomic_store_n(&c->hits, hits / 2, __ATOMIC_RELAXED);
+    }
+}
+
+/* After a hot miss: the big level, where it pays; a record found there
+ * is copied into the hot level. */
+static bool tt_get_big(TT *t, Board key, uint64_t h, uint8_t kind, TTData *out)
+{
+    int pieces = __builtin_popcountll(key.s[0] | key.s[1]);
+    bool sampled = false;
+    /* A big level no bigger than TT_HOT_BYTES costs no more to probe
+     * than a hot level of that size. */
+    if (t->nbig > TT_HOT_BYTES / sizeof(TTBucket) && !tt_pays(t, pieces, h, &sampled)) return false;
+    bool hit = tt_get_in(tt_big(t, h), t->shared, key, kind, out);
+    if (sampled) tt_count(t, pieces, hit);
+    if (hit) tt_put_in(tt_hot(t, h), t->shared, key, *out, kind, TT_FILL);
+    return hit;
+}
+
+/* The entry of this kind for key, copied into *out; false when absent. */
+static inline bool tt_get(TT *t, Board key, uint8_t kind, TTData *out)
+{
+    uint64_t h = tt_hash(key);
+    if (tt_get_in(tt_hot(t, h), t->shared, key, kind, out)) return true;
+    return t->big && tt_get_big(t, key, h, kind, out);
 }
 
 bool tt_probe(TT *t, Board key, TTData *out) { return tt_get(t, key, TT_PROOF, out); }
@@ -195,10 +276,11 @@ void tt_busy_add(TT *t, Board key, int delta)
 
 unsigned tt_busy(const TT *t, Board key) { return __atomic_load_n(&tt_bucket(t, key)->busy, __ATOMIC_RELAXED); }
 
-size_t tt_capacity(const TT *t) { return t->nbuckets * TT_BUCKET_ENTRIES; }
+size_t tt_capacity(const TT *t) { return (t->nbuckets + t->nbig) * TT_BUCKET_ENTRIES; }
 
 bool tt_entry(const TT *t, size_t i, Board *key, TTData *out)
 {
+    /* The big level's buckets follow the hot level's in memory. */
     const TTBucket *b = &t->buckets[i / TT_BUCKET_ENTRIES];
     int j = (int)(i % TT_BUCKET_ENTRIES);
     if ((LOAD(&b->flags[j]) & TT_KIND_MASK) != TT_PROOF) return false;
@@ -207,11 +289,20 @@ bool tt_entry(const TT *t, size_t i, Board *key, TTData *out)
     return true;
 }
 
+/* Used entries per thousand in the first buckets of a level. */
+static int tt_level_permille(const TTBucket *b, size_t nbuckets)
+{
+    size_t n = nbuckets < 250 ? nbuckets : 250, used = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += LOAD(&b[i].flags[j]) & TT_FLAG_USED;
+    return (int)(used * 1000 / (n * TT_BUCKET_ENTRIES));
+}
+
 /* Unlocked reads: a sample for progress reports, exact only when still. */
 int tt_permille(TT *t)
 {
-    size_t n = t->nbuckets < 250 ? t->nbuckets : 250, used = 0;
-    for (size_t i = 0; i < n; i++)
-        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += LOAD(&t->buckets[i].flags[j]) & TT_FLAG_USED;
-    return (int)(used * 1000 / (n * TT_BUCKET_ENTRIES));
+    int hot = tt_level_permille(t->buckets, t->nbuckets);
+    if (!t->big) return hot;
+    int big = tt_level_permille(t->big, t->nbig);
+    return (int)(((double)hot * (double)t->nbuckets + (double)big * (double)t->nbig) / (double)(t->nbuckets + t->nbig));
 }

@@ -82,6 +82,70 @@
  * Memory: the table is exactly the requested size rounded down to whole
  * buckets (at least one), advised to use huge pages, and touched in full at
  * tt_init, so the resident size is the table's size from the start.
+ *
+ * Two levels (tables over TT_ONE_LEVEL_MAX): every probe of a big table
+ * missed the TLB and the cache (one thread searched 37 K nodes/s with a
+ * 12 GiB table against 480 K with 16 MiB: results/table-size-rate.csv; on
+ * this VM a page walk goes through the host's page tables too, and for a
+ * big table those miss the cache as well). So such a table is split:
+ *
+ *   memory  | hot: TT_HOT_BYTES of buckets | big: the rest | TTPays[65] |
+ *
+ *   hot  every probe, store, prefetch and busy mark goes here, exactly as
+ *        in a one-level table (the same buckets, index and rules).
+ *   big  the same buckets, indexed by the hash rotated by 32 bits. A store
+ *        with work >= TT_BIG_WORK goes here as well (write-through; a
+ *        record with less work below it is cheaper to search again than
+ *        to fetch from far away, and stores with that much are a few per
+ *        cent of all). It is probed only after a hot miss, and only where
+ *        that pays (below). A record found there is copied into the hot
+ *        level (unless the hot level meanwhile has one of that key and
+ *        kind), so that the parent's next expansion finds it near.
+ *
+ *   When the big level pays: the table keeps, per piece count p of the
+ *   key (popcount of both words, 0..64), how often a hot miss at p finds
+ *   the key in the big level (TTPays), measured on a fixed 1/TT_SAMPLE
+ *   of keys (chosen by hash bits, so always the same keys) that look on
+ *   every hot miss; other keys look once 16 samples show a rate of at
+ *   least 1/TT_PAYS_RATIO. The counts halve every 1024 samples, so the
+ *   choice follows the search. Deep positions, most of the probes and
+ *   mostly fresh leaves that no level holds, stop looking; positions near
+ *   the search's root, whose records carry the work, keep looking.
+ *   (Sampling 1/64 cost a fifth of the rate with 12 GiB: about one far
+ *   probe per node.) A big level of at most TT_HOT_BYTES (tests force
+ *   such tables) costs no more to probe than a hot level of that size
+ *   and is probed on every hot miss. Why not a filter of the big level's
+ *   keys: one good to a few per cent needs ~8 bits per big entry, over
+ *   100 MiB for a 12 GiB table, and a probe of that costs the TLB miss
+ *   again; the counts are 520 bytes. Why not "positions with many empty
+ *   cells": the table knows no root, and a fixed depth suits one root
+ *   only.
+ *
+ *   Soundness: each level is a table as above, so each returns a record
+ *   only for an exactly equal key and kind, and each applies the store
+ *   rule under its own sequence locks: a guess, stored or written
+ *   through, never replaces a proof or disproof in either level, and
+ *   depth bounds merge in either level (facts, so any merge is sound).
+ *   No operation holds two buckets' locks at once (the big store follows
+ *   the hot one's release), so there is no lock order to keep. A key may
+ *   have a record in each level; a probe takes the hot one. They can
+ *   differ: the big one may be older (the hot one was later stored with
+ *   less work), or a hot guess may hide a big proof (a thread stored its
+ *   stale numbers after the proof left the hot level) until the guess is
+ *   evicted. Either costs work, never a value: the search treats every
+ *   undecided number as a guess, and a proof or disproof is only ever a
+ *   stored fact. A record lost (evicted from the hot level with little
+ *   work, or displaced in the big one) costs work only. A probe writes
+ *   nothing to a bucket it reads; a big hit's copy into the hot level is
+ *   a store like any other (the hot bucket's lock), and a sampled probe
+ *   adds to the counts (relaxed atomics: advisory, a lost update only
+ *   shifts a choice).
+ *
+ *   Tables up to TT_ONE_LEVEL_MAX are one level, exactly as before (the
+ *   bench's 64 MiB, solve's default 256 MiB: same nodes, same
+ *   signature). tt_capacity and tt_entry list the hot level's entries,
+ *   then the big level's (a key may be listed twice; a checkpoint reloads
+ *   both, by the store rule); busy marks live in hot buckets only.
  */
 #ifndef OCS_TT_H
 #define OCS_TT_H
@@ -118,17 +182,36 @@ typedef struct {
 } TTBounds;
 #define TT_NO_WIN UINT32_MAX
 
+/* Two levels (above): the sizes, and which records the big level takes
+ * and when it is probed. Measured: results/table-two-level.md. */
+#define TT_ONE_LEVEL_MAX ((size_t)256 << 20)
+#define TT_HOT_BYTES ((size_t)128 << 20)
+enum { TT_BIG_WORK = 16, TT_PAYS_RATIO = 16, TT_SAMPLE = 1024, TT_PIECES = 65 };
+
+/* Per piece count: sampled hot misses, and how many of them the big
+ * level held. */
 typedef struct {
-    TTBucket *buckets;
+    uint32_t probes, hits;
+} TTPays;
+
+typedef struct {
+    TTBucket *buckets; /* the hot level (the whole table if one level) */
     size_t nbuckets;
-    void *map;       /* what was mapped, for munmap */
+    TTBucket *big;     /* the big level; NULL: one level */
+    size_t nbig;
+    TTPays *pays;      /* [TT_PIECES], with the big level */
+    void *map;         /* what was mapped, for munmap */
     size_t map_len;
     bool shared;
 } TT;
 
 /* bytes: the table's size (rounded down to whole buckets, at least one).
+ * Two levels when it is over TT_ONE_LEVEL_MAX (a hot one of TT_HOT_BYTES).
  * Returns 0, or -1 when the memory cannot be had. */
 int tt_init(TT *t, size_t bytes, bool shared);
+/* The same with the hot level's size given: hot_bytes = 0, or not less
+ * than bytes, makes one level (tests force small two-level tables). */
+int tt_init_levels(TT *t, size_t bytes, bool shared, size_t hot_bytes);
 void tt_free(TT *t);
 void tt_clear(TT *t);
 
@@ -151,12 +234,13 @@ void tt_prefetch(const TT *t, Board key);
 void tt_busy_add(TT *t, Board key, int delta);
 unsigned tt_busy(const TT *t, Board key);
 
-size_t tt_capacity(const TT *t); /* entries */
+size_t tt_capacity(const TT *t); /* entries, both levels */
 /* Entry i (0 <= i < tt_capacity) when in use by a proof-number entry, for
  * saving the table: only while no thread searches it. (Depth-bound entries
  * are not listed: alpha-beta's table is never saved.) */
 bool tt_entry(const TT *t, size_t i, Board *key, TTData *out);
-/* Used entries per thousand, sampled over the first buckets. */
+/* Used entries per thousand, sampled over the first buckets (of each
+ * level, weighted by its size). */
 int tt_permille(TT *t);
 
 #endif

@@ -1,8 +1,10 @@
 /* tt_threads.c - a standalone threaded program for ThreadSanitizer
  * (Criterion does not run under TSan): two threads store and probe keys in
  * one shared table whose buckets they contend for (64 buckets and random
- * keys, then one bucket whose six keys both rewrite). Exit 0 when every hit
- * carried its own key's data; TSan itself reports any data race. */
+ * keys, then one bucket whose six keys both rewrite), then the same on
+ * two-level tables (tt.h) whose hot level is a few buckets, so that
+ * promotions, big-level probes and their copies back race too. Exit 0 when
+ * every hit carried its own key's data; TSan itself reports any data race. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -47,11 +49,12 @@ static void *run(void *arg)
     return NULL;
 }
 
-/* Two threads on one table; returns the wrong hits. */
-static long race(size_t bytes, int few, long *hits)
+/* Two threads on one table (a hot level of hot bytes; 0: one level);
+ * returns the wrong hits. */
+static long race(size_t bytes, size_t hot, int few, long *hits)
 {
     TT t;
-    if (tt_init(&t, bytes, true) != 0) return 1;
+    if (tt_init_levels(&t, bytes, true, hot) != 0) return 1;
     Worker w[2] = {{&t, 0x1234567ULL, few, 0, 0}, {&t, 0x89ABCDEFULL, few, 0, 0}};
     pthread_t th[2];
     for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, run, &w[i]);
@@ -63,9 +66,11 @@ static long race(size_t bytes, int few, long *hits)
 
 int main(void)
 {
-    long hits1, hits2;
-    long bad = race(8 << 10, 0, &hits1);   /* 64 buckets, random keys */
-    bad += race(1, 6, &hits2);            /* one bucket, six keys rewritten */
-    printf("tt_threads: %ld + %ld hits, %ld wrong\n", hits1, hits2, bad);
-    return bad || hits2 == 0 ? 1 : 0;
+    long hits1, hits2, hits3, hits4;
+    long bad = race(8 << 10, 0, 0, &hits1);                     /* 64 buckets, random keys */
+    bad += race(1, 0, 6, &hits2);                               /* one bucket, six keys rewritten */
+    bad += race(8 << 10, 4 * sizeof(TTBucket), 0, &hits3);     /* 4 hot buckets, 60 big */
+    bad += race(2 * sizeof(TTBucket), sizeof(TTBucket), 6, &hits4); /* 1 + 1 buckets, six keys */
+    printf("tt_threads: %ld + %ld hits one level, %ld + %ld two levels, %ld wrong\n", hits1, hits2, hits3, hits4, bad);
+    return bad || hits2 == 0 || hits4 == 0 ? 1 : 0;
 }
