@@ -25,13 +25,6 @@ void top_fail(Ctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
-static uint32_t sat_add(uint32_t a, uint32_t b)
-{
-    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
-    uint64_t s = (uint64_t)a + b;
-    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
-}
-
 
 /* ---------------- the store ---------------- */
 
@@ -186,7 +179,7 @@ static void recompute(Ctx *c, int i)
         const TNode *ch = &c->t[j];
         uint32_t a = isor ? ch->pn : ch->dn, s = isor ? ch->dn : ch->pn;
         if (a < mn) mn = a;
-        sum = sat_add(sum, s);
+        sum = dfpn_sat_add(sum, s);
         avail |= ch->avail;
         vavail |= vavail_of(ch);
         Winner e = expect_of(ch);

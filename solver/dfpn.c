@@ -66,13 +66,6 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
      * the lemma, and building it costs 0.6 s. */
 }
 
-static uint32_t sat_add(uint32_t a, uint32_t b)
-{
-    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
-    uint64_t s = (uint64_t)a + b;
-    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
-}
-
 static inline Board *memo_slot(Dfpn *d, Board b)
 {
     uint64_t h = b.s[0] * 0x9E3779B97F4A7C15ULL ^ b.s[1] * 0xC2B2AE3D27D4EB4FULL;
@@ -296,28 +289,16 @@ static bool reprobe(Dfpn *d, Child *c)
 /* OR node: pn = min, dn = sum; AND node the other way round. Call the
  * "min" number phi and the "sum" number delta. With virtual, a child other
  * threads are in looks harder (virtual_phi); delta is always the real sum. */
-typedef struct {
-    uint32_t phi1, phi2, delta;
-    int bi;
-} Pick;
-
-static Pick pick(Dfpn *d, const Child *ch, int n, bool order, bool virtual)
+static DfpnPick pick(Dfpn *d, const Child *ch, int n, bool order, bool virtual)
 {
-    Pick p = {DFPN_INF, DFPN_INF, 0, -1};
+    DfpnPick p = dfpn_pick_start();
     for (int i = 0; i < n; i++) {
         const Child *c = &ch[i];
-        uint32_t phi = order ? c->pn : c->dn, dl = order ? c->dn : c->pn;
-        p.delta = sat_add(p.delta, dl);
+        uint32_t phi = order ? c->pn : c->dn;
         if (virtual && !c->exact) phi = virtual_phi(phi, tt_busy(d->tt, c->key));
-        if (phi < p.phi1) {
-            p.phi2 = p.phi1;
-            p.phi1 = phi;
-            p.bi = i;
-        } else if (phi < p.phi2) {
-            p.phi2 = phi;
-        }
+        dfpn_pick_add(&p, i, phi, order ? c->dn : c->pn);
     }
-    if (n == 0) p.delta = DFPN_INF; /* unreachable for open nodes; keeps the numbers exact */
+    dfpn_pick_end(&p, n); /* unreachable for open nodes */
     return p;
 }
 
@@ -334,7 +315,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     bool order = board_order_to_move(b);
     Move best = MOVE_NONE;
     for (;;) {
-        Pick p = pick(d, ch, n, order, false);
+        DfpnPick p = pick(d, ch, n, order, false);
         *pn = order ? p.phi1 : p.delta;
         *dn = order ? p.delta : p.phi1;
         best = p.bi >= 0 ? ch[p.bi].move : MOVE_NONE;
@@ -351,7 +332,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
              * chosen instead is already past this node's threshold (it would
              * return at once, and this thread would spin). A best child no
              * thread is in stays the choice: virtual numbers only grow. */
-            Pick v = pick(d, ch, n, order, true);
+            DfpnPick v = pick(d, ch, n, order, true);
             if (v.bi != p.bi && (order ? ch[v.bi].pn : ch[v.bi].dn) < phi_t) {
                 p.bi = v.bi;
                 p.phi2 = v.phi2;

@@ -54,6 +54,43 @@ static inline void dfpn_numbers(Winner w, uint32_t *pn, uint32_t *dn)
     *dn = w == WINNER_CHAOS ? 0 : w == WINNER_ORDER ? DFPN_INF : 1;
 }
 
+/* a + b for proof numbers: infinity stays infinity, and a finite sum never
+ * reaches it (it saturates one below: only a proof or disproof is exact). */
+static inline uint32_t dfpn_sat_add(uint32_t a, uint32_t b)
+{
+    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
+    uint64_t s = (uint64_t)a + b;
+    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
+}
+
+/* Choosing at an open node: the least "min" number (phi: pn at an Order
+ * node, dn at a Chaos node) and the second least, and the sum of the other
+ * numbers (delta). Children are added one by one (dfpn_pick_add); with no
+ * child delta is infinite (dfpn_pick_end), which keeps the numbers exact. */
+typedef struct {
+    uint32_t phi1, phi2, delta;
+    int bi; /* the child with phi1, -1 none */
+} DfpnPick;
+
+static inline DfpnPick dfpn_pick_start(void) { return (DfpnPick){DFPN_INF, DFPN_INF, 0, -1}; }
+
+static inline void dfpn_pick_add(DfpnPick *p, int i, uint32_t phi, uint32_t delta)
+{
+    p->delta = dfpn_sat_add(p->delta, delta);
+    if (phi < p->phi1) {
+        p->phi2 = p->phi1;
+        p->phi1 = phi;
+        p->bi = i;
+    } else if (phi < p->phi2) {
+        p->phi2 = phi;
+    }
+}
+
+static inline void dfpn_pick_end(DfpnPick *p, int n)
+{
+    if (n == 0) p->delta = DFPN_INF;
+}
+
 /* The thresholds of the child chosen at an open node, in phi/delta terms
  * (phi: the node's "min" number, delta its "sum"): the 1+eps trick gives it
  * a phi threshold of ceil(phi2 * (1+eps)) (at least phi2 + 1, at most the

@@ -196,35 +196,13 @@ static int expand(DfpnDepth *s, Board b, const KnNode *kn, int d, DdChild *ch)
     return n;
 }
 
-static uint32_t sat_add(uint32_t a, uint32_t b)
-{
-    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
-    uint64_t v = (uint64_t)a + b;
-    return v >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)v;
-}
-
 /* phi: the child's number the mover minimises (Order: pn, Chaos: dn);
- * delta: the other, summed. */
-typedef struct {
-    uint32_t phi1, phi2, delta;
-    int bi;
-} DdPick;
-
-static DdPick pick(const DdChild *ch, int n, bool order)
+ * delta: the other, summed (dfpn.h). */
+static DfpnPick pick(const DdChild *ch, int n, bool order)
 {
-    DdPick p = {DFPN_INF, DFPN_INF, 0, -1};
-    for (int i = 0; i < n; i++) {
-        uint32_t phi = order ? ch[i].pn : ch[i].dn;
-        p.delta = sat_add(p.delta, order ? ch[i].dn : ch[i].pn);
-        if (phi < p.phi1) {
-            p.phi2 = p.phi1;
-            p.phi1 = phi;
-            p.bi = i;
-        } else if (phi < p.phi2) {
-            p.phi2 = phi;
-        }
-    }
-    if (n == 0) p.delta = DFPN_INF;
+    DfpnPick p = dfpn_pick_start();
+    for (int i = 0; i < n; i++) dfpn_pick_add(&p, i, order ? ch[i].pn : ch[i].dn, order ? ch[i].dn : ch[i].pn);
+    dfpn_pick_end(&p, n);
     return p;
 }
 
@@ -265,7 +243,7 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
     check_limits(s);
     int n = expand(s, b, kn, d, ch);
     bool order = board_order_to_move(b);
-    DdPick p;
+    DfpnPick p;
     for (;;) {
         p = pick(ch, n, order);
         self->pn = order ? p.phi1 : p.delta;
