@@ -42,6 +42,30 @@
  * win, so no at every d. The centre lemma is not used: it decides the
  * value, not the distance.
  *
+ * Shortcuts near the leaves (dfpn_depth.c argues each beside its code;
+ * none changes an answer or a proof's depth, and every fact stored is
+ * still one a decided subtree gave: only the work changes):
+ *   - a 3-ply question with Order to move (fours knowledge on, original or
+ *     exact) is decided where its parent meets it, without a node or a
+ *     table entry: only Order's four-making moves can win in 3, unless a
+ *     symbol has fewer than two non-maker empty cells (a zugzwang may then
+ *     follow a quiet move, and every move is tried); under original each
+ *     maker is judged from the windows through it, without playing it;
+ *   - at a 5-ply question with Order to move (original), Order's quiet
+ *     moves (on a cell in no window live for its symbol with three or
+ *     fewer empty cells) are no without a look when Chaos has a quiet
+ *     reply and Order has no win in 3: the reply leaves Order only
+ *     two-empty windows it already had;
+ *   - a 4-ply question with Chaos to move is decided by one expansion:
+ *     its numbers are neither stored nor looked for, and no pairing is
+ *     tried there; its parent first tries its first move statically, and
+ *     a child that is no there is no without a node;
+ *   - an expansion stops at a child that settles its node: at a Chaos
+ *     node a child that is no; at an Order node a child proven at the
+ *     least depth the node can have (3, or the empty cells under
+ *     exact-end), so the node's proof depth is the one the full expansion
+ *     would give.
+ *
  * Table (the "distance table", shared with alpha-beta): two kinds of entry
  * (tt.h), never confused:
  *   - facts, depth-bound entries (TTBounds) under the plain key kn_key:
