@@ -36,7 +36,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: all deps test layout-check solve solve-search solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
+.PHONY: bench-opening all deps test layout-check solve solve-search solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
 all: $(B)/ocsolve $(B)/ocsolve-mpi
 
@@ -55,6 +55,8 @@ help:
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
 	@echo "                build, both against bench/signature.txt (the solver part only, ~2 min)"
 	@echo "make bench-check-quick  the quick workload's signature of the -O0 build (CI runs it)"
+	@echo "make bench-opening  the harder opening tier (positions 2-6 plies from the empty board,"
+	@echo "                1 GiB table, ~10 min), checked against its signature in bench/signature.txt"
 	@echo "make layout-check  the folders' include and no-exit rules (make test runs it first)"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
 	@echo "make clean      remove build/"
@@ -208,6 +210,14 @@ bench-check-quick: $(O)/ocsolve
 	got=$$($(O)/ocsolve bench --quick --solver-only | sed -n 's/^bench signature: //p'); \
 	echo "$(O)/ocsolve: quick bench signature $$got (recorded: $$want)"; \
 	[ -n "$$got" ] && [ "$$got" = "$$want" ] || { echo "make bench-check-quick: signature mismatch" >&2; exit 1; }
+
+# The opening tier (ocsolve bench --opening; minutes): its signature must
+# be the recorded one (bench/signature.txt, line 'opening N').
+bench-opening: $(B)/ocsolve
+	@want=$$(sed -n 's/^opening //p' bench/signature.txt); \
+	got=$$($(B)/ocsolve bench --opening | tee /dev/stderr | sed -n 's/^opening signature: //p'); \
+	echo "$(B)/ocsolve: opening signature $$got (recorded: $$want)"; \
+	[ -n "$$got" ] && [ "$$got" = "$$want" ] || { echo "make bench-opening: signature mismatch" >&2; exit 1; }
 
 clean:
 	rm -rf $(B)

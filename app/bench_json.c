@@ -131,3 +131,34 @@ void bench_json_print(FILE *f, bool quick, const BenchHot *hot, const BenchTT *t
     json_close(&j);
     json_end(&j);
 }
+
+void bench_json_opening(FILE *f, const BenchOpening *o)
+{
+    Json j;
+    json_begin(&j, f);
+    json_object(&j, NULL);
+    json_str(&j, "workload", "opening");
+    json_str(&j, "rules", "original");
+    json_int(&j, "board", BENCH_N);
+    json_int(&j, "k", BENCH_K);
+    json_uint(&j, "table_bytes", BENCH_OPENING_TT_BYTES);
+    json_array(&j, "positions");
+    for (int i = 0; i < o->npos; i++) {
+        json_object(&j, NULL);
+        json_str(&j, "moves", bench_opening_pos[i].moves);
+        json_int(&j, "pieces", o->pieces[i]);
+        json_str(&j, "value", winner_name(o->pos[i].value));
+        json_str(&j, "value_from", bench_opening_pos[i].source);
+        json_uint(&j, "nodes", o->pos[i].nodes);
+        json_real(&j, "seconds", o->pos[i].seconds, 6);
+        json_real(&j, "nodes_per_second", bench_rate((double)o->pos[i].nodes, o->pos[i].seconds), 0);
+        json_close(&j);
+    }
+    json_close(&j);
+    json_uint(&j, "nodes", o->nodes);
+    json_real(&j, "seconds", o->seconds, 6);
+    json_real(&j, "nodes_per_second", bench_rate((double)o->nodes, o->seconds), 0);
+    json_uint(&j, "signature", o->nodes);
+    json_close(&j);
+    json_end(&j);
+}

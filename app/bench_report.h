@@ -27,6 +27,11 @@ void bench_text_bound(FILE *f, const BenchTT *tt, const BenchSolver *s1);
 void bench_text_parallel_head(FILE *f, int threads);
 void bench_text_speedup(FILE *f, int threads, const BenchSolver *s1, const BenchSolver *sp);
 void bench_text_signature(FILE *f, const BenchSolver *s1); /* the last line */
+/* The opening tier (--opening): its heading, a line per position, and the
+ * totals ending in its signature line. */
+void bench_text_opening_head(FILE *f);
+void bench_text_opening_each(void *f, int i, const BenchOpening *o); /* a BenchOpeningEach */
+void bench_text_opening_total(FILE *f, const BenchOpening *o);
 
 /* ---- JSON (bench_json.c) ---- */
 
@@ -34,5 +39,8 @@ void bench_text_signature(FILE *f, const BenchSolver *s1); /* the last line */
  * not measured (--solver-only), sp NULL without a parallel run. */
 void bench_json_print(FILE *f, bool quick, const BenchHot *hot, const BenchTT *tt, const BenchSolver *s1,
                       const BenchSolver *sp);
+
+/* The opening tier as one JSON object and a newline. */
+void bench_json_opening(FILE *f, const BenchOpening *o);
 
 #endif

@@ -113,3 +113,30 @@ void bench_text_signature(FILE *f, const BenchSolver *s1)
 {
     fprintf(f, "bench signature: %llu\n", (unsigned long long)s1->nodes);
 }
+
+void bench_text_opening_head(FILE *f)
+{
+    fprintf(f,
+            "ocsolve bench --opening: %d positions 2-6 plies from the empty board, 6x6, k=5, original rules,\n"
+            "  one df-pn thread, no centre lemma (pure search), %zu MiB table cleared before each\n"
+            "  %-28s %6s %5s %-5s %11s %9s %9s\n",
+            bench_opening_count, BENCH_OPENING_TT_BYTES >> 20, "moves", "pieces", "empty", "value", "nodes", "seconds",
+            "nodes/s");
+    fflush(f);
+}
+
+void bench_text_opening_each(void *arg, int i, const BenchOpening *o)
+{
+    FILE *f = arg;
+    const BenchSolveFig *p = &o->pos[i];
+    fprintf(f, "  %-28s %6d %5d %-5s %11llu %9.2f %9.0f\n", bench_opening_pos[i].moves, o->pieces[i], p->empty,
+            winner_name(p->value), (unsigned long long)p->nodes, p->seconds, bench_rate((double)p->nodes, p->seconds));
+    fflush(f);
+}
+
+void bench_text_opening_total(FILE *f, const BenchOpening *o)
+{
+    fprintf(f, "  total: %d positions, %llu nodes in %.2f s = %.0f nodes/s\n", o->npos, (unsigned long long)o->nodes,
+            o->seconds, bench_rate((double)o->nodes, o->seconds));
+    fprintf(f, "opening signature: %llu\n", (unsigned long long)o->nodes);
+}

@@ -131,6 +131,37 @@ int bench_solver(bool quick, int threads, BenchSolver *out, BenchSolveEach each,
  * k-windows its detector covers for each symbol at every node. */
 uint64_t bench_baseline_perft(int n, int k, Board b, int depth, uint64_t *nodes, uint64_t *ends, int *windows);
 
+/* ---- the opening tier (opening.c): `ocsolve bench --opening` ---- */
+
+/* Positions near the empty board (two to six pieces), each decided by one
+ * df-pn thread with no centre lemma (pure search) on a 1 GiB table cleared
+ * before it, in 1-300 s on the machine it was chosen on; their values come
+ * from verified certificates (opening.c says which). Its own signature,
+ * the total nodes: fixed for the same reasons as the suite's. */
+enum { BENCH_MAX_OPENING = 16 };
+#define BENCH_OPENING_TT_BYTES ((size_t)1 << 30)
+
+typedef struct {
+    const char *moves; /* from the empty board, e.g. "Xc3 Ob1" */
+    Winner value;
+    const char *source;
+} BenchOpeningPos;
+
+extern const BenchOpeningPos bench_opening_pos[];
+extern const int bench_opening_count;
+
+typedef struct {
+    int npos;
+    BenchSolveFig pos[BENCH_MAX_OPENING];
+    int pieces[BENCH_MAX_OPENING];
+    uint64_t nodes;
+    double seconds;
+} BenchOpening;
+
+/* After opening position i: out->pos[i], of bench_opening_pos[i]. */
+typedef void (*BenchOpeningEach)(void *arg, int i, const BenchOpening *o);
+int bench_opening(BenchOpening *out, BenchOpeningEach each, void *arg, char *err, int errlen);
+
 /* Rates, guarded against a zero time. */
 double bench_rate(double amount, double seconds);
 
