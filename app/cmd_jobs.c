@@ -31,6 +31,10 @@ static const char jobs_help[] =
     "  --job-threads T    each job a parallel df-pn on T threads (default 1)\n"
     "  --no-expect        a second worker takes the next best leaf, not first the\n"
     "                     work running jobs leave if they end as they lean\n"
+    "  --no-help          an idle worker never joins a running job; by default,\n"
+    "                     with a shared table and one-thread jobs, it joins one as\n"
+    "                     a second df-pn thread when all work left is busy or\n"
+    "                     only speculative\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --store DIR        look positions up in, and put decided ones into, the\n"
     "                     LMDB store DIR (created when missing)\n"
@@ -47,7 +51,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -60,6 +64,7 @@ static const struct option jobs_longopts[] = {
     {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
     {"no-expect", no_argument, NULL, O_NOEXPECT},
+    {"no-help", no_argument, NULL, O_NOHELP},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -104,10 +109,11 @@ static const char *cert_folder(const char *certs, const char *store_dir, const c
 static void print_result(const JobsResult *res)
 {
     printf("result: %s\n", winner_name(res->winner));
-    printf("jobs: %llu (%llu decided, %llu undecided, %llu stopped)\n", (unsigned long long)res->jobs_run,
-           (unsigned long long)res->jobs_decided, (unsigned long long)res->jobs_undecided,
-           (unsigned long long)res->jobs_stopped);
-    printf("nodes: %llu\n", (unsigned long long)res->nodes);
+    printf("jobs: %llu (%llu decided, %llu undecided, %llu stopped), %llu helped by an idle worker\n",
+           (unsigned long long)res->jobs_run, (unsigned long long)res->jobs_decided,
+           (unsigned long long)res->jobs_undecided, (unsigned long long)res->jobs_stopped,
+           (unsigned long long)res->helps);
+    printf("nodes: %llu (helpers %llu)\n", (unsigned long long)res->nodes, (unsigned long long)res->help_nodes);
     printf("seconds: %.2f\n", res->seconds);
     printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store, %llu as "
            "transpositions\n",
@@ -159,6 +165,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_NOCENTRE: cfg.kn.centre = false; break;
         case O_SEPARATE: s.separate_tables = true; break;
         case O_NOEXPECT: s.no_expect = true; break;
+        case O_NOHELP: s.no_help = true; break;
         case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;
         case O_QUIET: quiet = true; break;

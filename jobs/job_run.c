@@ -75,13 +75,17 @@ void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *
     dfpn_init(&d, jr->r, &jr->cfg, jr->tt);
     d.threads = jr->threads;
     d.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
+    DfpnShared *team = jr->threads <= 1 ? jr->team : NULL;
+    d.team = team;
     uint32_t pn = 1, dn = 1;
     Winner v = dfpn_solve(&d, o->b, &pn, &dn);
+    if (d.team) dfpn_team_stop(d.team); /* also when decided without search */
+    d.team = NULL;                      /* the certificate writer searches alone */
     out->value = (uint8_t)v;
     out->pn = pn;
     out->dn = dn;
     out->nodes = d.nodes;
-    out->stopped = v == WINNER_NONE && d.stopped && d.nodes < o->node_limit;
+    out->stopped = v == WINNER_NONE && d.stopped && d.nodes < o->node_limit; /* helpers take no budget */
     if (v != WINNER_NONE && o->certify && jr->cert_dir) {
         double c0 = clock_seconds();
         int64_t lines = write_cert(jr, &d, o->b, v, &out->cert_why);
@@ -89,5 +93,21 @@ void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *
         out->cert_lines = lines >= 0 ? (uint64_t)lines : 0;
         out->cert_seconds = clock_seconds() - c0;
     }
+    out->seconds = clock_seconds() - t0;
+}
+
+void jobrun_assist(JobRunner *jr, const JobOrder *o, DfpnShared *team, int tid, atomic_bool *interrupt,
+                   JobOutcome *out)
+{
+    double t0 = clock_seconds();
+    memset(out, 0, sizeof *out);
+    out->tag = o->tag;
+    out->serial = o->serial;
+    Dfpn d;
+    dfpn_init(&d, jr->r, &jr->cfg, jr->tt);
+    d.lim = (SearchLimits){.interrupt = interrupt}; /* the job's budget is its own thread's */
+    dfpn_assist(&d, o->b, team, tid);
+    out->nodes = d.nodes;
+    out->stopped = 1;
     out->seconds = clock_seconds() - t0;
 }

@@ -43,7 +43,10 @@ typedef struct {
     uint32_t tag;        /* the coordinator's (its top-tree node); echoed back */
     uint32_t serial;     /* the coordinator's job number; echoed back */
     uint8_t certify;     /* write the certificate when decided */
-    uint8_t pad[7];
+    uint8_t help;        /* not a job: help worker help_worker's running job
+                          * help_serial (jobs/pool.c; only where it can) */
+    uint16_t help_worker;
+    uint32_t help_serial;
 } JobOrder;
 
 /* The outcome, worker to coordinator. */
@@ -84,6 +87,8 @@ typedef struct {
     TT *tt;                   /* the table jobs run on: &own, or a shared one */
     int threads;              /* df-pn threads per job (dfpn.h: Kaneko's parallel
                                * df-pn on the table; 1: one) */
+    DfpnShared *team;         /* jobs of one thread run as a team others may
+                               * join (dfpn.h dfpn_team_new); NULL: none */
     const char *cert_dir;     /* NULL: no certificates */
     uint64_t cert_max_lines;  /* 0: no bound */
 } JobRunner;
@@ -109,6 +114,14 @@ void jobrun_free(JobRunner *jr); /* frees only the runner's own table */
 /* Runs o; stops early at deadline (monotonic seconds, 0: none) or when
  * *interrupt is set (NULL: never). */
 void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out);
+
+/* Helps the running job o of another runner on the same shared table:
+ * joins its team (o's runner's jr->team) as thread tid until that job's
+ * search ends, or *interrupt is set. out gets this helper's nodes and
+ * seconds only (value WINNER_NONE: the job's own outcome carries the
+ * value; what the helper proved is in the table the job reads). */
+void jobrun_assist(JobRunner *jr, const JobOrder *o, DfpnShared *team, int tid, atomic_bool *interrupt,
+                   JobOutcome *out);
 
 /* The certificate file name of position b under r (no folder): the hex of
  * its canonical key, e.g. "o-6-5-0000000000000000-0000000000000000.ocproof". */

@@ -59,11 +59,49 @@ static int next_leaf(Ctx *c)
     return -1;
 }
 
-/* Gives every idle worker the most-proving available leaf. */
+/* The worker whose running job an idle worker should help, -1 for none:
+ * when the transport can, and every open path is busy or (with expected
+ * outcomes) only speculative, the running job with the fewest helpers.
+ * Helping adds a thread to a job whose work is needed; a speculative leaf
+ * counts only if a running job ends against its numbers (measured,
+ * results/jobs-efficiency.md). */
+static int help_target(Ctx *c)
+{
+    const TNode *root = &c->t[0];
+    if (!c->tr->can_help || c->spec->no_help || top_decided(root)) return -1;
+    bool open = root->avail && (c->spec->no_expect || root->state != T_INNER || root->vavail);
+    if (open) return -1;
+    int best = -1, fewest = 0;
+    for (int j = 0; j < c->tr->workers; j++) {
+        if (c->ws[j].node < 0 || c->ws[j].helping >= 0 || top_under_decided(c, c->ws[j].node)) continue;
+        int h = 0;
+        for (int k = 0; k < c->tr->workers; k++) h += c->ws[k].node >= 0 && c->ws[k].helping == j;
+        if (best < 0 || h < fewest) best = j, fewest = h;
+    }
+    return best;
+}
+
+/* Sends idle worker k to help worker j's job. */
+static int send_help(Ctx *c, int k, int j)
+{
+    JobOrder o = {.b = c->t[c->ws[j].node].b, .tag = (uint32_t)c->ws[j].node, .serial = ++c->serial, .help = 1,
+                  .help_worker = (uint16_t)j, .help_serial = c->ws[j].serial};
+    c->ws[k] = (WorkerState){c->ws[j].node, o.serial, j};
+    if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
+    return 0;
+}
+
+/* Gives every idle worker the most-proving available leaf, or a running
+ * job to help (help_target). */
 static int assign(Ctx *c)
 {
     for (int k = 0; k < c->tr->workers && !c->failed; k++) {
         if (c->ws[k].node >= 0) continue;
+        int j = help_target(c);
+        if (j >= 0) {
+            if (send_help(c, k, j) != 0) return -1;
+            continue;
+        }
         int leaf = next_leaf(c);
         if (leaf < 0) break;
         TNode *n = &c->t[leaf];
@@ -74,8 +112,7 @@ static int assign(Ctx *c)
         if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify};
-        c->ws[k].node = leaf;
-        c->ws[k].serial = o.serial;
+        c->ws[k] = (WorkerState){leaf, o.serial, -1};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }
     return c->failed ? -1 : 0;
@@ -190,7 +227,7 @@ static int run_workers(Ctx *c)
     c->ws = malloc((size_t)c->tr->workers * sizeof *c->ws);
     if (!c->ws) top_fail(c, "out of memory for %d workers", c->tr->workers);
     else {
-        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0};
+        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0, -1};
         coordinate(c);
     }
     if (c->tr == &own) own.close(&own);

@@ -21,9 +21,11 @@
  *     busy: it keeps its numbers but cannot be selected. A second worker
  *     first looks where the running jobs, if they end the way their
  *     numbers lean, still leave work that will be needed ("virtual win",
- *     expect_of in jobs.c), and only when there is none takes the next
- *     best path (speculative work). With every path busy the coordinator
- *     waits for a job to finish. The child
+ *     expect_of in top_tree.c). When there is none (or every path is
+ *     busy), a worker on a shared table helps a running job as a second
+ *     df-pn thread in it (pool.c; dfpn.h's teams); otherwise (an MPI rank,
+ *     a table each, threaded jobs) it takes the next best path
+ *     (speculative work), or, with every path busy, waits. The child
  *     chosen last is kept while its number is within a factor
  *     1 + spec->focus of the least (df-pn's 1+epsilon, for the top tree);
  *     children are ordered centre first, which breaks ties.
@@ -111,6 +113,7 @@ typedef struct {
     bool separate_tables;  /* threads: a table each instead of one shared table
                             * of workers * job_tt_bytes (pool.c) */
     bool no_expect;        /* plain selection: no expected outcomes (jobs.c expect_of) */
+    bool no_help;          /* idle workers never join a running job (jobs.c help_target) */
     int job_threads;       /* df-pn threads per job (0: 1); also used by MPI ranks.
                             * Threads count nodes in batches of
                             * LIMITS_CLOCK_EVERY, so a budget below a few
@@ -135,7 +138,9 @@ typedef struct {
 typedef struct {
     Winner winner;         /* WINNER_NONE: the time limit ran out */
     uint64_t jobs_run, jobs_decided, jobs_undecided, jobs_stopped; /* stopped: interrupted */
-    uint64_t nodes;        /* all jobs' df-pn nodes */
+    uint64_t helps;        /* times a worker was sent to help a running job (pool.c) */
+    uint64_t nodes;        /* all jobs' df-pn nodes, the helpers' included */
+    uint64_t help_nodes;   /* of which the helpers' */
     uint64_t tree_nodes;   /* top-tree nodes */
     uint64_t expansions;   /* top-tree leaves expanded */
     uint64_t static_decided, store_hits; /* children (and root) decided without a job */

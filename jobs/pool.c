@@ -2,6 +2,14 @@
  * with its own JobRunner, on one table shared by all (the default) or on a
  * table each; tables are kept between jobs (job_run.h).
  *
+ * Helping (shared table, one-thread jobs): an order with `help` set makes
+ * a worker join another worker's running job as a second df-pn thread
+ * (dfpn.h, dfpn_team_new): the coordinator sends it when every open leaf
+ * is busy or only speculative (jobs.c). It joins only if that worker still
+ * runs the job named (RUNNING, same serial), so a late help order finds
+ * nothing to do; a job's runner waits until its helpers have left before
+ * it reports done, so a team is never reset under a helper.
+ *
  * Invariants: a worker's fields other than `stop` are read and written
  * under the pool's mutex; a worker is IDLE, RUNNING (its order set) or
  * DONE (its outcome set, not yet taken by wait). The coordinator's wait
@@ -10,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "transport.h"
@@ -27,6 +36,8 @@ typedef struct {
     JobOrder order;
     JobOutcome out;
     atomic_bool stop;
+    DfpnShared *team; /* its jobs' team (NULL: no helping) */
+    int helpers;      /* workers inside its running job */
 } PWorker;
 
 struct Pool {
@@ -35,9 +46,31 @@ struct Pool {
     TT shared;        /* the workers' common table, when shared */
     bool has_shared;
     pthread_mutex_t mu;
-    pthread_cond_t work, done;
+    pthread_cond_t work, done, left; /* left: a helper has left a team */
     bool quit;
 };
+
+/* Worker w helps the job named by o, if it still runs. Called and returns
+ * under the mutex. */
+static void help(PWorker *w, const JobOrder *o, JobOutcome *out)
+{
+    Pool *p = w->p;
+    PWorker *t = o->help_worker < p->nw ? &p->w[o->help_worker] : NULL;
+    bool go = t && t != w && t->team && t->state == P_RUNNING && t->order.serial == o->help_serial;
+    JobOrder job = go ? t->order : *o;
+    if (go) t->helpers++;
+    pthread_mutex_unlock(&p->mu);
+    if (go) {
+        jobrun_assist(&w->jr, &job, t->team, (int)(w - p->w) + 1, &w->stop, out);
+    } else {
+        memset(out, 0, sizeof *out);
+        out->stopped = 1;
+    }
+    out->tag = o->tag;
+    out->serial = o->serial;
+    pthread_mutex_lock(&p->mu);
+    if (go && --t->helpers == 0) pthread_cond_broadcast(&p->left);
+}
 
 static void *pool_main(void *arg)
 {
@@ -48,10 +81,15 @@ static void *pool_main(void *arg)
         while (w->state != P_RUNNING && !p->quit) pthread_cond_wait(&p->work, &p->mu);
         if (p->quit) break;
         JobOrder o = w->order;
-        pthread_mutex_unlock(&p->mu);
         JobOutcome out;
-        jobrun_run(&w->jr, &o, 0, &w->stop, &out);
-        pthread_mutex_lock(&p->mu);
+        if (o.help) {
+            help(w, &o, &out);
+        } else {
+            pthread_mutex_unlock(&p->mu);
+            jobrun_run(&w->jr, &o, 0, &w->stop, &out);
+            pthread_mutex_lock(&p->mu);
+            while (w->helpers > 0) pthread_cond_wait(&p->left, &p->mu);
+        }
         w->out = out;
         w->state = P_DONE;
         pthread_cond_signal(&p->done);
@@ -72,6 +110,7 @@ static int pool_start(JobsTransport *t, int wi, const JobOrder *o, char *err, in
     } else {
         w->order = *o;
         atomic_store(&w->stop, false);
+        if (w->team && !o->help) dfpn_team_reset(w->team); /* no helper is in it (pool_main) */
         w->state = P_RUNNING;
         pthread_cond_broadcast(&p->work);
     }
@@ -127,9 +166,13 @@ static void pool_close(JobsTransport *t)
     pthread_mutex_unlock(&p->mu);
     for (int k = 0; k < p->nw; k++)
         if (p->w[k].started) pthread_join(p->w[k].th, NULL);
-    for (int k = 0; k < p->nw; k++) jobrun_free(&p->w[k].jr);
+    for (int k = 0; k < p->nw; k++) {
+        jobrun_free(&p->w[k].jr);
+        dfpn_team_free(p->w[k].team);
+    }
     if (p->has_shared) tt_free(&p->shared);
     pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->left);
     pthread_cond_destroy(&p->work);
     pthread_mutex_destroy(&p->mu);
     free(p->w);
@@ -148,7 +191,7 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
               bool share_table, int threads, const char *cert_dir, char *err, int errlen)
 {
     *t = (JobsTransport){.workers = workers, .start = pool_start, .wait = pool_wait, .interrupt = pool_interrupt,
-                         .close = pool_close};
+                         .close = pool_close, .can_help = share_table && threads <= 1 && workers > 1};
     Pool *p = calloc(1, sizeof *p);
     PWorker *w = calloc((size_t)workers, sizeof *w);
     if (!p || !w) {
@@ -167,6 +210,7 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
     pthread_cond_init(&p->done, &ca);
     pthread_condattr_destroy(&ca);
     pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->left, NULL);
     /* Every table first (a failure then leaves no thread to stop), then
      * the threads. A shared table has the memory of all the workers'. */
     if (share_table) {
@@ -178,8 +222,13 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
     for (int k = 0; k < workers; k++) {
         w[k].p = p;
         atomic_init(&w[k].stop, false);
-        if (share_table)
+        if (share_table) {
             jobrun_init_shared(&w[k].jr, r, cfg, &p->shared, threads, cert_dir);
+            /* Helping needs the shared table, and jobs of one thread (a
+             * threaded job has its own threads). */
+            if (threads <= 1 && workers > 1 && !(w[k].team = w[k].jr.team = dfpn_team_new()))
+                return pool_fail(t, err, errlen, "out of memory for a df-pn team (table %zu MiB, worker %d)", k, tt_bytes);
+        }
         else if (jobrun_init(&w[k].jr, r, cfg, tt_bytes, threads, cert_dir) != 0)
             return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for worker %d", k, tt_bytes);
     }

@@ -475,10 +475,18 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
     JobsResult *r = c->out;
     JobOutcome o = *got;
     int i = c->ws[k].node;
+    bool helped = c->ws[k].helping >= 0;
     c->ws[k].node = -1;
+    c->ws[k].helping = -1;
     if (i < 0 || o.serial != c->ws[k].serial) {
         top_fail(c, "internal error: worker %d answered job %u, not %u", k, o.serial, c->ws[k].serial);
         return -1;
+    }
+    if (helped) { /* a helper's nodes; the job's outcome carries its value */
+        r->helps++;
+        r->nodes += o.nodes;
+        r->help_nodes += o.nodes;
+        return 0;
     }
     if (o.value != WINNER_NONE && c->certify && o.cert != JOBRUN_CERT_WRITTEN) {
         /* Decided, but without its certificate: a value the run could not

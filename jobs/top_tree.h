@@ -50,6 +50,7 @@ typedef struct {
 typedef struct {
     int node;        /* the leaf it works on, -1: idle */
     uint32_t serial;
+    int helping;     /* the worker whose job it helps, -1: its own job */
 } WorkerState;
 
 typedef struct {

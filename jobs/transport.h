@@ -22,6 +22,7 @@ typedef struct JobsTransport JobsTransport;
 
 struct JobsTransport {
     int workers;
+    bool can_help; /* orders with `help` set are understood (job_run.h) */
     void *ctx;
     /* Starts o on idle worker w: 0, or -1 with a message. */
     int (*start)(JobsTransport *t, int w, const JobOrder *o, char *err, int errlen);

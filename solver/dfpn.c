@@ -29,6 +29,8 @@ enum { MEMO_BITS = 14 };
 struct DfpnShared {
     atomic_bool stop;           /* decided, a limit, or an interrupt */
     _Atomic uint64_t nodes;     /* all threads' nodes, added in batches */
+    _Atomic uint64_t decided;   /* a team's root numbers once a thread decided
+                                 * it (pn << 32 | dn), 0 before */
 };
 
 typedef struct {
@@ -235,12 +237,24 @@ static void check_shared_limits(Dfpn *d)
 {
     DfpnShared *sh = d->sh;
     if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) d->stopped = true;
-    if (d->nodes % NODE_BATCH != 0) return;
+    /* A team's first thread (d->team set) spends its own budget: helpers
+     * add work to a job, they never use up its budget (dfpn.h). */
+    if (d->nodes % NODE_BATCH != 0) {
+        /* A node budget is checked at every node on what is known of the
+         * total (the others' flushed batches and this thread's own), so a
+         * small budget (a job's) is not overshot by a whole batch. */
+        uint64_t known = d->team ? d->nodes : atomic_load_explicit(&sh->nodes, memory_order_relaxed) + (d->nodes - d->flushed);
+        if (d->lim.node_limit && known >= d->lim.node_limit) {
+            atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+            d->stopped = true;
+        }
+        return;
+    }
     uint64_t add = d->nodes - d->flushed;
     uint64_t total = atomic_fetch_add_explicit(&sh->nodes, add, memory_order_relaxed) + add;
     d->flushed = d->nodes;
     double now = clock_seconds();
-    if (limits_hit(&d->lim, total, now)) {
+    if (limits_hit(&d->lim, d->team ? d->nodes : total, now)) {
         atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
         d->stopped = true;
     }
@@ -420,6 +434,81 @@ static void solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32
     free(sh);
 }
 
+DfpnShared *dfpn_team_new(void)
+{
+    DfpnShared *t = calloc(1, sizeof *t);
+    if (t) dfpn_team_reset(t);
+    return t;
+}
+
+void dfpn_team_free(DfpnShared *t) { free(t); }
+
+void dfpn_team_stop(DfpnShared *t) { atomic_store(&t->stop, true); }
+
+uint64_t dfpn_team_nodes(DfpnShared *t) { return atomic_load(&t->nodes); }
+
+void dfpn_team_reset(DfpnShared *t)
+{
+    atomic_store(&t->stop, false);
+    atomic_store(&t->nodes, 0);
+    atomic_store(&t->decided, 0);
+}
+
+/* A team thread's end: a decision is handed to the others (a decided
+ * pair is never 0: one number of it is DFPN_INF), and the team stops. */
+static void team_end(Dfpn *d, uint32_t pn, uint32_t dn)
+{
+    atomic_fetch_add_explicit(&d->sh->nodes, d->nodes - d->flushed, memory_order_relaxed);
+    d->flushed = d->nodes;
+    if (pn == 0 || dn == 0) {
+        uint64_t none = 0;
+        atomic_compare_exchange_strong(&d->sh->decided, &none, (uint64_t)pn << 32 | dn);
+        atomic_store(&d->sh->stop, true);
+    }
+}
+
+/* The team's first thread (see dfpn_team_new): its own search, or the
+ * decision a helper reached first. */
+static void solve_team(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t *pn, uint32_t *dn)
+{
+    d->sh = d->team;
+    d->tid = 0;
+    d->flushed = d->nodes; /* limits count the nodes of earlier calls too */
+    atomic_fetch_add_explicit(&d->sh->nodes, d->nodes, memory_order_relaxed);
+    d->memo = memo_new();
+    mid(d, b, key, kn, DFPN_INF, DFPN_INF, pn, dn, true);
+    free(d->memo);
+    d->memo = NULL;
+    team_end(d, *pn, *dn);
+    atomic_store(&d->sh->stop, true); /* the helpers leave */
+    uint64_t got = atomic_load(&d->sh->decided);
+    if (*pn != 0 && *dn != 0 && got != 0) {
+        *pn = (uint32_t)(got >> 32);
+        *dn = (uint32_t)got;
+    }
+    d->stopped = d->stopped && *pn != 0 && *dn != 0;
+    d->sh = NULL;
+}
+
+void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid)
+{
+    if (atomic_load(&team->stop) || rules_status(d->r, b) != WINNER_NONE) return;
+    KnNode kn;
+    kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value != WINNER_NONE) return; /* the solve decides it at once itself */
+    Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    d->sh = team;
+    d->tid = tid < 1 ? 1 : tid; /* never 0: thread 0 reports */
+    d->flushed = d->nodes;
+    d->memo = memo_new();
+    uint32_t pn, dn;
+    mid(d, b, key, &kn, DFPN_INF, DFPN_INF, &pn, &dn, false);
+    free(d->memo);
+    d->memo = NULL;
+    team_end(d, pn, dn);
+    d->sh = NULL;
+}
+
 Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
 {
     d->stopped = false; /* also when decided below without search: never a stale flag */
@@ -445,7 +534,9 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
         d->next_report = d->started + d->lim.report_every;
     }
     Board key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
-    if (d->threads > 1) {
+    if (d->team) {
+        solve_team(d, b, key, &kn, pn, dn);
+    } else if (d->threads > 1) {
         solve_parallel(d, b, key, &kn, pn, dn);
     } else {
         d->memo = memo_new();

@@ -145,6 +145,8 @@ struct Dfpn {
     double started, next_report;
     SearchProgress root;   /* kept up to date by the root's own iterations */
     Board *memo;         /* boards kn_chaos_pairs failed on (dfpn.c); NULL: none */
+    DfpnShared *team;    /* set by the caller: dfpn_solve runs as the team's first
+                          * thread, which helpers may join (dfpn_assist); NULL: none */
 };
 
 /* Reports the current state through d->lim.report (if set). */
@@ -155,6 +157,30 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt);
 /* Decides b (any status). Returns WINNER_NONE when a limit stopped it;
  * *pn and *dn get the root's numbers. */
 Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
+
+/* A team: a one-thread solve that other threads may join while it runs
+ * (a job-level search's idle worker helping a running job, jobs/pool.c).
+ * Set d->team and call dfpn_solve: it searches as thread 0 of a parallel
+ * df-pn (busy marks, re-reads, limits on the team's total nodes) whose
+ * other threads come and go; when it returns, the team is stopped and
+ * helpers leave. The value is the same as any df-pn's (see "Parallel
+ * search" above: only proofs and disproofs are facts, whoever finds them);
+ * a helper that decides the root hands its numbers to the solve.
+ * dfpn_team_reset before each solve, while no helper is attached. */
+DfpnShared *dfpn_team_new(void); /* NULL: out of memory */
+void dfpn_team_free(DfpnShared *t);
+void dfpn_team_reset(DfpnShared *t);
+/* Sends the helpers away (also when the solve decided b without search). */
+void dfpn_team_stop(DfpnShared *t);
+/* The team's nodes so far (its threads add theirs in batches). */
+uint64_t dfpn_team_nodes(DfpnShared *t);
+/* Joins the team's solve of b (the same root, table and rules as the
+ * solve's) as thread tid >= 1, until the team stops or d's limits are hit.
+ * The solve's node limit counts the solve's own nodes only: a helper adds
+ * work to it and never uses up its budget (a job-level search's budgets
+ * decide when a leaf is expanded; measured, results/jobs-efficiency.md).
+ * d's nodes: its own. */
+void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid);
 
 /* For a decided, ongoing position with the winner to move: a winning move
  * (searching again where the table has lost it). MOVE_NONE if the search

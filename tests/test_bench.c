@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../bench/bench.h"
+#include "../engine/notation.h"
 #include "runbin.h"
 
 #ifndef OCS_SIGNATURE_FILE
@@ -188,4 +189,36 @@ Test(bench, rejects_bad_options)
     expect_reject("unknown option '--fast'", "bench", "--fast");
     expect_reject("takes no value", "bench", "--quick=1");
     expect_reject("no arguments", "bench", "extra");
+    expect_reject("--opening is a workload of its own", "bench", "--opening", "--quick");
+    expect_reject("--opening is a workload of its own", "bench", "--opening", "--threads", "2");
+}
+
+/* The opening tier (run by make bench-opening, not here: minutes): its
+ * move lists are legal, two to six pieces, ongoing; its signature is
+ * recorded. Parsed here with the notation module, not the tier's code. */
+Test(bench, opening_workload_is_well_formed)
+{
+    Rules r;
+    char err[128];
+    cr_assert_eq(rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+    cr_assert_geq(bench_opening_count, 5);
+    for (int i = 0; i < bench_opening_count; i++) {
+        const char *s = bench_opening_pos[i].moves;
+        Board b = board_empty();
+        int pieces = 0;
+        char tok[8];
+        int used;
+        while (sscanf(s, "%7s%n", tok, &used) == 1) {
+            Move m;
+            cr_assert_eq(notation_parse_move(tok, BENCH_N, &m, err, sizeof err), 0, "%s: %s", bench_opening_pos[i].moves, err);
+            cr_assert(!(board_occupied(b) >> move_cell(m) & 1), "%s: %s taken", bench_opening_pos[i].moves, tok);
+            board_place(&b, m);
+            pieces++;
+            s += used;
+        }
+        cr_expect(pieces >= 2 && pieces <= 6, "%s: %d pieces", bench_opening_pos[i].moves, pieces);
+        cr_expect_eq(rules_status(&r, b), WINNER_NONE, "%s is over", bench_opening_pos[i].moves);
+        cr_expect(bench_opening_pos[i].value == WINNER_ORDER || bench_opening_pos[i].value == WINNER_CHAOS);
+    }
+    cr_expect_gt(recorded("opening"), 0);
 }

@@ -37,11 +37,15 @@ static JobsResult run_jobs_spec(const RefPos *p, JobsSpec s, bool centre, int pa
     return res;
 }
 
-/* The same with a tiny budget and table. */
+/* The same with a tiny budget and table. No helping: a helper's nodes take
+ * no budget, so it could decide a root in its first job and leave the top
+ * tree unexpanded, which these tests need (helping: workers_agree,
+ * idle_worker_helps). */
 static JobsResult run_jobs_cfg(const RefPos *p, int workers, uint64_t job_nodes, Store *store, bool centre,
                                int pairing)
 {
-    JobsSpec s = {.workers = workers, .job_nodes = job_nodes, .job_tt_bytes = (size_t)1 << 20, .store = store};
+    JobsSpec s = {.workers = workers, .job_nodes = job_nodes, .job_tt_bytes = (size_t)1 << 20, .store = store,
+                  .no_help = true};
     return run_jobs_spec(p, s, centre, pairing);
 }
 
@@ -152,6 +156,38 @@ Test(jobs, workers_agree)
     }
     brute_free(m);
     cr_assert_geq(n, 10);
+}
+
+/* An idle worker is sent to help a running job (jobs.c help_target) where
+ * every open path is busy: the root's first job on these positions (the
+ * coordinator's choice, whatever the timing). The values stay the brute
+ * force's, with expected outcomes and without. Whether a helper arrives
+ * before its job ends depends on timing: that a helper searches and a team
+ * decides right is tested by parallel::team_with_a_helper. */
+Test(jobs, idle_worker_helps)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 2024, helps = 0;
+    int n = 0;
+    for (int t = 0; t < 10; t++) {
+        RefPos p;
+        int rs = t % 3;
+        if (tl_random_ongoing(&p, 6, 5, rs, 36 - (13 + t % 2), &rng) != 0) continue;
+        Winner want = brute_winner(m, &p);
+        for (int plain = 0; plain < 2; plain++) {
+            JobsSpec s = {.workers = 2, .job_threads = 1, .no_expect = plain, .job_nodes = 300,
+                          .job_nodes_max = 1200, .job_tt_bytes = (size_t)1 << 20};
+            JobsResult a = run_jobs_spec(&p, s, false, 32);
+            cr_assert_eq(a.winner, want, "2 workers helping%s: %s, brute force %s", plain ? " (plain)" : "",
+                         winner_name(a.winner), winner_name(want));
+            cr_assert_leq(a.help_nodes, a.nodes);
+            helps += a.helps;
+        }
+        n++;
+    }
+    brute_free(m);
+    cr_assert_geq(n, 8);
+    cr_expect_gt(helps, 0, "no worker was sent to help");
 }
 
 /* ---------------- the store ---------------- */

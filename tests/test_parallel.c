@@ -4,6 +4,7 @@
  * of a parallel search depend on timing. */
 #include <criterion/criterion.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,105 @@ Test(parallel, suite_positions)
     }
     fclose(f);
     cr_expect_gt(done, 40 / SCALE / 2, "only %d suite positions", done);
+    tt_free(&tt);
+}
+
+/* ---------------- teams: a solve an idle thread joins (dfpn_assist) ---------------- */
+
+typedef struct {
+    const Rules *r;
+    TT *tt;
+    Board b;
+    DfpnShared *team;
+    uint64_t nodes;
+} Helper;
+
+static void *helper_main(void *arg)
+{
+    Helper *h = arg;
+    DfpnConfig cfg = dfpn_default_config();
+    Dfpn d;
+    dfpn_init(&d, h->r, &cfg, h->tt);
+    dfpn_assist(&d, h->b, h->team, 1);
+    h->nodes = d.nodes;
+    return NULL;
+}
+
+/* b solved as a team of two: the solve and a helper started at the same
+ * moment on the same table. Adds the helper's nodes to *helped. */
+static Winner solve_as_team(const Rules *r, TT *tt, DfpnShared *team, Board b, uint64_t *helped)
+{
+    tt_clear(tt);
+    dfpn_team_reset(team);
+    Helper h = {r, tt, b, team, 0};
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, helper_main, &h), 0);
+    DfpnConfig cfg = dfpn_default_config();
+    Dfpn d;
+    dfpn_init(&d, r, &cfg, tt);
+    d.team = team;
+    uint32_t pn, dn;
+    Winner v = dfpn_solve(&d, b, &pn, &dn);
+    dfpn_team_stop(team);
+    pthread_join(th, NULL);
+    cr_assert(!d.stopped);
+    cr_assert_eq(dfpn_winner(pn, dn), v);
+    *helped += h.nodes;
+    return v;
+}
+
+/* Teams decide what the suite's alpha-beta values and the brute force say,
+ * whichever thread reaches the decision; the helper does share the work;
+ * and a helper that arrives after the solve has ended leaves at once. */
+Test(parallel, team_with_a_helper)
+{
+    Rules r;
+    char err[128];
+    cr_assert_eq(rules_init(&r, 6, 5, RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+    TT tt;
+    cr_assert_eq(tt_init(&tt, 64 << 20, true), 0);
+    DfpnShared *team = dfpn_team_new();
+    cr_assert(team);
+    FILE *f = fopen("bench/suite-original.txt", "r");
+    cr_assert(f, "run the tests from the repository root");
+    char line[256];
+    int done = 0, seen = 0;
+    uint64_t helped = 0;
+    while (fgets(line, sizeof line, f)) {
+        char pos[64], value[16];
+        int empty;
+        Board b;
+        int n;
+        if (line[0] == '#' || sscanf(line, "%63s %d %15s", pos, &empty, value) != 3 || empty < 17) continue;
+        if (seen++ % (2 * SCALE) != 0) continue;
+        cr_assert_eq(notation_parse_position(pos, 6, &b, &n, err, sizeof err), 0, "%s: %s", pos, err);
+        Winner want = strcmp(value, "order") == 0 ? WINNER_ORDER : WINNER_CHAOS;
+        cr_assert_eq(solve_as_team(&r, &tt, team, b, &helped), want, "team of 2: %s", pos);
+        done++;
+    }
+    fclose(f);
+    cr_expect_gt(done, 40 / SCALE / 2, "only %d suite positions", done);
+    cr_expect_gt(helped, 0, "the helper searched no node in %d solves", done);
+
+    BruteMemo *memo = brute_new();
+    uint64_t rng = 4242;
+    for (int t = 0; t < 60 / SCALE; t++) {
+        RefPos p;
+        int rs = t % 3;
+        cr_assert_eq(rules_init(&r, 6, 5, tl_rules(rs), err, sizeof err), 0, "%s", err);
+        if (tl_random_ongoing(&p, 6, 5, rs, 36 - (8 + t % 5), &rng) != 0) continue;
+        Winner want = brute_dtw(memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
+        char s[65];
+        ref_format(&p, s);
+        cr_assert_eq(solve_as_team(&r, &tt, team, tl_board(&p), &helped), want, "team of 2: %s, rules %d", s, rs);
+    }
+    brute_free(memo);
+
+    /* Late: the team has stopped (solve_as_team stopped it last). */
+    Helper late = {&r, &tt, board_empty(), team, 0};
+    helper_main(&late);
+    cr_expect_eq(late.nodes, 0, "a helper of a finished solve searched %llu nodes", (unsigned long long)late.nodes);
+    dfpn_team_free(team);
     tt_free(&tt);
 }
 
