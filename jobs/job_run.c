@@ -65,14 +65,21 @@ static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *wh
     return (int64_t)st.lines;
 }
 
-void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)
+/* An outcome answering o (nothing found yet), and a searcher on the
+ * runner's table. */
+static void begin(JobRunner *jr, const JobOrder *o, JobOutcome *out, Dfpn *d)
 {
-    double t0 = clock_seconds();
     memset(out, 0, sizeof *out);
     out->tag = o->tag;
     out->serial = o->serial;
+    dfpn_init(d, jr->r, &jr->cfg, jr->tt);
+}
+
+void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)
+{
+    double t0 = clock_seconds();
     Dfpn d;
-    dfpn_init(&d, jr->r, &jr->cfg, jr->tt);
+    begin(jr, o, out, &d);
     d.threads = jr->threads;
     d.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
     DfpnShared *team = jr->threads <= 1 ? jr->team : NULL;
@@ -100,11 +107,8 @@ void jobrun_assist(JobRunner *jr, const JobOrder *o, DfpnShared *team, int tid, 
                    JobOutcome *out)
 {
     double t0 = clock_seconds();
-    memset(out, 0, sizeof *out);
-    out->tag = o->tag;
-    out->serial = o->serial;
     Dfpn d;
-    dfpn_init(&d, jr->r, &jr->cfg, jr->tt);
+    begin(jr, o, out, &d);
     d.lim = (SearchLimits){.interrupt = interrupt}; /* the job's budget is its own thread's */
     dfpn_assist(&d, o->b, team, tid);
     out->nodes = d.nodes;
