@@ -3,6 +3,8 @@
  * versions against them. */
 #include "symmetry.h"
 
+#include <threads.h>
+
 int sym_cell(int cell, int sym, int n)
 {
     int r = cell_row(cell), c = cell_col(cell);
@@ -32,4 +34,39 @@ int sym_inverse(int sym)
         if (ok) return h | (sym & 8);
     }
     return -1; /* unreachable: the 8 maps form a group */
+}
+
+/* One map per board size, built under call_once: after it returns, the
+ * map is complete and never written again, so readers need no lock. */
+static SymCellMap cell_maps[9];
+static once_flag cell_map_once[9] = {ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT,
+                                     ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT};
+
+static void build_cell_map(int n)
+{
+    for (int g = 0; g < SYM_GEOMETRIC; g++)
+        for (int cell = 0; cell < 64; cell++)
+            cell_maps[n][g][cell] =
+                cell_row(cell) < n && cell_col(cell) < n ? 1ULL << sym_cell(cell, g, n) : 0;
+}
+
+#define CELL_MAP_BUILDER(N) \
+    static void build_cell_map_##N(void) { build_cell_map(N); }
+CELL_MAP_BUILDER(1)
+CELL_MAP_BUILDER(2)
+CELL_MAP_BUILDER(3)
+CELL_MAP_BUILDER(4)
+CELL_MAP_BUILDER(5)
+CELL_MAP_BUILDER(6)
+CELL_MAP_BUILDER(7)
+CELL_MAP_BUILDER(8)
+
+const SymCellMap *sym_cell_map(int n)
+{
+    /* call_once takes a function without arguments: one per size. */
+    static void (*const build[9])(void) = {NULL,              build_cell_map_1, build_cell_map_2,
+                                           build_cell_map_3,  build_cell_map_4, build_cell_map_5,
+                                           build_cell_map_6,  build_cell_map_7, build_cell_map_8};
+    call_once(&cell_map_once[n], build[n]);
+    return (const SymCellMap *)&cell_maps[n];
 }

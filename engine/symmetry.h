@@ -73,14 +73,29 @@ static inline bool sym_less(Board a, Board b)
     return a.s[0] < b.s[0] || (a.s[0] == b.s[0] && a.s[1] < b.s[1]);
 }
 
-/* The canonical form; *sym_out (if not NULL) receives a symmetry that maps
- * b onto it. */
-static inline Board sym_canonical(Board b, int n, int *sym_out)
+/* The 8 geometric images of one word, out[g] = sym_apply_bb(x, g, n),
+ * sharing the work: mirror, flip and their product once, then the four
+ * transposes (7 maps instead of 12). */
+static inline void sym_images(uint64_t x, int n, uint64_t out[SYM_GEOMETRIC])
 {
-    Board best = b;
+    out[0] = x;
+    out[1] = sym_mirror(x, n);
+    out[2] = sym_flip(x, n);
+    out[3] = sym_flip(out[1], n);
+    for (int g = 0; g < 4; g++) out[g + 4] = sym_transpose(out[g]);
+}
+
+/* The least of the 16 images whose geometric images are ix[] (of the X
+ * word) and io[] (of O): image s is (ix[g], io[g]) for s = g, (io[g],
+ * ix[g]) for s = g + 8. The first s that gives the least image goes to
+ * *sym_out (if not NULL), the identity on ties. */
+static inline Board sym_least(const uint64_t ix[SYM_GEOMETRIC], const uint64_t io[SYM_GEOMETRIC], int *sym_out)
+{
+    Board best = {{ix[0], io[0]}};
     int bs = 0;
     for (int s = 1; s < SYM_COUNT; s++) {
-        Board t = sym_apply(b, s, n);
+        int g = s & 7;
+        Board t = s < 8 ? (Board){{ix[g], io[g]}} : (Board){{io[g], ix[g]}};
         if (sym_less(t, best)) {
             best = t;
             bs = s;
@@ -88,6 +103,55 @@ static inline Board sym_canonical(Board b, int n, int *sym_out)
     }
     if (sym_out) *sym_out = bs;
     return best;
+}
+
+/* The value of sym_least without the symmetry, branch-free: the least X
+ * word of the 16 images first, then the least O word among the images
+ * with that X word. Lexicographic order on (s[X], s[O]) makes that pair
+ * the least image; the branches of sym_less were as good as random. */
+static inline Board sym_least_value(const uint64_t ix[SYM_GEOMETRIC], const uint64_t io[SYM_GEOMETRIC])
+{
+    uint64_t mx = UINT64_MAX, mo = UINT64_MAX;
+    for (int g = 0; g < SYM_GEOMETRIC; g++) {
+        mx = ix[g] < mx ? ix[g] : mx;
+        mx = io[g] < mx ? io[g] : mx;
+    }
+    for (int g = 0; g < SYM_GEOMETRIC; g++) {
+        uint64_t a = ix[g] == mx ? io[g] : UINT64_MAX; /* image g */
+        uint64_t b = io[g] == mx ? ix[g] : UINT64_MAX; /* image g + 8 */
+        mo = a < mo ? a : mo;
+        mo = b < mo ? b : mo;
+    }
+    return (Board){{mx, mo}};
+}
+
+/* The canonical form; *sym_out (if not NULL) receives a symmetry that maps
+ * b onto it. */
+static inline Board sym_canonical(Board b, int n, int *sym_out)
+{
+    uint64_t ix[SYM_GEOMETRIC], io[SYM_GEOMETRIC];
+    sym_images(b.s[PIECE_X], n, ix);
+    sym_images(b.s[PIECE_O], n, io);
+    return sym_out ? sym_least(ix, io, sym_out) : sym_least_value(ix, io);
+}
+
+/* Single-cell images for incremental keys: map[g][cell] = the bit of
+ * cell's image under geometric symmetry g on an n x n board (0 for cells
+ * off the board). Computed once per n from sym_cell (coordinates, not the
+ * bit tricks above), on first use, safely from any thread; n in 1..8. */
+typedef uint64_t SymCellMap[SYM_GEOMETRIC][64];
+const SymCellMap *sym_cell_map(int n);
+
+/* The geometric images of x ^ d given x's images, through the bits of d:
+ * a symmetry permutes bits, so it maps an exclusive or to the exclusive or
+ * of the images. */
+static inline void sym_images_xor(uint64_t img[SYM_GEOMETRIC], uint64_t d, const SymCellMap *map)
+{
+    while (d) {
+        int c = __builtin_ctzll(d);
+        d &= d - 1;
+        for (int g = 0; g < SYM_GEOMETRIC; g++) img[g] ^= (*map)[g][c];
+    }
 }
 
 /* Where a cell goes, and what a move becomes, under a symmetry. */

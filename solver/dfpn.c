@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../engine/moves.h"
 #include "clock.h"
@@ -83,7 +84,7 @@ Board *dfpn_memo_new(void) { return calloc((size_t)1 << MEMO_BITS, sizeof(Board)
  * A decided child gets its numbers here (exact); an open one its key, and
  * its bucket (and its pairing memo slot) is prefetched. Returns the
  * child's number of moves (open). */
-static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
+static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Child *c, int *nlive)
 {
     c->move = m;
     c->exact = true;
@@ -101,7 +102,7 @@ static int evaluate_static(Dfpn *d, Board b, Move m, Child *c, int *nlive)
         return 0;
     }
     c->exact = false;
-    c->key = kn_key(d->r, &d->cfg.kn, b, kn.dead);
+    c->key = base ? kn_key_child(&d->cfg.kn, base, b, kn.dead) : kn_key(d->r, &d->cfg.kn, b, kn.dead);
     tt_prefetch(d->tt, c->key);
     if (d->memo && kn_pairs_may(d->r, &d->cfg.kn, kn.nlive)) __builtin_prefetch(memo_slot(d, b));
     *nlive = kn.nlive;
@@ -138,7 +139,7 @@ static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
 static void evaluate(Dfpn *d, Board b, Move m, Child *c)
 {
     int nlive = -1;
-    int nmoves = evaluate_static(d, b, m, c, &nlive);
+    int nmoves = evaluate_static(d, NULL, b, m, c, &nlive);
     if (!c->exact) evaluate_table(d, b, nmoves, nlive, c);
 }
 
@@ -154,6 +155,27 @@ static int center_order(int n, int *cells)
     return k;
 }
 
+/* The symmetric-duplicate test of expand: a set of the open children
+ * listed so far, by key, as list index + 1 in open-addressing slots (more
+ * slots than moves, so a free one is always found). Comparing each child
+ * with every listed one was 8 % of a node's time near the opening (~40
+ * children, all keyed canonically). A duplicate is dropped before its
+ * table probe, which would only read what its twin's probe read. */
+enum { DEDUPE_SLOTS = 256 };
+_Static_assert(MOVES_MAX + 1 < DEDUPE_SLOTS && DEDUPE_SLOTS <= 256, "a free slot; indices + 1 fit a byte");
+
+static inline bool already_listed(uint8_t *seen, const Child *ch, int n, Board key)
+{
+    unsigned h = (unsigned)((key.s[0] * 0x9E3779B97F4A7C15ULL ^ key.s[1] * 0xC2B2AE3D27D4EB4FULL) >> 56);
+    for (;; h = (h + 1) % DEDUPE_SLOTS) {
+        if (seen[h] == 0) {
+            seen[h] = (uint8_t)(n + 1); /* where the caller lists it */
+            return false;
+        }
+        if (board_equal(ch[seen[h] - 1].key, key)) return true;
+    }
+}
+
 /* The moves the search tries at b (kn_node already said: open), in the
  * order cells ascending (or centre first, --order center), X then O, then
  * the dead-cell move. A child symmetric to one already there is left out:
@@ -163,6 +185,8 @@ static int center_order(int n, int *cells)
 static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
 {
     bool dedupe = board_count(b) + 1 <= d->cfg.kn.sym_pieces;
+    KnKeyBase base; /* the children's keys, incrementally (knowledge.h) */
+    kn_key_base(d->r, &d->cfg.kn, b, kn->dead, &base);
     int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
     int all = 0;
     int order[64], k = d->cfg.center_first ? center_order(d->r->n, order) : 0;
@@ -182,22 +206,21 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
             Move m = move_make(piece, cell);
             board_place(&cb, m);
             int nl = -1;
-            nmoves[all] = (int16_t)evaluate_static(d, cb, m, &ch[all], &nl);
+            nmoves[all] = (int16_t)evaluate_static(d, &base, cb, m, &ch[all], &nl);
             nlive[all] = (int16_t)nl;
         }
     }
     int n = 0;
+    uint8_t seen[DEDUPE_SLOTS];
+    if (dedupe) memset(seen, 0, sizeof seen);
     for (int i = 0; i < all; i++) {
         Child *c = &ch[i];
+        if (dedupe && !c->exact && already_listed(seen, ch, n, c->key)) continue;
         if (!c->exact) {
             Board cb = b;
             board_place(&cb, c->move);
             evaluate_table(d, cb, nmoves[i], nlive[i], c);
         }
-        bool dup = false;
-        if (dedupe && !c->exact)
-            for (int j = 0; j < n && !dup; j++) dup = !ch[j].exact && board_equal(ch[j].key, c->key);
-        if (dup) continue;
         /* n <= i: compacts in place. Copying only when a duplicate has left
          * a gap matters: the child was just written field by field, and
          * reading it back whole at once stalls on store forwarding. */

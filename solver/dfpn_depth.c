@@ -198,7 +198,7 @@ static bool wins_in_3(const DfpnDepth *s, Board b, const KnNode *kn, int *depth)
  * an answer: numbers only steer, and a skipped pairing costs work only. */
 static bool leaf4(const DfpnDepth *s, Board b, int q) { return q == 4 && !board_order_to_move(b) && leaf3_applies(s); }
 
-static int evaluate_static(DfpnDepth *s, Board cb, Move m, int d, DdChild *c, int *nlive);
+static int evaluate_static(DfpnDepth *s, const KnKeyBase *base, Board cb, Move m, int d, DdChild *c, int *nlive);
 
 /* A 4-ply question with Chaos to move (leaf4) is no as soon as one Chaos
  * move's child is no. Tried first, statically, on expand's first move (the
@@ -219,7 +219,7 @@ static bool refuted_at_once(DfpnDepth *s, Board b, const KnNode *kn)
     board_place(&cb, m);
     DdChild c;
     int nl;
-    evaluate_static(s, cb, m, 3, &c, &nl);
+    evaluate_static(s, NULL, cb, m, 3, &c, &nl);
     return c.exact && c.dn == 0;
 }
 
@@ -228,7 +228,7 @@ static bool refuted_at_once(DfpnDepth *s, Board b, const KnNode *kn)
  * question, its buckets prefetched so that the children's cache misses
  * overlap. Returns the open child's number of moves (for its initial
  * numbers), with its live windows in *nlive. */
-static int evaluate_static(DfpnDepth *s, Board cb, Move m, int d, DdChild *c, int *nlive)
+static int evaluate_static(DfpnDepth *s, const KnKeyBase *base, Board cb, Move m, int d, DdChild *c, int *nlive)
 {
     c->move = m;
     c->work = 0;
@@ -260,7 +260,7 @@ static int evaluate_static(DfpnDepth *s, Board cb, Move m, int d, DdChild *c, in
     }
     c->exact = false;
     c->d = q;
-    c->key = kn_key(s->r, &s->kn, cb, kn.dead);
+    c->key = base ? kn_key_child(&s->kn, base, cb, kn.dead) : kn_key(s->r, &s->kn, cb, kn.dead);
     tt_prefetch(s->tt, c->key);
     if (!leaf4(s, cb, q)) tt_prefetch(s->tt, tagged(c->key, q));
     if (s->value) tt_prefetch(s->value, c->key);
@@ -376,6 +376,8 @@ static int expand(DfpnDepth *s, Board b, const KnNode *kn, int d, DdChild *ch)
     bool order = board_order_to_move(b);
     uint64_t skip[2] = {0, 0};
     if (order && d == 5) quiet_moves(s, b, kn, skip);
+    KnKeyBase base; /* the children's keys, incrementally (knowledge.h) */
+    kn_key_base(s->r, &s->kn, b, kn->dead, &base);
     for (int p = 0; p < 3; p++) {
         uint64_t cells = p < 2 ? kn->moves[p] : (kn->tempo ? kn->dead & -kn->dead : 0);
         int piece = p < 2 ? p : PIECE_X;
@@ -390,7 +392,7 @@ static int expand(DfpnDepth *s, Board b, const KnNode *kn, int d, DdChild *ch)
             Board cb = b;
             board_place(&cb, m);
             int nl = -1;
-            nmoves[all] = (int16_t)evaluate_static(s, cb, m, d - 1, &ch[all], &nl);
+            nmoves[all] = (int16_t)evaluate_static(s, &base, cb, m, d - 1, &ch[all], &nl);
             nlive[all] = (int16_t)nl;
             if (settles(&ch[all], order, least)) {
                 ch[0] = ch[all];

@@ -200,6 +200,22 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
     return sc.nlive <= kn->pairing_live && pairing_opposite(sc.live, sc.nlive, kn->pairing);
 }
 
+void kn_key_base(const Rules *r, const Knowledge *kn, Board parent, uint64_t parent_dead, KnKeyBase *out)
+{
+    out->n = r->n;
+    out->fill = kn->dead_cells && r->n <= 7;
+    out->filled = parent;
+    if (out->fill) out->filled.s[PIECE_X] |= parent_dead;
+    /* The images pay only if the children (one piece more) are canonical. */
+    out->sym = board_count(parent) + 1 <= kn->sym_pieces;
+    out->map = NULL;
+    if (out->sym) {
+        out->map = sym_cell_map(r->n);
+        sym_images(out->filled.s[PIECE_X], r->n, out->ix);
+        sym_images(out->filled.s[PIECE_O], r->n, out->io);
+    }
+}
+
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)
 {
     bool fill = kn->dead_cells && r->n <= 7;
