@@ -3,7 +3,7 @@
  * versions against them. */
 #include "symmetry.h"
 
-#include <threads.h>
+#include <pthread.h>
 
 int sym_cell(int cell, int sym, int n)
 {
@@ -36,11 +36,14 @@ int sym_inverse(int sym)
     return -1; /* unreachable: the 8 maps form a group */
 }
 
-/* One map per board size, built under call_once: after it returns, the
- * map is complete and never written again, so readers need no lock. */
+/* One map per board size, built under pthread_once: after it returns, the
+ * map is complete and never written again, so readers need no lock.
+ * (Not C11 call_once: glibc runs it through an internal pthread_once that
+ * ThreadSanitizer does not see, and it reported the readers as races.) */
 static SymCellMap cell_maps[9];
-static once_flag cell_map_once[9] = {ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT,
-                                     ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT};
+static pthread_once_t cell_map_once[9] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
 static void build_cell_map(int n)
 {
@@ -63,10 +66,10 @@ CELL_MAP_BUILDER(8)
 
 const SymCellMap *sym_cell_map(int n)
 {
-    /* call_once takes a function without arguments: one per size. */
+    /* pthread_once takes a function without arguments: one per size. */
     static void (*const build[9])(void) = {NULL,              build_cell_map_1, build_cell_map_2,
                                            build_cell_map_3,  build_cell_map_4, build_cell_map_5,
                                            build_cell_map_6,  build_cell_map_7, build_cell_map_8};
-    call_once(&cell_map_once[n], build[n]);
+    pthread_once(&cell_map_once[n], build[n]);
     return (const SymCellMap *)&cell_maps[n];
 }

@@ -56,6 +56,8 @@
 #ifndef OCS_KNOWLEDGE_H
 #define OCS_KNOWLEDGE_H
 
+#include <stddef.h>
+
 #include "../engine/rules.h"
 #include "../engine/symmetry.h"
 
