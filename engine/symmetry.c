@@ -36,40 +36,24 @@ int sym_inverse(int sym)
     return -1; /* unreachable: the 8 maps form a group */
 }
 
-/* One map per board size, built under pthread_once: after it returns, the
- * map is complete and never written again, so readers need no lock.
- * (Not C11 call_once: glibc runs it through an internal pthread_once that
- * ThreadSanitizer does not see, and it reported the readers as races.) */
+/* The maps of every size, built at once under pthread_once (36 KiB, a few
+ * microseconds): after it returns they are complete and never written
+ * again, so readers need no lock. (Not C11 call_once: glibc runs it
+ * through an internal pthread_once that ThreadSanitizer does not see, and
+ * it reported the readers as races.) */
 static SymCellMap cell_maps[9];
-static pthread_once_t cell_map_once[9] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static pthread_once_t cell_maps_once = PTHREAD_ONCE_INIT;
 
-static void build_cell_map(int n)
+static void build_cell_maps(void)
 {
-    for (int g = 0; g < SYM_GEOMETRIC; g++)
-        for (int cell = 0; cell < 64; cell++)
-            cell_maps[n][g][cell] =
-                cell_row(cell) < n && cell_col(cell) < n ? 1ULL << sym_cell(cell, g, n) : 0;
+    for (int n = 1; n <= 8; n++)
+        for (int g = 0; g < SYM_GEOMETRIC; g++)
+            for (int cell = 0; cell < 64; cell++)
+                cell_maps[n][g][cell] = cell_row(cell) < n && cell_col(cell) < n ? 1ULL << sym_cell(cell, g, n) : 0;
 }
-
-#define CELL_MAP_BUILDER(N) \
-    static void build_cell_map_##N(void) { build_cell_map(N); }
-CELL_MAP_BUILDER(1)
-CELL_MAP_BUILDER(2)
-CELL_MAP_BUILDER(3)
-CELL_MAP_BUILDER(4)
-CELL_MAP_BUILDER(5)
-CELL_MAP_BUILDER(6)
-CELL_MAP_BUILDER(7)
-CELL_MAP_BUILDER(8)
 
 const SymCellMap *sym_cell_map(int n)
 {
-    /* pthread_once takes a function without arguments: one per size. */
-    static void (*const build[9])(void) = {NULL,              build_cell_map_1, build_cell_map_2,
-                                           build_cell_map_3,  build_cell_map_4, build_cell_map_5,
-                                           build_cell_map_6,  build_cell_map_7, build_cell_map_8};
-    pthread_once(&cell_map_once[n], build[n]);
+    pthread_once(&cell_maps_once, build_cell_maps);
     return (const SymCellMap *)&cell_maps[n];
 }

@@ -137,7 +137,7 @@ static inline Board sym_canonical(Board b, int n, int *sym_out)
 
 /* Single-cell images for incremental keys: map[g][cell] = the bit of
  * cell's image under geometric symmetry g on an n x n board (0 for cells
- * off the board). Computed once per n from sym_cell (coordinates, not the
+ * off the board). Computed once for all n from sym_cell (coordinates, not the
  * bit tricks above), on first use, safely from any thread; n in 1..8. */
 typedef uint64_t SymCellMap[SYM_GEOMETRIC][64];
 const SymCellMap *sym_cell_map(int n);

@@ -200,10 +200,14 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
     return sc.nlive <= kn->pairing_live && pairing_opposite(sc.live, sc.nlive, kn->pairing);
 }
 
+/* Whether keys fill dead cells (knowledge.h: row 7 of the X word holds
+ * their count, so not on 8x8). */
+static bool key_fills(const Rules *r, const Knowledge *kn) { return kn->dead_cells && r->n <= 7; }
+
 void kn_key_base(const Rules *r, const Knowledge *kn, Board parent, uint64_t parent_dead, KnKeyBase *out)
 {
     out->n = r->n;
-    out->fill = kn->dead_cells && r->n <= 7;
+    out->fill = key_fills(r, kn);
     out->filled = parent;
     if (out->fill) out->filled.s[PIECE_X] |= parent_dead;
     /* The images pay only if the children (one piece more) are canonical. */
@@ -218,7 +222,7 @@ void kn_key_base(const Rules *r, const Knowledge *kn, Board parent, uint64_t par
 
 Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead)
 {
-    bool fill = kn->dead_cells && r->n <= 7;
+    bool fill = key_fills(r, kn);
     Board k = b;
     if (fill) k.s[PIECE_X] |= dead;
     if (board_count(b) <= kn->sym_pieces) k = sym_canonical(k, r->n, NULL);
