@@ -21,6 +21,11 @@ static const char verify_help[] =
     "followed until each branch is won by the claimed winner.\n"
     "Exit code 0 valid, 1 invalid (the first failing position is printed),\n"
     "2 malformed or unreadable.\n"
+    "For a valid Order certificate it also prints the longest game: the most\n"
+    "plies a game lasts from the root when Order plays the certificate's moves\n"
+    "(a line completed at once where a line is left out) and Chaos plays\n"
+    "anything, so an upper bound on the distance to win; a position won by a\n"
+    "lemma counts as lasting until the board is full.\n"
     "  --json        print one JSON object instead of text\n"
     "  --root POS    require the certificate to be about POS (up to symmetry)\n"
     "  --rules R     require rules R (original, exact or exact-end)\n"
@@ -82,6 +87,8 @@ static void print_json(const char *file, const VerifyResult *r, int threads, dou
     json_uint(&j, "positions_checked", r->positions_checked);
     json_uint(&j, "lines", r->lines);
     json_uint(&j, "lines_used", r->lines_used);
+    if (r->longest >= 0) json_int(&j, "longest_plies", r->longest);
+    else json_null(&j, "longest_plies");
     json_int(&j, "threads", threads);
     json_real(&j, "seconds", seconds, 3);
     json_str(&j, "error", r->status == VERIFY_VALID ? NULL : r->error);
@@ -148,6 +155,9 @@ int cmd_verify(int argc, char **argv)
     printf("lines: %llu (used %llu)\n", (unsigned long long)res.lines, (unsigned long long)res.lines_used);
     printf("positions checked: %llu in %.3f s (%.0f/s)\n", (unsigned long long)res.positions_checked, seconds,
            seconds > 0 ? (double)res.positions_checked / seconds : 0.0);
+    if (rc == VERIFY_VALID && res.longest >= 0)
+        printf("longest game: %d plies (Order, playing the certificate's moves, wins within %d plies)\n", res.longest,
+               res.longest);
     if (rc == VERIFY_VALID) printf("valid\n");
     else printf("invalid: %s\n", res.error);
     return rc;

@@ -18,8 +18,8 @@ static CgMapE *cg_map_slot(CgMap *m, uint64_t x, uint64_t o)
     while (m->e[i].v && !(m->e[i].x == x && m->e[i].o == o)) i = (i + 1) & (m->cap - 1);
     return &m->e[i];
 }
-static int cg_map_get(CgMap *m, uint64_t x, uint64_t o) { return m->cap ? cg_map_slot(m, x, o)->v : 0; }
-static void cg_map_put(CgMap *m, uint64_t x, uint64_t o, int v)
+int cg_map_get(CgMap *m, uint64_t x, uint64_t o) { return m->cap ? cg_map_slot(m, x, o)->v : 0; }
+void cg_map_put(CgMap *m, uint64_t x, uint64_t o, int v)
 {
     if (2 * (m->count + 1) > m->cap) {
         CgMap big = {calloc(m->cap ? 2 * m->cap : 4096, sizeof(CgMapE)), m->cap ? 2 * m->cap : 4096, m->count};
@@ -42,14 +42,14 @@ void cg_masks(const RefPos *p, uint64_t *x, uint64_t *o)
         if (p->cell[i] == 'O') *o |= 1ULL << i;
     }
 }
-static int cg_pieces(const RefPos *p)
+int cg_pieces(const RefPos *p)
 {
     int c = 0;
     for (int i = 0; i < p->n * p->n; i++) c += p->cell[i] != '.';
     return c;
 }
 /* The least of the 16 images (by the cell characters). */
-static void cg_canon(const RefPos *p, RefPos *out)
+void cg_canon(const RefPos *p, RefPos *out)
 {
     *out = *p;
     for (int s = 1; s < 16; s++) {

@@ -28,6 +28,10 @@ extern const char *const CG_RULES[3];
 extern const char *const CG_EMPTY44;
 
 void cg_masks(const RefPos *p, uint64_t *x, uint64_t *o);
+int cg_map_get(CgMap *m, uint64_t x, uint64_t o); /* 0: absent (values are never 0) */
+void cg_map_put(CgMap *m, uint64_t x, uint64_t o, int v);
+int cg_pieces(const RefPos *p);
+void cg_canon(const RefPos *p, RefPos *out); /* the least of the 16 images, by the cell characters */
 int cg_solve(RefPos *p); /* REF_ORDER_WINS or REF_CHAOS_WINS */
 /* Solves root (a position string) and writes the certificate for the true winner. */
 int cg_make_cert(CgCert *c, int n, int k, int rules, const char *root, int omit);

@@ -217,24 +217,34 @@ static int defer_see(Verifier *v, Entry *e, const See *s)
     return rc;
 }
 
-/* A proved see line: the branch is done, and this file's proof went
- * 1 + height levels below it. */
-static void see_done(Verifier *v, Entry *e, int height)
+/* A game the proof follows ends (Order wins) with `rest` empty cells
+ * left: the longest game's count (verify_subs.h). Order certificates only. */
+static void game_ends(Verifier *v, int rest)
+{
+    if (v->winner == VERIFY_WINNER_ORDER && rest < v->nest->rest) v->nest->rest = rest;
+}
+
+/* A proved see line: the branch is done, this file's proof went 1 +
+ * height levels below it, and the file's games end with `rest` or more
+ * empty cells left. */
+static void see_done(Verifier *v, Entry *e, int height, int rest)
 {
     e->flags |= E_DONE;
     if (height + 1 > v->nest->height) v->nest->height = height + 1;
+    game_ends(v, rest);
 }
 
 /* Remembers a sub-certificate proved by checking it here (entry i if the
  * pre-pass had one; takes key): counted, as its positions were. On no
  * memory it is only not remembered, which costs time, never a result. */
-static void sub_proved(SubSet *ss, size_t i, char *key, const Verifier *v, VrKey root, int height)
+static void sub_proved(SubSet *ss, size_t i, char *key, const Verifier *v, VrKey root, const Nest *nest)
 {
     if (ss && i != SIZE_MAX) {
-        ss->s[i].state = S_PROVED, ss->s[i].counted = true, ss->s[i].height = height;
+        ss->s[i].state = S_PROVED, ss->s[i].counted = true, ss->s[i].height = nest->height;
+        ss->s[i].rest = nest->rest;
     } else if (ss && key) {
         Sub s = {.key = key, .n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .root = root,
-                 .state = S_PROVED, .counted = true, .height = height};
+                 .state = S_PROVED, .counted = true, .height = nest->height, .rest = nest->rest};
         if (vsub_add(ss, &s) != SIZE_MAX) return;
     }
     free(key);
@@ -262,18 +272,18 @@ static int prove_see(Verifier *v, Entry *e)
     if (i != SIZE_MAX && ss->s[i].state == S_PROVED && depth + ss->s[i].height <= SEE_MAX_DEPTH) {
         free(key);
         v->res->positions_checked += vsub_count(ss, i); /* 0 when this verification counted it already */
-        see_done(v, e, ss->s[i].height);
+        see_done(v, e, ss->s[i].height, ss->s[i].rest);
         return 0;
     }
     VerifyResult *sub = malloc(sizeof *sub);
     if (!sub) return free(key), set_error(v->res, VERIFY_MALFORMED, "out of memory");
     VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
-    Nest nest = {depth, ss, NULL, 0, 0, false};
+    Nest nest = vnest(depth, ss, NULL, 0);
     int rc = vr_verify_nested(s->path, &x, sub, &nest);
     if (rc == VERIFY_VALID) {
         v->res->positions_checked += sub->positions_checked;
-        see_done(v, e, nest.height);
-        sub_proved(ss, i, key, v, want, nest.height);
+        see_done(v, e, nest.height, nest.rest);
+        sub_proved(ss, i, key, v, want, &nest);
         key = NULL;
     } else if (strncmp(sub->error, "see ", 4) == 0) { /* nested: the innermost see line says it best */
         invalid(v, "%s", sub->error);
@@ -297,6 +307,7 @@ static int prove_lemma(Verifier *v, Entry *e)
     int held = vr_centre_lemma(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells, why, sizeof why);
     if (held < 0) return set_error(v->res, VERIFY_MALFORMED, "out of memory");
     if (!held) return invalid(v, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
+    game_ends(v, 0); /* all the lemma says of the game's length: it ends by the full board */
     e->flags |= E_DONE;
     return 0;
 }
@@ -309,7 +320,7 @@ static int prove(Verifier *v, int last, int empty)
     int st = last < 0 ? vr_status(&v->g, v->cells) : vr_status_after(&v->g, v->cells, last, empty == 0);
     if (st != VR_ONGOING) {
         v->res->positions_checked++;
-        if ((st == VR_ORDER_WINS) == (v->winner == VERIFY_WINNER_ORDER)) return 0;
+        if ((st == VR_ORDER_WINS) == (v->winner == VERIFY_WINNER_ORDER)) return game_ends(v, empty), 0;
         if (st == VR_ORDER_WINS) return invalid(v, "position %s is a win for Order but the certificate claims chaos", here(v));
         return invalid(v, "position %s is a win for Chaos (full board, no winning line) but the certificate claims order",
                        here(v));
@@ -320,6 +331,7 @@ static int prove(Verifier *v, int last, int empty)
     }
     if (v->winner == VERIFY_WINNER_ORDER && vr_secured(&v->g, v->cells)) { /* exact-end: won, judged at the end */
         v->res->positions_checked++;
+        game_ends(v, 0);
         return 0;
     }
     int sym;
@@ -343,7 +355,7 @@ static int prove(Verifier *v, int last, int empty)
                         v->cells[i] = s;
                         bool won = vr_status_after(&v->g, v->cells, i, empty == 1) == VR_ORDER_WINS;
                         v->cells[i] = VR_EMPTY;
-                        if (won) return 0; /* a leaf: not worth remembering */
+                        if (won) return game_ends(v, empty - 1), 0; /* a leaf: not worth remembering */
                     }
                 }
             return invalid(v, "no certificate line for position %s (%s to move)", here(v),
@@ -731,7 +743,10 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
         memcpy(v->cells, v->root, sizeof v->cells);
         int empty = 0;
         for (int i = 0; i < v->g.n * v->g.n; i++) empty += v->cells[i] == VR_EMPTY;
+        nest->root_empty = empty;
         rc = prove(v, -1, empty);
+        if (rc == 0 && v->winner == VERIFY_WINNER_ORDER && nest->rest != VSUB_REST_NONE)
+            out->longest = empty - nest->rest;
     }
     free(v->tab.e);
     for (size_t i = 0; i < v->nsee; i++) free(v->see[i].path);
@@ -747,6 +762,7 @@ void vr_result_init(VerifyResult *out)
 {
     memset(out, 0, sizeof *out);
     out->rules = -1;
+    out->longest = -1;
 }
 
 int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
@@ -754,7 +770,7 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
     vr_result_init(out);
     Source src = {.f = fmemopen((void *)text, strlen(text), "r")};
     if (!src.f) return set_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
-    Nest nest = {0, NULL, NULL, 0, 0, false};
+    Nest nest = vnest(0, NULL, NULL, 0);
     int rc = run(&src, "<text>", exp, out, &nest);
     fclose(src.f);
     return rc;
@@ -773,7 +789,7 @@ int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *ou
 int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)
 {
     SubSet ss = {0};
-    Nest nest = {0, &ss, NULL, 0, 0, false};
+    Nest nest = vnest(0, &ss, NULL, 0);
     int rc = vr_verify_nested(path, exp, out, &nest);
     vsubs_free(&ss);
     return rc;

@@ -54,6 +54,14 @@
  * So the result never depends on which see line reached a file first:
  * it is the result of checking every see line's file where it is reached.
  *
+ * The longest game. For a valid Order certificate the result also gives
+ * the most plies a game can last from the root when Order plays the
+ * certificate's moves and Chaos plays anything: an upper bound on the
+ * distance to win that the certificate proves (Order wins within that many
+ * plies). It rests on nothing but the checked proof: the games it counts
+ * are exactly the branches the check follows; a branch decided by a lemma
+ * (or secured under exact-end) counts as lasting until the board is full.
+ *
  * Threads (verify_file_threads). Invariants:
  *   - The result (status, error, header fields, lines, lines_used,
  *     positions_checked) is the one thread's, field for field, whatever
@@ -112,6 +120,11 @@ typedef struct {
     uint64_t positions_checked; /* positions examined (leaves count each time they are reached) */
     uint64_t lines;             /* position lines in the certificate */
     uint64_t lines_used;        /* of those, lines the proof followed */
+    int longest;                /* valid, Order: the most plies a game lasts from the root when Order plays
+                                   the certificate's moves (a line completed at once where a line is left
+                                   out) and Chaos plays anything; so Order wins within `longest` plies.
+                                   A lemma position (or one secured under exact-end) counts as a game
+                                   lasting until the board is full. -1 otherwise */
     char error[VERIFY_ERR_LEN]; /* "" when valid; else one line, without a trailing newline */
 } VerifyResult;
 

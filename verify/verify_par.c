@@ -105,14 +105,15 @@ static void check_task(Prepass *pp, size_t i)
     VerifyExpect x = {t->n, t->k, t->rules, t->winner, root};
     pthread_mutex_unlock(&pp->mu);
     VerifyResult r;
-    Nest nest = {i == 0 ? 0 : 1, pp->subs, pp, i, 0, false};
+    Nest nest = vnest(i == 0 ? 0 : 1, pp->subs, pp, i);
     int rc = vr_verify_nested(path, i == 0 ? pp->exp : &x, &r, &nest);
     pthread_mutex_lock(&pp->mu);
     t = &pp->subs->s[i];
     t->state = rc == VERIFY_VALID ? S_CHECKED : S_FAILED;
     t->own = r.positions_checked;
     t->saw_see = nest.saw_see;
-    if (i == 0) pp->top = r;
+    t->rest = nest.rest; /* its own games only: settle adds the files it reached */
+    if (i == 0) pp->top = r, pp->top_root_empty = nest.root_empty;
     if (rc != VERIFY_VALID) atomic_store(&pp->stop, true);
     pp->running--;
     pthread_cond_broadcast(&pp->cv);
@@ -161,13 +162,17 @@ static void settle(SubSet *ss)
         for (size_t i = 0; i < ss->n; i++) {
             Sub *p = &ss->s[i];
             if (p->state != S_CHECKED) continue;
-            int height = 0;
+            int height = 0, rest = p->rest;
             size_t d = 0;
-            for (; d < p->ndep && ss->s[p->dep[d]].state == S_PROVED; d++)
-                if (ss->s[p->dep[d]].height + 1 > height) height = ss->s[p->dep[d]].height + 1;
+            for (; d < p->ndep && ss->s[p->dep[d]].state == S_PROVED; d++) {
+                const Sub *q = &ss->s[p->dep[d]];
+                if (q->height + 1 > height) height = q->height + 1;
+                if (q->rest < rest) rest = q->rest;
+            }
             if (d < p->ndep) continue;
             p->state = S_PROVED;
             p->height = height;
+            p->rest = rest;
             more = true;
         }
     }
@@ -192,12 +197,13 @@ int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, 
     if (t->state == S_PROVED && t->height <= SEE_MAX_DEPTH) { /* every file it reached is proved, and fits */
         *out = pp.top;
         out->positions_checked = vsub_count(&ss, 0);
+        out->longest = out->winner == VERIFY_WINNER_ORDER && t->rest != VSUB_REST_NONE ? pp.top_root_empty - t->rest : -1;
         rc = VERIFY_VALID;
     } else if (t->state == S_FAILED && !t->saw_see) { /* failed before any see line, as the sequential pass would */
         *out = pp.top;
         rc = out->status;
     } else {
-        Nest nest = {0, &ss, NULL, 0, 0, false};
+        Nest nest = vnest(0, &ss, NULL, 0);
         rc = vr_verify_nested(path, exp, out, &nest);
     }
     vsubs_free(&ss);

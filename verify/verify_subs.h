@@ -49,6 +49,9 @@ typedef struct {
     int state;                      /* S_* */
     bool counted;                   /* its positions are in this verification's positions_checked */
     int height;                     /* S_PROVED: how many see levels its proof went below it (0: none) */
+    int rest;                       /* the fewest empty cells left where a game its proof follows ends
+                                       (VSUB_REST_NONE: none); pre-pass: its own check's, until S_PROVED
+                                       adds the files it reached (settle) */
     uint64_t own;                   /* pre-pass: positions its own check examined, its see lines' files not included */
     int64_t bytes;                  /* pre-pass: the file's size, for the queue's order */
     size_t *dep, ndep, capdep;      /* pre-pass: the entries its proof reached by see lines */
@@ -68,9 +71,21 @@ typedef struct Prepass {
     SubSet *subs;
     const VerifyExpect *exp; /* what the top file (entry 0) must prove */
     VerifyResult top;        /* entry 0's own check */
+    int top_root_empty;      /* entry 0's root's empty cells */
     int running;             /* checks under way */
     atomic_bool stop;        /* a check failed: the certificate is invalid; the sequential pass says where */
 } Prepass;
+
+/* The longest game (VerifyResult.longest) is found through the fewest
+ * empty cells left where a game the proof follows ends: every path from
+ * a root to a position has the same length (one piece a ply), so the
+ * longest game from the root is the root's empty cells minus that fewest,
+ * and a file's fewest is the least of its own games' ends and those of the
+ * files its see lines reach: one number per file, whatever reaches it.
+ * Order certificates only; a position won by a lemma, or secured under
+ * exact-end, counts as a game that ends on the full board (0 left), which
+ * is all the verifier knows of it. */
+enum { VSUB_REST_NONE = 1 << 20 };
 
 /* Where a certificate's check stands among the nested ones. */
 typedef struct {
@@ -80,7 +95,15 @@ typedef struct {
     size_t task;  /* with pre: this file's entry in subs */
     int height;   /* out: how many see levels the proof went below this file */
     bool saw_see; /* out, with pre: the proof reached a see line */
+    int rest;     /* out: the fewest empty cells left where a game the proof follows ends (VSUB_REST_NONE:
+                     none yet), the files its see lines reached included except with pre */
+    int root_empty; /* out: the root's empty cells */
 } Nest;
+
+static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task)
+{
+    return (Nest){.depth = depth, .subs = subs, .pre = pre, .task = task, .rest = VSUB_REST_NONE};
+}
 
 /* What makes two see lines name the same file (real paths of the file and
  * of its folder); NULL when it cannot be resolved or no memory. */
