@@ -3,9 +3,11 @@
 #include "dfpn_depth.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "../engine/moves.h"
 #include "clock.h"
+#include "dedupe.h"
 #include "dfpn.h"
 
 /* A child as its parent sees it. Decided children (exact) need no key;
@@ -368,7 +370,11 @@ static int least_dtw(const DfpnDepth *s, Board b)
 /* The children of b (open, question d): kn_node's moves in ab's order
  * (cells ascending, X, O, then the dead-cell move), each asked d - 1.
  * Children of equal key (symmetric, where keys are canonical) have equal
- * distances and questions: one stands for them. */
+ * distances and questions: one stands for them (dedupe.h). A twin of a
+ * child the table then decided is dropped too (the comparison by all
+ * pairs kept it): a decided child adds nothing to its parent's sum, is
+ * never the least unless the parent is decided, and its twin would be
+ * decided the same way. */
 static int expand(DfpnDepth *s, Board b, const KnNode *kn, int d, DdChild *ch)
 {
     int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
@@ -401,13 +407,12 @@ static int expand(DfpnDepth *s, Board b, const KnNode *kn, int d, DdChild *ch)
         }
     }
     bool dedupe = board_count(b) + 1 <= s->kn.sym_pieces;
+    uint8_t seen[DEDUPE_SLOTS];
+    if (dedupe) memset(seen, 0, sizeof seen);
     int n = 0;
     for (int i = 0; i < all; i++) {
         DdChild *c = &ch[i];
-        bool dup = false;
-        for (int j = 0; dedupe && !c->exact && j < n && !dup; j++)
-            dup = !ch[j].exact && board_equal(ch[j].key, c->key);
-        if (dup) continue;
+        if (dedupe && !c->exact && dedupe_listed(seen, ch, sizeof *ch, offsetof(DdChild, key), n, c->key)) continue;
         if (!c->exact) {
             Board cb = b;
             board_place(&cb, c->move);
