@@ -187,8 +187,8 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
     }
     /* The bounded question is a search of its own: it writes no certificate
      * or checkpoint and has no value search to add a distance to. */
-    if (s->within_asked && (c->proof || s->job.checkpoint || s->job.resume || s->dtw || s->alphabeta))
-        cli_fail("--within cannot be combined with --proof, --checkpoint, --resume, --dtw or --search ab");
+    if (s->within_asked && (s->job.checkpoint || s->job.resume || s->dtw || s->alphabeta))
+        cli_fail("--within cannot be combined with --checkpoint, --resume, --dtw or --search ab");
     return 0;
 }
 

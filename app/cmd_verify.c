@@ -32,6 +32,8 @@ static const char verify_help[] =
     "  --board N     require an N x N board (4 to 8)\n"
     "  --k K         require K in a row (3 to 8)\n"
     "  --winner W    require the claim that W (order or chaos) wins\n"
+    "  --within D    require an Order certificate whose longest game is at most\n"
+    "                D plies: Order wins within D (0 to 64)\n"
     "  --threads T   check the certificates that see lines name on T threads,\n"
     "                each on its own, before the top one (1 to 256; default: all\n"
     "                cores; 1: one after another as the proof reaches them), with\n"
@@ -96,15 +98,29 @@ static void print_json(const char *file, const VerifyResult *r, int threads, dou
     json_end(&j);
 }
 
+/* --within D: a valid certificate whose longest game is over D plies (or
+ * a Chaos one, which has none) does not show what was asked: invalid. */
+static void within_check(VerifyResult *res, int d)
+{
+    if (res->winner != VERIFY_WINNER_ORDER) {
+        res->status = VERIFY_INVALID;
+        snprintf(res->error, sizeof res->error, "--within %d: the certificate claims chaos wins", d);
+    } else if (res->longest > d) {
+        res->status = VERIFY_INVALID;
+        snprintf(res->error, sizeof res->error, "--within %d: its longest game is %d plies", d, res->longest);
+    }
+}
+
 int cmd_verify(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"json", no_argument, NULL, 'j'},         {"root", required_argument, NULL, 'R'},
         {"rules", required_argument, NULL, 'r'},  {"board", required_argument, NULL, 'b'},
         {"k", required_argument, NULL, 'k'},      {"winner", required_argument, NULL, 'w'},
-        {"threads", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+        {"threads", required_argument, NULL, 't'}, {"within", required_argument, NULL, 'W'},
+        {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
     VerifyExpect exp = {0, 0, -1, 0, NULL};
-    int json = 0, opt, procs = omp_get_num_procs();
+    int json = 0, opt, procs = omp_get_num_procs(), within = -1;
     int threads = procs < 1 ? 1 : procs > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : procs;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
@@ -114,6 +130,7 @@ int cmd_verify(int argc, char **argv)
         case 'b': exp.n = (int)cli_number(optarg, "board size", BOARD_MIN_N, BOARD_MAX_N); break;
         case 'k': exp.k = (int)cli_number(optarg, "k", 3, BOARD_MAX_N); break;
         case 't': threads = (int)cli_number(optarg, "--threads", 1, VERIFY_MAX_THREADS); break;
+        case 'W': within = (int)cli_number(optarg, "--within", 0, 64); break;
         case 'r':
             if ((exp.rules = vr_rules_parse(optarg)) < 0)
                 cli_fail("unknown rules '%s' (original, exact or exact-end)", optarg);
@@ -144,6 +161,8 @@ int cmd_verify(int argc, char **argv)
     double t0 = clock_seconds();
     int rc = verify_file_threads(file, &exp, threads, &res);
     double seconds = clock_seconds() - t0;
+    if (rc == VERIFY_VALID && within >= 0) within_check(&res, within);
+    rc = res.status;
     if (json) {
         print_json(file, &res, threads, seconds);
         return rc;

@@ -29,6 +29,14 @@ static void print_position(FILE *f, const SolveAsked *q)
             board_order_to_move(q->b) ? "Order" : "Chaos");
 }
 
+static void print_proof_line(FILE *f, const SolveAsked *q, const SolveReport *rep)
+{
+    if (q->proof && !rep->proof_error[0])
+        fprintf(f, "proof: %s (%llu lines, %llu of them lemmas; %llu positions)\n", q->proof,
+                (unsigned long long)rep->proof.lines, (unsigned long long)rep->proof.lemmas,
+                (unsigned long long)rep->proof.positions);
+}
+
 static void print_within_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
 {
     print_position(f, q);
@@ -43,6 +51,7 @@ static void print_within_text(FILE *f, const SolveAsked *q, const SolveReport *r
     }
     fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\n", (unsigned long long)rep->nodes, rep->seconds, rate(rep));
     if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
+    print_proof_line(f, q, rep);
 }
 
 void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
@@ -74,10 +83,19 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
                 (unsigned long long)(rep->job.prev_nodes + rep->nodes), rep->job.prev_seconds + rep->seconds,
                 rep->job.checkpoints);
     if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
-    if (q->proof && !rep->proof_error[0])
-        fprintf(f, "proof: %s (%llu lines, %llu of them lemmas; %llu positions)\n", q->proof,
-                (unsigned long long)rep->proof.lines, (unsigned long long)rep->proof.lemmas,
-                (unsigned long long)rep->proof.positions);
+    print_proof_line(f, q, rep);
+}
+
+static void print_proof_json(Json *j, const SolveAsked *q, const SolveReport *rep)
+{
+    if (!q->proof) return;
+    json_object(j, "proof");
+    json_str(j, "file", q->proof);
+    json_uint(j, "lines", rep->proof.lines);
+    json_uint(j, "lemma_lines", rep->proof.lemmas);
+    json_uint(j, "positions", rep->proof.positions);
+    json_str(j, "error", rep->proof_error[0] ? rep->proof_error : NULL);
+    json_close(j);
 }
 
 static void print_within_json(Json *j, const SolveAsked *q, const SolveReport *rep)
@@ -93,6 +111,7 @@ static void print_within_json(Json *j, const SolveAsked *q, const SolveReport *r
     json_real(j, "seconds", rep->seconds, 6);
     json_real(j, "nodes_per_second", rate(rep), 0);
     if (rep->job.signo) json_int(j, "signal", rep->job.signo);
+    print_proof_json(j, q, rep);
 }
 
 void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
@@ -135,15 +154,7 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
         json_int(&j, "checkpoints", rep->job.checkpoints);
     }
     if (rep->job.signo) json_int(&j, "signal", rep->job.signo);
-    if (q->proof) {
-        json_object(&j, "proof");
-        json_str(&j, "file", q->proof);
-        json_uint(&j, "lines", rep->proof.lines);
-        json_uint(&j, "lemma_lines", rep->proof.lemmas);
-        json_uint(&j, "positions", rep->proof.positions);
-        json_str(&j, "error", rep->proof_error[0] ? rep->proof_error : NULL);
-        json_close(&j);
-    }
+    print_proof_json(&j, q, rep);
     json_close(&j);
     json_end(&j);
 }

@@ -511,25 +511,33 @@ static void start_clock(DfpnDepth *s)
     }
 }
 
-int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
+/* W(b, d) where it needs no search: 1 yes (*proof_depth set), 0 no, -1
+ * open; then *kn, *key and *q are the node's, for the search. */
+static int answer_known(DfpnDepth *s, Board b, int d, int *proof_depth, KnNode *kn, Board *key, int *q)
 {
-    int depth = 0;
-    if (!proof_depth_out) proof_depth_out = &depth;
     Winner st = rules_status(s->r, b);
     if (st != WINNER_NONE) {
-        *proof_depth_out = 0;
+        *proof_depth = 0;
         return st == WINNER_ORDER && d >= 0;
     }
-    KnNode kn;
-    kn_node(s->r, &s->kn, b, &kn);
-    if (kn.value != WINNER_NONE) {
-        *proof_depth_out = kn.dtw;
-        return kn.value == WINNER_ORDER && kn.dtw <= d;
+    kn_node(s->r, &s->kn, b, kn);
+    if (kn->value != WINNER_NONE) {
+        *proof_depth = kn->dtw;
+        return kn->value == WINNER_ORDER && kn->dtw <= d;
     }
-    int q = question(s, b, d);
-    if (q < 0) return 0;
-    Board key = kn_key(s->r, &s->kn, b, kn.dead);
-    int k = known(s, key, q, proof_depth_out);
+    *q = question(s, b, d);
+    if (*q < 0) return 0;
+    *key = kn_key(s->r, &s->kn, b, kn->dead);
+    return known(s, *key, *q, proof_depth);
+}
+
+int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
+{
+    int depth = 0, q;
+    if (!proof_depth_out) proof_depth_out = &depth;
+    KnNode kn;
+    Board key;
+    int k = answer_known(s, b, d, proof_depth_out, &kn, &key, &q);
     if (k >= 0) return k;
     if (pairs(s, b, key, kn.nlive)) return 0;
     s->stopped = false;
@@ -580,4 +588,24 @@ Move dd_best_move(DfpnDepth *s, Board b, int dtw)
         }
     }
     return MOVE_NONE;
+}
+
+Move dd_proof_move(DfpnDepth *s, Board b, int d)
+{
+    /* First a child the table (or the knowledge) already answers yes: the
+     * search that answered b left facts for the children its proof used,
+     * and taking one costs no search. Only if none is left, the first
+     * child dd_best_move finds, searching. */
+    for (uint64_t cells = s->r->cells & ~board_occupied(b); cells;) {
+        int c = bb_pop(&cells);
+        for (int p = 0; p < 2; p++) {
+            Move m = move_make(p, c);
+            Board cb = b, key;
+            board_place(&cb, m);
+            KnNode kn;
+            int depth, q;
+            if (answer_known(s, cb, d - 1, &depth, &kn, &key, &q) == 1) return m;
+        }
+    }
+    return dd_best_move(s, b, d);
 }

@@ -147,4 +147,10 @@ int dd_dtw(DfpnDepth *s, Board b);
  * MOVE_NONE when a limit stopped it or none qualifies. */
 Move dd_best_move(DfpnDepth *s, Board b, int dtw);
 
+/* With Order to move in a position s answered W(b, d) yes: a move whose
+ * child is within d - 1 (for a certificate, proof.h). The first child the
+ * table or the knowledge already answers yes without search, else
+ * dd_best_move's. MOVE_NONE when a limit stopped it or none qualifies. */
+Move dd_proof_move(DfpnDepth *s, Board b, int d);
+
 #endif

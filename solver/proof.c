@@ -61,9 +61,16 @@ static int seen_grow(Seen *s)
     return 0;
 }
 
+/* Where the winner's moves come from: a move for b (the winner to move),
+ * or MOVE_NONE with *why set. */
+typedef Move (*MoveSource)(void *arg, Board b, const char **why);
+
 typedef struct {
     FILE *f;
-    Dfpn *d;
+    const Rules *r;
+    MoveSource move;
+    void *arg;
+    const Centre *centre; /* close Order's branches by centre lines where it wins; NULL: never */
     Winner winner;
     bool pairing; /* close Chaos's branches by pairing lines */
     uint64_t max_lines;
@@ -76,7 +83,7 @@ typedef struct {
 static int fail(Writer *w, const char *what, Board b)
 {
     char pos[NOTATION_POS_LEN];
-    notation_format_position(b, w->d->r->n, pos);
+    notation_format_position(b, w->r->n, pos);
     snprintf(w->err, (size_t)w->errlen, "%s at %s", what, pos);
     return -1;
 }
@@ -88,7 +95,7 @@ static bool full(const Writer *w) { return w->max_lines && w->st.lines == w->max
  * form canon, written in canon's frame: 0, else 1 (none found), or -1. */
 static int pairing_line(Writer *w, Board b, Board canon)
 {
-    const Rules *r = w->d->r;
+    const Rules *r = w->r;
     PairSet ps;
     if (!pairing_find(r, canon, PROOF_PAIRING_BUDGET, &ps)) return 1;
     if (!pairing_holds(r, canon, &ps)) return fail(w, "a pairing that does not hold (a solver bug)", b);
@@ -109,7 +116,7 @@ static int pairing_line(Writer *w, Board b, Board canon)
 
 static int visit(Writer *w, Board b)
 {
-    const Rules *r = w->d->r;
+    const Rules *r = w->r;
     Winner st = rules_status(r, b);
     if (st != WINNER_NONE) {
         if ((st == WINNER_ORDER) != (w->winner == WINNER_ORDER)) return fail(w, "proof reaches a loss", b);
@@ -134,7 +141,7 @@ static int visit(Writer *w, Board b)
         int rc = pairing_line(w, b, canon);
         if (rc <= 0) return rc;
     }
-    if (w->winner == WINNER_ORDER && centre_win(&w->d->centre, b)) {
+    if (w->winner == WINNER_ORDER && w->centre && centre_win(w->centre, b)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
         if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         char pos[NOTATION_POS_LEN];
@@ -147,8 +154,9 @@ static int visit(Writer *w, Board b)
 
     if (order == (w->winner == WINNER_ORDER)) {
         if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
-        Move m = dfpn_winning_move(w->d, b, w->winner);
-        if (m == MOVE_NONE) return fail(w, w->d->stopped ? "a limit stopped the search" : "no winning move found", b);
+        const char *why = "no winning move found";
+        Move m = w->move(w->arg, b, &why);
+        if (m == MOVE_NONE) return fail(w, why, b);
         char pos[NOTATION_POS_LEN], mv[4];
         notation_format_position(canon, r->n, pos);
         notation_format_move(sym_move(m, sym, r->n), mv);
@@ -168,26 +176,73 @@ static int visit(Writer *w, Board b)
     return 0;
 }
 
-int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
-                int errlen)
+/* Writes the header (comment: its second line) and the proof from root. */
+static int write_all(Writer *w, Board root, int version, const char *comment, ProofStats *st)
 {
-    const Rules *r = d->r;
+    const Rules *r = w->r;
     char pos[NOTATION_POS_LEN];
     notation_format_position(root, r->n, pos);
-    /* Version 2 where a lemma line may be written (README, certificates):
-     * the centre for Order, a pairing for Chaos, each with its switch. */
-    bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing && !(r->n & 1);
-    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on);
-    fprintf(f, "ocproof %d\n# written by ocsolve solve\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", v2 ? 2 : 1,
-            r->n, r->k, rules_name(r->rules), winner_name(winner), pos);
-    Writer w = {f, d, winner, pairing, max_lines, {NULL, NULL, 0, 0}, {0, 0, 0}, err, errlen};
-    int rc = visit(&w, root);
-    free(w.seen.slot);
-    free(w.seen.used);
-    *st = w.st;
-    if (rc == 0 && (fflush(f) != 0 || ferror(f))) {
-        snprintf(err, (size_t)errlen, "write error");
+    fprintf(w->f, "ocproof %d\n# %s\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", version, comment, r->n, r->k,
+            rules_name(r->rules), winner_name(w->winner), pos);
+    int rc = visit(w, root);
+    free(w->seen.slot);
+    free(w->seen.used);
+    *st = w->st;
+    if (rc == 0 && (fflush(w->f) != 0 || ferror(w->f))) {
+        snprintf(w->err, (size_t)w->errlen, "write error");
         rc = -1;
     }
     return rc;
+}
+
+typedef struct {
+    Dfpn *d;
+    Winner winner;
+} ValueSource;
+
+static Move value_move(void *arg, Board b, const char **why)
+{
+    ValueSource *v = arg;
+    Move m = dfpn_winning_move(v->d, b, v->winner);
+    if (m == MOVE_NONE && v->d->stopped) *why = "a limit stopped the search";
+    return m;
+}
+
+int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
+                int errlen)
+{
+    /* Version 2 where a lemma line may be written (README, certificates):
+     * the centre for Order, a pairing for Chaos, each with its switch. */
+    bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing && !(d->r->n & 1);
+    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on);
+    ValueSource v = {d, winner};
+    Writer w = {.f = f, .r = d->r, .move = value_move, .arg = &v, .centre = &d->centre, .winner = winner,
+                .pairing = pairing, .max_lines = max_lines, .err = err, .errlen = errlen};
+    return write_all(&w, root, v2 ? 2 : 1, "written by ocsolve solve", st);
+}
+
+/* The bounded search's moves: at b, with plies - (pieces placed since the
+ * root) plies left, a move whose child is within one fewer. */
+typedef struct {
+    DfpnDepth *s;
+    int root_pieces, plies;
+} WithinSource;
+
+static Move within_move(void *arg, Board b, const char **why)
+{
+    WithinSource *v = arg;
+    Move m = dd_proof_move(v->s, b, v->plies - (board_count(b) - v->root_pieces));
+    if (m == MOVE_NONE) *why = v->s->stopped ? "a limit stopped the search" : "no move within the bound found";
+    return m;
+}
+
+int proof_write_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st, char *err,
+                       int errlen)
+{
+    WithinSource v = {s, board_count(root), plies};
+    Writer w = {.f = f, .r = s->r, .move = within_move, .arg = &v, .centre = NULL, .winner = WINNER_ORDER,
+                .pairing = false, .max_lines = max_lines, .err = err, .errlen = errlen};
+    char comment[96];
+    snprintf(comment, sizeof comment, "written by ocsolve solve --within: Order wins within %d plies", plies);
+    return write_all(&w, root, 1, comment, st);
 }

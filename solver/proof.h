@@ -12,6 +12,14 @@
  * for which a pairing (pairing.h) is found, with either side to move, is
  * closed by "POSITION lemma pairing a1:f6= b2:b5~ ..." in the canonical
  * frame (when pairing is switched on; ocproof 2).
+ *
+ * The winner's moves come from a move source: the value search's table
+ * (proof_write: dfpn_winning_move), or the depth-bounded search's
+ * (proof_write_within: a move whose child Order wins within the plies
+ * left). Every path from the root to a position has the same length, so
+ * the plies left at a position are fixed by its piece count and one line
+ * per canonical position serves every path: a certificate so written
+ * wins within the bound, which the verifier's longest game shows.
  */
 #ifndef OCS_PROOF_H
 #define OCS_PROOF_H
@@ -19,6 +27,7 @@
 #include <stdio.h>
 
 #include "dfpn.h"
+#include "dfpn_depth.h"
 
 typedef struct {
     uint64_t lines;     /* position lines written (moves and lemmas) */
@@ -32,5 +41,11 @@ typedef struct {
  * was reached, or the output failed). */
 int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
                 int errlen);
+
+/* Writes the certificate that Order wins root within `plies` plies, which
+ * the bounded search s has answered yes (dd_within), with the moves
+ * dd_proof_move gives; no lemma lines (ocproof 1). Returns as proof_write. */
+int proof_write_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st, char *err,
+                       int errlen);
 
 #endif

@@ -101,6 +101,15 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
     /* Order to move: a move that keeps the proof's depth (the table holds it). */
     if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !job_signal())
         rep->best = dd_best_move(&dd, b, rep->within_depth);
+    /* The certificate: Order wins within the proof's depth (<= the bound asked). */
+    if (s->proof && rep->within == 1 && !job_signal())
+        proof_write_within(s->proof, &dd, b, rep->within_depth, s->proof_max_lines, &rep->proof, rep->proof_error,
+                           (int)sizeof rep->proof_error);
+    else if (s->proof)
+        snprintf(rep->proof_error, sizeof rep->proof_error, "%s",
+                 job_signal()        ? "stopped by a signal"
+                 : rep->within == 0 ? "no certificate: the answer is no (a certificate shows only a yes)"
+                                    : "no certificate: the answer is unknown");
     rep->nodes = dd.nodes;
     rep->seconds = clock_seconds() - t0;
     rep->job.signo = job_signal();

@@ -21,7 +21,10 @@
  *
  * The bounded question alone (within_asked): "does Order force a line
  * within `within` plies?", answered by the bounded df-pn with the whole
- * table (no value search, no certificate, no checkpoint): report.within.
+ * table (no value search, no checkpoint): report.within. With a yes, the
+ * certificate (if asked for) is Order's proof of the answer, with moves
+ * that win within report.within_depth plies (proof.h, proof_write_within);
+ * a no or an unknown has none (proof_error says so).
  *
  * Invariants: a decided report.value is exact whatever the limits,
  * threads or tables were; report.best is a winning move when the winner is

@@ -311,7 +311,6 @@ Test(dtw, cli_within_and_methods, .timeout = 120)
     run_free(&r);
     expect_reject("--within", "solve", "--within", "x", "-");
     expect_reject("--within", "solve", "--within", "5", "--dtw", "-");
-    expect_reject("--within", "solve", "--within", "5", "--proof", "/tmp/never-written.ocproof", "-");
     expect_reject("--dtw-method", "solve", "--dtw-method", "magic", "-");
     expect_reject("7x7", "solve", "--board", "8", "--within", "5", "-");
 }
