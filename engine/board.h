@@ -75,9 +75,17 @@ static inline char board_at(Board b, int cell)
 }
 
 /* Place and undo are the same XOR; the caller guarantees the cell is empty
- * (place) or holds that symbol (undo). */
-static inline void board_place(Board *b, Move m) { b->s[move_piece(m)] ^= 1ULL << move_cell(m); }
-static inline void board_undo(Board *b, Move m) { b->s[move_piece(m)] ^= 1ULL << move_cell(m); }
+ * (place) or holds that symbol (undo). Both words through a mask, not
+ * s[move_piece(m)]: an index into the pair makes gcc keep the board in
+ * memory, and reading it back right after the store stalls (measured: the
+ * hottest spot of dfpn.c's expand, 12 % of mid's time). */
+static inline void board_place(Board *b, Move m)
+{
+    uint64_t bit = 1ULL << move_cell(m), o = -(uint64_t)move_piece(m);
+    b->s[PIECE_X] ^= bit & ~o;
+    b->s[PIECE_O] ^= bit & o;
+}
+static inline void board_undo(Board *b, Move m) { board_place(b, m); }
 
 /* b itself, as two opaque register values. A Board arrives in two
  * registers; gcc tends to spill them and reload the pair as one 16-byte

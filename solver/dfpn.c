@@ -7,6 +7,7 @@
 
 #include "../engine/moves.h"
 #include "clock.h"
+#include "dedupe.h"
 #include "dfpn_internal.h"
 #include "pairing.h"
 
@@ -29,6 +30,7 @@ enum { MEMO_BITS = 14 };
 
 typedef struct {
     Board key;
+    uint64_t h; /* tt_hash(key), for the prefetches and the probe */
     Move move;
     bool exact; /* pn/dn decided without the table: never re-probed */
     uint32_t pn, dn;
@@ -68,11 +70,15 @@ static inline Board *memo_slot(Dfpn *d, Board b)
     return &d->memo[h >> (64 - MEMO_BITS)];
 }
 
-static bool chaos_pairs(Dfpn *d, Board b)
+/* h: the hash of b's table key, whose bucket a win is stored into. */
+static bool chaos_pairs(Dfpn *d, Board b, uint64_t h)
 {
-    if (!d->memo) return kn_chaos_pairs(d->r, &d->cfg.kn, b);
+    /* The bucket (the probe that led here read only the fingerprints)
+     * loads while the test runs. */
+    if (!d->memo) return tt_prefetch_hashed(d->tt, h), kn_chaos_pairs(d->r, &d->cfg.kn, b);
     Board *m = memo_slot(d, b);
     if (board_equal(*m, b)) return false;
+    tt_prefetch_hashed(d->tt, h);
     bool win = kn_chaos_pairs(d->r, &d->cfg.kn, b);
     if (!win) *m = b;
     return win;
@@ -82,7 +88,8 @@ Board *dfpn_memo_new(void) { return calloc((size_t)1 << MEMO_BITS, sizeof(Board)
 
 /* What a child is known to be without the table (evaluate's first half).
  * A decided child gets its numbers here (exact); an open one its key, and
- * its bucket (and its pairing memo slot) is prefetched. Returns the
+ * its fingerprints (and its pairing memo slot) are prefetched: the probe
+ * of a fresh child, most of them, reads no more (tt.h). Returns the
  * child's number of moves (open). */
 static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Child *c, int *nlive)
 {
@@ -103,7 +110,8 @@ static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Chil
     }
     c->exact = false;
     c->key = base ? kn_key_child(&d->cfg.kn, base, b, kn.dead) : kn_key(d->r, &d->cfg.kn, b, kn.dead);
-    tt_prefetch(d->tt, c->key);
+    c->h = tt_hash(c->key);
+    tt_prefetch_fp(d->tt, c->h);
     if (d->memo && kn_pairs_may(d->r, &d->cfg.kn, kn.nlive)) __builtin_prefetch(memo_slot(d, b));
     *nlive = kn.nlive;
     return kn.nmoves;
@@ -117,11 +125,11 @@ static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
     TTData e;
-    if (tt_probe(d->tt, c->key, &e)) {
+    if (tt_probe_hashed(d->tt, c->key, c->h, &e)) {
         c->pn = e.pn;
         c->dn = e.dn;
         c->work = e.work;
-    } else if (kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b)) {
+    } else if (kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b, c->h)) {
         /* Remembered, so that the pairing search is not run again here. */
         dfpn_numbers(WINNER_CHAOS, &c->pn, &c->dn);
         e = (TTData){c->pn, c->dn, 0, MOVE_NONE};
@@ -153,27 +161,6 @@ static int center_order(int n, int *cells)
             for (int c = 0; c < n; c++)
                 if (abs(2 * r - (n - 1)) + abs(2 * c - (n - 1)) == dist) cells[k++] = r * 8 + c;
     return k;
-}
-
-/* The symmetric-duplicate test of expand: a set of the open children
- * listed so far, by key, as list index + 1 in open-addressing slots (more
- * slots than moves, so a free one is always found). Comparing each child
- * with every listed one was 8 % of a node's time near the opening (~40
- * children, all keyed canonically). A duplicate is dropped before its
- * table probe, which would only read what its twin's probe read. */
-enum { DEDUPE_SLOTS = 256 };
-_Static_assert(MOVES_MAX + 1 < DEDUPE_SLOTS && DEDUPE_SLOTS <= 256, "a free slot; indices + 1 fit a byte");
-
-static inline bool already_listed(uint8_t *seen, const Child *ch, int n, Board key)
-{
-    unsigned h = (unsigned)((key.s[0] * 0x9E3779B97F4A7C15ULL ^ key.s[1] * 0xC2B2AE3D27D4EB4FULL) >> 56);
-    for (;; h = (h + 1) % DEDUPE_SLOTS) {
-        if (seen[h] == 0) {
-            seen[h] = (uint8_t)(n + 1); /* where the caller lists it */
-            return false;
-        }
-        if (board_equal(ch[seen[h] - 1].key, key)) return true;
-    }
 }
 
 /* The moves the search tries at b (kn_node already said: open), in the
@@ -210,12 +197,17 @@ static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
             nlive[all] = (int16_t)nl;
         }
     }
+    /* The buckets of the children the table may hold, now that their
+     * fingerprints are in (evaluate_static asked for them). Measured: the
+     * same speed as asking a few children later inside the loop above. */
+    for (int i = 0; i < all; i++)
+        if (!ch[i].exact) tt_prefetch_held(d->tt, ch[i].h);
     int n = 0;
     uint8_t seen[DEDUPE_SLOTS];
     if (dedupe) memset(seen, 0, sizeof seen);
     for (int i = 0; i < all; i++) {
         Child *c = &ch[i];
-        if (dedupe && !c->exact && already_listed(seen, ch, n, c->key)) continue;
+        if (dedupe && !c->exact && dedupe_listed(seen, ch, sizeof *ch, offsetof(Child, key), n, c->key)) continue;
         if (!c->exact) {
             Board cb = b;
             board_place(&cb, c->move);
@@ -339,6 +331,9 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
 {
     Child ch[MOVES_MAX + 1];
     uint64_t start = d->nodes++;
+    /* The node's own bucket, for its store at the end: its parent's probe
+     * read only the fingerprints when the node was new. */
+    tt_prefetch(d->tt, key);
     check_limits(d);
     if (d->sh) tt_busy_add(d->tt, key, 1);
     int n = expand(d, b, kn, ch);

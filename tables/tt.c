@@ -16,13 +16,22 @@ enum { TT_KIND_MASK = TT_FLAG_USED | TT_FLAG_BOUNDS, TT_PROOF = TT_FLAG_USED, TT
 
 static size_t tt_buckets_in(size_t bytes) { return bytes / sizeof(TTBucket) ? bytes / sizeof(TTBucket) : 1; }
 
+/* What the mapping holds from its 2 MiB boundary on: the buckets, the
+ * counts (two levels), the fingerprints (one word per hot bucket), in
+ * that order. */
+static size_t tt_len(const TT *t)
+{
+    return (t->nbuckets + t->nbig) * sizeof(TTBucket) + (t->nbig ? TT_PIECES * sizeof(TTPays) : 0) +
+           t->nbuckets * sizeof(uint32_t);
+}
+
 int tt_init_levels(TT *t, size_t bytes, bool shared, size_t hot_bytes)
 {
     memset(t, 0, sizeof *t);
     bool two = hot_bytes && bytes / sizeof(TTBucket) > tt_buckets_in(hot_bytes);
     t->nbuckets = tt_buckets_in(two ? hot_bytes : bytes);
     t->nbig = two ? bytes / sizeof(TTBucket) - t->nbuckets : 0;
-    size_t len = (t->nbuckets + t->nbig) * sizeof(TTBucket) + (two ? TT_PIECES * sizeof(TTPays) : 0);
+    size_t len = tt_len(t);
     /* Over-map by one huge page so the table can start on a 2 MiB boundary. */
     t->map_len = len + TT_HUGE_PAGE;
     t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -32,11 +41,11 @@ int tt_init_levels(TT *t, size_t bytes, bool shared, size_t hot_bytes)
     }
     uintptr_t start = ((uintptr_t)t->map + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
     t->buckets = (TTBucket *)start;
-    if (two) {
-        /* The big level right after the hot one, the counts after both. */
-        t->big = t->buckets + t->nbuckets;
-        t->pays = (TTPays *)(t->big + t->nbig);
-    }
+    /* The big level right after the hot one, the counts after both, the
+     * fingerprints last. */
+    if (two) t->big = t->buckets + t->nbuckets;
+    if (two) t->pays = (TTPays *)(t->big + t->nbig);
+    t->fp = (uint32_t *)((char *)t->buckets + len) - t->nbuckets;
 #ifdef MADV_HUGEPAGE
     madvise(t->buckets, len, MADV_HUGEPAGE); /* a hint: failure only costs speed */
 #endif
@@ -58,10 +67,7 @@ void tt_free(TT *t)
     memset(t, 0, sizeof *t);
 }
 
-void tt_clear(TT *t)
-{
-    memset(t->buckets, 0, (t->nbuckets + t->nbig) * sizeof(TTBucket) + (t->big ? TT_PIECES * sizeof(TTPays) : 0));
-}
+void tt_clear(TT *t) { memset(t->buckets, 0, tt_len(t)); }
 
 uint64_t tt_hash(Board key) { return XXH3_64bits(key.s, sizeof key.s); }
 
@@ -85,6 +91,19 @@ _Static_assert(TT_HOT_BYTES % TT_HUGE_PAGE == 0 && TT_HOT_BYTES < TT_ONE_LEVEL_M
 
 static inline TTBucket *tt_hot(const TT *t, uint64_t h) { return &t->buckets[tt_scale(h, t->nbuckets)]; }
 static inline TTBucket *tt_bucket(const TT *t, Board key) { return tt_hot(t, tt_hash(key)); }
+static inline uint32_t *tt_fp_word(const TT *t, uint64_t h) { return &t->fp[tt_scale(h, t->nbuckets)]; }
+
+/* A key's fingerprint: hash bits the hot index hardly depends on (it takes
+ * the high ones); never 0, which marks a free slot. */
+static inline uint32_t tt_fp_of(uint64_t h) { return (uint32_t)(h & 0xff) + ((h & 0xff) == 0); }
+
+/* Whether a slot's fingerprint in word w is key's (f = tt_fp_of): some
+ * byte of w ^ f*0x01010101 is zero (the classic exact zero-byte test). */
+static inline bool tt_fp_may(uint32_t w, uint32_t f)
+{
+    uint32_t x = w ^ f * 0x01010101u;
+    return ((x - 0x01010101u) & ~x & 0x80808080u) != 0;
+}
 static inline TTBucket *tt_big(const TT *t, uint64_t h) { return &t->big[tt_scale(tt_big_hash(h), t->nbig)]; }
 
 /* A store in progress is held for a few dozen instructions; but when there
@@ -150,7 +169,8 @@ enum { TT_STORE, TT_FILL };
 
 /* Stores d (in proof-number terms) as an entry of this kind for key in
  * bucket b. */
-static inline void tt_put_in(TTBucket *b, bool shared, Board key, TTData d, uint8_t kind, int mode)
+static inline void tt_put_in(TTBucket *b, uint32_t *fp, uint32_t f, bool shared, Board key, TTData d, uint8_t kind,
+                             int mode)
 {
     uint32_t seq = shared ? tt_lock(b) : 0;
     int v = tt_find(b, key, kind);
@@ -181,6 +201,8 @@ static inline void tt_put_in(TTBucket *b, bool shared, Board key, TTData d, uint
         STORE(&b->work[v], d.work);
         STORE(&b->move[v], d.move);
         STORE(&b->flags[v], kind);
+        /* Under the bucket's lock: no other store writes this word. */
+        if (fp) STORE(fp, (LOAD(fp) & ~(0xffu << 8 * v)) | f << 8 * v);
     }
     if (shared) STORE(&b->seq, seq + 1);
 }
@@ -190,15 +212,23 @@ static inline void tt_put_in(TTBucket *b, bool shared, Board key, TTData d, uint
 static inline void tt_put(TT *t, Board key, TTData d, uint8_t kind)
 {
     uint64_t h = tt_hash(key);
-    tt_put_in(tt_hot(t, h), t->shared, key, d, kind, TT_STORE);
-    if (t->big && d.work >= TT_BIG_WORK) tt_put_in(tt_big(t, h), t->shared, key, d, kind, TT_STORE);
+    tt_put_in(tt_hot(t, h), tt_fp_word(t, h), tt_fp_of(h), t->shared, key, d, kind, TT_STORE);
+    if (t->big && d.work >= TT_BIG_WORK) tt_put_in(tt_big(t, h), NULL, 0, t->shared, key, d, kind, TT_STORE);
 }
+
+/* Whether hash h is one of the sampled keys, which look in the big level
+ * on every hot miss (tt.h). */
+static inline bool tt_sampled(uint64_t h) { return (h >> 32 & (TT_SAMPLE - 1)) == 0; }
+
+/* A big level no bigger than TT_HOT_BYTES costs no more to probe than a
+ * hot level of that size: every hot miss looks there. */
+static inline bool tt_big_small(const TT *t) { return t->nbig <= TT_HOT_BYTES / sizeof(TTBucket); }
 
 /* Whether a hot miss of key (hash h) should look in the big level, and
  * whether it is one of the sampled keys that always look (tt.h). */
 static inline bool tt_pays(const TT *t, int pieces, uint64_t h, bool *sampled)
 {
-    *sampled = (h >> 32 & (TT_SAMPLE - 1)) == 0;
+    *sampled = tt_sampled(h);
     const TTPays *c = &t->pays[pieces];
     uint32_t probes = __atomic_load_n(&c->probes, __ATOMIC_RELAXED), hits = __atomic_load_n(&c->hits, __ATOMIC_RELAXED);
     return *sampled || (probes >= 16 && (uint64_t)hits * TT_PAYS_RATIO >= probes);
@@ -223,24 +253,27 @@ static bool tt_get_big(TT *t, Board key, uint64_t h, uint8_t kind, TTData *out)
 {
     int pieces = __builtin_popcountll(key.s[0] | key.s[1]);
     bool sampled = false;
-    /* A big level no bigger than TT_HOT_BYTES costs no more to probe
-     * than a hot level of that size. */
-    if (t->nbig > TT_HOT_BYTES / sizeof(TTBucket) && !tt_pays(t, pieces, h, &sampled)) return false;
+    if (!tt_big_small(t) && !tt_pays(t, pieces, h, &sampled)) return false;
     bool hit = tt_get_in(tt_big(t, h), t->shared, key, kind, out);
     if (sampled) tt_count(t, pieces, hit);
-    if (hit) tt_put_in(tt_hot(t, h), t->shared, key, *out, kind, TT_FILL);
+    if (hit) tt_put_in(tt_hot(t, h), tt_fp_word(t, h), tt_fp_of(h), t->shared, key, *out, kind, TT_FILL);
     return hit;
 }
 
-/* The entry of this kind for key, copied into *out; false when absent. */
-static inline bool tt_get(TT *t, Board key, uint8_t kind, TTData *out)
+/* The entry of this kind for key (hash h), copied into *out; false when
+ * absent. */
+static inline bool tt_get(TT *t, Board key, uint64_t h, uint8_t kind, TTData *out)
 {
-    uint64_t h = tt_hash(key);
-    if (tt_get_in(tt_hot(t, h), t->shared, key, kind, out)) return true;
+    /* No slot with the key's fingerprint: not in the hot level, known
+     * without reading the bucket. */
+    if (tt_fp_may(LOAD(tt_fp_word(t, h)), tt_fp_of(h)) && tt_get_in(tt_hot(t, h), t->shared, key, kind, out))
+        return true;
     return t->big && tt_get_big(t, key, h, kind, out);
 }
 
-bool tt_probe(TT *t, Board key, TTData *out) { return tt_get(t, key, TT_PROOF, out); }
+bool tt_probe(TT *t, Board key, TTData *out) { return tt_get(t, key, tt_hash(key), TT_PROOF, out); }
+
+bool tt_probe_hashed(TT *t, Board key, uint64_t h, TTData *out) { return tt_get(t, key, h, TT_PROOF, out); }
 
 void tt_store(TT *t, Board key, const TTData *d) { tt_put(t, key, *d, TT_PROOF); }
 
@@ -248,7 +281,7 @@ void tt_store(TT *t, Board key, const TTData *d) { tt_put(t, key, *d, TT_PROOF);
 bool tt_probe_bounds(TT *t, Board key, TTBounds *out)
 {
     TTData d;
-    if (!tt_get(t, key, TT_BOUNDS, &d)) return false;
+    if (!tt_get(t, key, tt_hash(key), TT_BOUNDS, &d)) return false;
     *out = (TTBounds){.win = d.pn, .nowin = d.dn, .work = d.work, .move = d.move};
     return true;
 }
@@ -258,11 +291,28 @@ void tt_store_bounds(TT *t, Board key, const TTBounds *d)
     tt_put(t, key, (TTData){.pn = d->win, .dn = d->nowin, .work = d->work, .move = d->move}, TT_BOUNDS);
 }
 
-void tt_prefetch(const TT *t, Board key)
+static inline void tt_prefetch_bucket(const TTBucket *b)
 {
-    const TTBucket *b = tt_bucket(t, key);
     __builtin_prefetch(&b->key[0], 0, 3);
     __builtin_prefetch(&b->pn[0], 0, 3); /* the bucket's second cache line */
+}
+
+void tt_prefetch_hashed(const TT *t, uint64_t h)
+{
+    __builtin_prefetch(tt_fp_word(t, h), 0, 3);
+    tt_prefetch_bucket(tt_hot(t, h));
+}
+
+void tt_prefetch(const TT *t, Board key) { tt_prefetch_hashed(t, tt_hash(key)); }
+
+void tt_prefetch_fp(const TT *t, uint64_t h) { __builtin_prefetch(tt_fp_word(t, h), 0, 3); }
+
+void tt_prefetch_held(const TT *t, uint64_t h)
+{
+    if (tt_fp_may(LOAD(tt_fp_word(t, h)), tt_fp_of(h)))
+        tt_prefetch_bucket(tt_hot(t, h));
+    else if (t->big && (tt_big_small(t) || tt_sampled(h)))
+        tt_prefetch_bucket(tt_big(t, h)); /* a hot miss that surely looks there */
 }
 
 void tt_busy_add(TT *t, Board key, int delta)
