@@ -290,16 +290,6 @@ Test(verify_longest, none_unless_a_valid_order_certificate)
     cg_free_cert(&c);
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-    char path[160];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Writes file NAME in dir: Order's strategy from position p (its root), gen's lines. */
 static void write_strategy(Gen *g, const char *dir, const char *name, const RefPos *p, int rules)
 {
@@ -308,7 +298,7 @@ static void write_strategy(Gen *g, const char *dir, const char *name, const RefP
     gen_reset_text(g);
     gen(g, p);
     char *t = cert_text(p->n, p->k, rules, root, g->text ? g->text : "");
-    write_file(dir, name, t);
+    tl_write_text(dir, name, t);
     free(t);
 }
 
@@ -349,7 +339,7 @@ Test(verify_longest, through_see_lines)
         ref_format(&c, line + len);
         strcat(line, " see a.ocproof\n");
         char *text = cert_text(n, k, rules, root, line);
-        write_file(dir, "top.ocproof", text);
+        tl_write_text(dir, "top.ocproof", text);
         free(text);
 
         char *a = calloc(1, 64 * 128), name[32], pos[65];
@@ -374,7 +364,7 @@ Test(verify_longest, through_see_lines)
         }
         ref_format(&c, pos);
         text = cert_text(n, k, rules, pos, a);
-        write_file(dir, "a.ocproof", text);
+        tl_write_text(dir, "a.ocproof", text);
         free(text), free(a), free(named.e);
         cr_assert_geq(files, 2);
 
@@ -389,6 +379,7 @@ Test(verify_longest, through_see_lines)
         free(dist.e);
         t++;
     }
+    tl_rm_dir(dir);
     cr_assert_eq(t, 4, "only %d roots where Order does not win at once", t);
 }
 

@@ -22,15 +22,7 @@ TestSuite(verify_see, .timeout = 120);
 
 static char dir[64];
 
-static void write_file(const char *name, const char *text)
-{
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    cr_assert(f);
-    fputs(text, f);
-    fclose(f);
-}
+static void write_file(const char *name, const char *text) { tl_write_text(dir, name, text); }
 
 static int check_file(const char *name, VerifyResult *r)
 {

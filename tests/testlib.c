@@ -54,6 +54,15 @@ void tl_tmp_dir(char *path, size_t size, const char *tag)
     cr_assert(mkdtemp(path) != NULL, "cannot make %s", path);
 }
 
+void tl_write_text(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    cr_assert(fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
+}
+
 void tl_rm_dir(const char *path)
 {
     DIR *d = opendir(path);

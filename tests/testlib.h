@@ -26,6 +26,8 @@ void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uin
  * removal with the files in it (one level: the tests make no deeper). */
 void tl_tmp_dir(char *path, size_t size, const char *tag);
 void tl_rm_dir(const char *path);
+/* Writes text to the file dir/name (asserts it could). */
+void tl_write_text(const char *dir, const char *name, const char *text);
 
 Board tl_board(const RefPos *p);
 RuleSet tl_rules(int ref_rules);
