@@ -73,14 +73,13 @@ static inline Board *memo_slot(Dfpn *d, Board b)
 /* h: the hash of b's table key, whose bucket a win is stored into. */
 static bool chaos_pairs(Dfpn *d, Board b, uint64_t h)
 {
-    /* The bucket (the probe that led here read only the fingerprints)
-     * loads while the test runs. */
-    if (!d->memo) return tt_prefetch_hashed(d->tt, h), kn_chaos_pairs(d->r, &d->cfg.kn, b);
-    Board *m = memo_slot(d, b);
-    if (board_equal(*m, b)) return false;
+    Board *m = d->memo ? memo_slot(d, b) : NULL;
+    if (m && board_equal(*m, b)) return false;
+    /* The bucket a win goes into (the probe that led here read only the
+     * fingerprints) loads while the test runs. */
     tt_prefetch_hashed(d->tt, h);
     bool win = kn_chaos_pairs(d->r, &d->cfg.kn, b);
-    if (!win) *m = b;
+    if (!win && m) *m = b;
     return win;
 }
 

@@ -573,29 +573,13 @@ int dd_dtw(DfpnDepth *s, Board b)
     return -1;
 }
 
-Move dd_best_move(DfpnDepth *s, Board b, int dtw)
+/* The first move of b (cells ascending, X before O) whose child answers
+ * W(child, q) with `want`. With search, each child is asked (dd_within;
+ * MOVE_NONE at once if a limit stops one); without, only what the table
+ * and the knowledge answer with no search counts, and an unknown child is
+ * passed over. MOVE_NONE when no move qualifies. */
+static Move first_move(DfpnDepth *s, Board b, int q, int want, bool search)
 {
-    bool order = board_order_to_move(b);
-    for (uint64_t cells = s->r->cells & ~board_occupied(b); cells;) {
-        int c = bb_pop(&cells);
-        for (int p = 0; p < 2; p++) {
-            Move m = move_make(p, c);
-            Board cb = b;
-            board_place(&cb, m);
-            int a = dd_within(s, cb, order ? dtw - 1 : dtw - 2, NULL);
-            if (a < 0) return MOVE_NONE;
-            if (a == (order ? 1 : 0)) return m;
-        }
-    }
-    return MOVE_NONE;
-}
-
-Move dd_proof_move(DfpnDepth *s, Board b, int d)
-{
-    /* First a child the table (or the knowledge) already answers yes: the
-     * search that answered b left facts for the children its proof used,
-     * and taking one costs no search. Only if none is left, the first
-     * child dd_best_move finds, searching. */
     for (uint64_t cells = s->r->cells & ~board_occupied(b); cells;) {
         int c = bb_pop(&cells);
         for (int p = 0; p < 2; p++) {
@@ -603,9 +587,27 @@ Move dd_proof_move(DfpnDepth *s, Board b, int d)
             Board cb = b, key;
             board_place(&cb, m);
             KnNode kn;
-            int depth, q;
-            if (answer_known(s, cb, d - 1, &depth, &kn, &key, &q) == 1) return m;
+            int depth, cq;
+            int a = search ? dd_within(s, cb, q, NULL) : answer_known(s, cb, q, &depth, &kn, &key, &cq);
+            if (a < 0 && search) return MOVE_NONE;
+            if (a == want) return m;
         }
     }
-    return dd_best_move(s, b, d);
+    return MOVE_NONE;
+}
+
+Move dd_best_move(DfpnDepth *s, Board b, int dtw)
+{
+    bool order = board_order_to_move(b);
+    return first_move(s, b, order ? dtw - 1 : dtw - 2, order ? 1 : 0, true);
+}
+
+/* First a child the table (or the knowledge) already answers yes: the
+ * search that answered b left facts for the children its proof used, and
+ * taking one costs no search. Only if none is left, dd_best_move's,
+ * searching. */
+Move dd_proof_move(DfpnDepth *s, Board b, int d)
+{
+    Move m = first_move(s, b, d - 1, 1, false);
+    return m != MOVE_NONE ? m : dd_best_move(s, b, d);
 }

@@ -124,7 +124,7 @@ Board kn_key(const Rules *r, const Knowledge *kn, Board b, uint64_t dead);
  * opening every child is canonicalised, and whole images of each were a
  * fifth of a node's time. kn_key_child(r, kn, base, c, dead) equals
  * kn_key(r, kn, c, dead) for every board c and dead set, whatever the
- * parent was (tests/test_knowledge_key.c holds them against each other);
+ * parent was (tests/test_keys.c holds them against each other);
  * the base only makes it cheap when c differs from the parent in a few
  * cells. */
 typedef struct {
