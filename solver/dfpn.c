@@ -116,6 +116,10 @@ static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Chil
     return kn.nmoves;
 }
 
+/* An nlive for evaluate_table meaning "no pairing test": for a caller
+ * that wants Order's wins only, which pairing (a Chaos win) never gives. */
+enum { NLIVE_SKIP_PAIRING = -2 };
+
 /* The second half, for an open child: the table's numbers, else pairing,
  * else the initial numbers. Table operations happen here only, so running
  * every child's first half before any second half keeps the sequence of
@@ -128,7 +132,7 @@ static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
         c->pn = e.pn;
         c->dn = e.dn;
         c->work = e.work;
-    } else if (kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b, c->h)) {
+    } else if (nlive != NLIVE_SKIP_PAIRING && kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b, c->h)) {
         /* Remembered, so that the pairing search is not run again here. */
         dfpn_numbers(WINNER_CHAOS, &c->pn, &c->dn);
         e = (TTData){c->pn, c->dn, 0, MOVE_NONE};
@@ -140,14 +144,6 @@ static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
         c->pn = d->cfg.chaos_pn_moves ? (uint32_t)nmoves : 1;
         c->dn = 1;
     }
-}
-
-/* Numbers of a position seen from its parent, without expanding it. */
-static void evaluate(Dfpn *d, Board b, Move m, Child *c)
-{
-    int nlive = -1;
-    int nmoves = evaluate_static(d, NULL, b, m, c, &nlive);
-    if (!c->exact) evaluate_table(d, b, nmoves, nlive, c);
 }
 
 /* The board's cells, nearest the centre first (ties by cell index): the
@@ -438,28 +434,52 @@ static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const Child *c)
     uint64_t live = 0;
     if (winner == WINNER_CHAOS) {
         KnScan sc;
-        kn_scan(d->r, cb, &sc);
+        kn_scan_masks(d->r, cb, &sc);
         live = (uint64_t)sc.nlive;
     }
     return (live << 32) | c->work;
 }
 
 /* Of the moves the table already knows to win, the one leaving least to
- * prove; MOVE_NONE if the table knows none. */
+ * prove (the first such in move order); MOVE_NONE if the table knows none.
+ * The certificate writer asks this at every one of the winner's positions,
+ * so it is done as expand does: every child's static half first (which
+ * prefetches its fingerprints), then the buckets, then the probes in move
+ * order, the same sequence of table operations as one child at a time.
+ * Two shortcuts change no choice: a winning child with nothing left to
+ * prove (rest 0) cannot be beaten by a later one (a later one wins only
+ * with a smaller rest), so the probes stop there; and for Order no
+ * pairing test is made on a child the table misses, since a pairing only
+ * ever shows a Chaos win, never the Order win looked for. */
 static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *ml)
 {
-    Move best = MOVE_NONE;
-    uint64_t best_rest = UINT64_MAX;
+    Child ch[MOVES_MAX];
+    int16_t nmoves[MOVES_MAX], nlive[MOVES_MAX];
+    KnNode kn;
+    kn_node(d->r, &d->cfg.kn, b, &kn); /* the dead cells, for cheap child keys */
+    KnKeyBase base;
+    kn_key_base(d->r, &d->cfg.kn, b, kn.dead, &base);
     for (int i = 0; i < ml->count; i++) {
         Board cb = b;
         board_place(&cb, ml->m[i]);
-        Child c;
-        evaluate(d, cb, ml->m[i], &c);
-        if ((winner == WINNER_ORDER ? c.pn : c.dn) != 0) continue;
-        uint64_t rest = remaining(d, cb, winner, &c);
+        int nl = -1;
+        nmoves[i] = (int16_t)evaluate_static(d, &base, cb, ml->m[i], &ch[i], &nl);
+        nlive[i] = (int16_t)(winner == WINNER_ORDER ? NLIVE_SKIP_PAIRING : nl);
+    }
+    for (int i = 0; i < ml->count; i++)
+        if (!ch[i].exact) tt_prefetch_held(d->tt, ch[i].h);
+    Move best = MOVE_NONE;
+    uint64_t best_rest = UINT64_MAX;
+    for (int i = 0; i < ml->count && best_rest != 0; i++) {
+        Child *c = &ch[i];
+        Board cb = b;
+        board_place(&cb, c->move);
+        if (!c->exact) evaluate_table(d, cb, nmoves[i], nlive[i], c);
+        if ((winner == WINNER_ORDER ? c->pn : c->dn) != 0) continue;
+        uint64_t rest = remaining(d, cb, winner, c);
         if (rest < best_rest) {
             best_rest = rest;
-            best = ml->m[i];
+            best = c->move;
         }
     }
     return best;

@@ -61,6 +61,11 @@ void kn_scan(const Rules *r, Board b, KnScan *out)
     scan_live(r, b, out);
 }
 
+void kn_scan_masks(const Rules *r, Board b, KnScan *out)
+{
+    scan_finish(r, b, rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]), out);
+}
+
 /* Does Chaos's move m leave Order without a win at once (and not end the
  * game in Order's favour itself)? Checked by playing it. */
 static bool safe_by_play(const Rules *r, Board b, Move m)

@@ -82,6 +82,10 @@ typedef struct {
 
 void kn_scan(const Rules *r, Board b, KnScan *out);
 
+/* kn_scan without the live list (out->live is left as it was): the masks
+ * and nlive only, for callers that read nothing else. */
+void kn_scan_masks(const Rules *r, Board b, KnScan *out);
+
 typedef struct {
     Winner value;
     int dtw;          /* plies to Order's win when value == WINNER_ORDER and known here */

@@ -114,16 +114,39 @@ static int pairing_line(Writer *w, Board b, Board canon)
     return 0;
 }
 
-static int visit(Writer *w, Board b)
+/* A position's 8 geometric images of each word (symmetry.h), handed from
+ * a position to its children: a child's are its parent's exclusive-or the
+ * images of the one cell placed, which is cheaper than making them anew
+ * at every one of the ~70 children of each of the loser's positions. */
+typedef struct {
+    uint64_t ix[SYM_GEOMETRIC], io[SYM_GEOMETRIC];
+} Images;
+
+static void images_of(Board b, int n, Images *im)
+{
+    sym_images(b.s[PIECE_X], n, im->ix);
+    sym_images(b.s[PIECE_O], n, im->io);
+}
+
+static void images_child(const Images *parent, Move m, const SymCellMap *map, Images *child)
+{
+    *child = *parent;
+    sym_images_xor(move_piece(m) == PIECE_X ? child->ix : child->io, 1ULL << move_cell(m), map);
+}
+
+/* b, its images im, reached by move m (MOVE_NONE at the root; the
+ * position before m was ongoing, so only lines through m can have been
+ * made). */
+static int visit(Writer *w, Board b, Move m, const Images *im)
 {
     const Rules *r = w->r;
-    Winner st = rules_status(r, b);
+    Winner st = m == MOVE_NONE ? rules_status(r, b) : rules_status_after(r, b, m);
     if (st != WINNER_NONE) {
         if ((st == WINNER_ORDER) != (w->winner == WINNER_ORDER)) return fail(w, "proof reaches a loss", b);
         return 0;
     }
-    KnScan sc;
-    kn_scan(r, b, &sc);
+    KnScan sc; /* masks only: the live list is not read here */
+    kn_scan_masks(r, b, &sc);
     if (w->winner == WINNER_CHAOS && sc.relevant == 0) return 0; /* no line can be won any more */
     bool order = board_order_to_move(b);
     if (w->winner == WINNER_ORDER && order && (sc.win[0] | sc.win[1])) return 0; /* Order completes a line */
@@ -131,8 +154,7 @@ static int visit(Writer *w, Board b)
      * (knowledge.h, "secured"; the verifier knows it too) */
     if (w->winner == WINNER_ORDER && kn_secured(r, b)) return 0;
 
-    int sym;
-    Board canon = sym_canonical(b, r->n, &sym);
+    Board canon = sym_least_value(im->ix, im->io); /* sym_canonical's value */
     bool fresh;
     if (!seen_insert(&w->seen, canon, &fresh)) return fail(w, "out of memory", b);
     if (!fresh) return 0;
@@ -152,25 +174,32 @@ static int visit(Writer *w, Board b)
         return 0;
     }
 
+    const SymCellMap *map = sym_cell_map(r->n);
+    Images ci;
     if (order == (w->winner == WINNER_ORDER)) {
         if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         const char *why = "no winning move found";
-        Move m = w->move(w->arg, b, &why);
-        if (m == MOVE_NONE) return fail(w, why, b);
+        Move wm = w->move(w->arg, b, &why);
+        if (wm == MOVE_NONE) return fail(w, why, b);
+        int sym;
+        sym_least(im->ix, im->io, &sym); /* the frame of canon, for the move */
         char pos[NOTATION_POS_LEN], mv[4];
         notation_format_position(canon, r->n, pos);
-        notation_format_move(sym_move(m, sym, r->n), mv);
+        notation_format_move(sym_move(wm, sym, r->n), mv);
         if (fprintf(w->f, "%s %s\n", pos, mv) < 0) return fail(w, "write error", b);
         w->st.lines++;
-        board_place(&b, m);
-        return visit(w, b);
+        board_place(&b, wm);
+        images_child(im, wm, map, &ci);
+        return visit(w, b, wm, &ci);
     }
     for (uint64_t e = r->cells & ~board_occupied(b); e;) {
         int c = bb_pop(&e);
         for (int s = 0; s < 2; s++) {
             Board cb = b;
-            board_place(&cb, move_make(s, c));
-            if (visit(w, cb) != 0) return -1;
+            Move cm = move_make(s, c);
+            board_place(&cb, cm);
+            images_child(im, cm, map, &ci);
+            if (visit(w, cb, cm, &ci) != 0) return -1;
         }
     }
     return 0;
@@ -184,7 +213,9 @@ static int write_all(Writer *w, Board root, int version, const char *comment, Pr
     notation_format_position(root, r->n, pos);
     fprintf(w->f, "ocproof %d\n# %s\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", version, comment, r->n, r->k,
             rules_name(r->rules), winner_name(w->winner), pos);
-    int rc = visit(w, root);
+    Images im;
+    images_of(root, r->n, &im);
+    int rc = visit(w, root, MOVE_NONE, &im);
     free(w->seen.slot);
     free(w->seen.used);
     *st = w->st;
