@@ -37,7 +37,9 @@ static const char jobs_help[] =
     "                     only speculative\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --store DIR        look positions up in, and put decided ones into, the\n"
-    "                     LMDB store DIR (created when missing)\n"
+    "                     LMDB store DIR (created when missing); DIR/journal\n"
+    "                     keeps the jobs that ended undecided, so that a run\n"
+    "                     started again does not run them again\n"
     "  --certs DIR        certificates: one file per decided position in DIR\n"
     "                     (default with --store: DIR/certs; created when missing)\n"
     "  --proof FILE       the run's certificate (its see lines name the --certs\n"
@@ -106,6 +108,23 @@ static const char *cert_folder(const char *certs, const char *store_dir, const c
     return certs;
 }
 
+/* The journal of undecided jobs beside the store (tables/journal.h),
+ * opened after the store, whose writer lock makes this process its one
+ * writer. */
+static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g)
+{
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/journal", store_dir);
+    if (!(s->journal = journal_open(path, g, err, sizeof err))) {
+        store_close(s->store);
+        cli_fail("%s", err);
+    }
+    JournalStats st;
+    journal_stats(s->journal, &st);
+    if (st.torn)
+        fprintf(stderr, "ocsolve jobs: journal %s: dropped its torn last record (a write cut off by a kill)\n", path);
+}
+
 static void print_result(const JobsResult *res)
 {
     printf("result: %s\n", winner_name(res->winner));
@@ -116,10 +135,10 @@ static void print_result(const JobsResult *res)
     printf("nodes: %llu (helpers %llu)\n", (unsigned long long)res->nodes, (unsigned long long)res->help_nodes);
     printf("seconds: %.2f\n", res->seconds);
     printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store, %llu as "
-           "transpositions\n",
+           "transpositions, %llu resumed from the journal\n",
            (unsigned long long)res->tree_nodes, (unsigned long long)res->expansions,
            (unsigned long long)res->static_decided, (unsigned long long)res->store_hits,
-           (unsigned long long)res->twin_hits);
+           (unsigned long long)res->twin_hits, (unsigned long long)res->journal_hits);
     printf("root pn %u dn %u\n", res->root_pn, res->root_dn);
     if (res->nchildren > 0) {
         printf("root moves:");
@@ -204,9 +223,11 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     s.report_arg = &rp;
     if (store_dir && !(s.store = store_open_game(store_dir, false, 0, &(StoreGame){r.rules, r.n, r.k}, err, sizeof err)))
         cli_fail("%s", err);
+    if (s.store) open_journal(&s, store_dir, &(StoreGame){r.rules, r.n, r.k});
     JobsResult res;
     int rc = jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err);
     if (s.transport) s.transport->close(s.transport);
+    journal_close(s.journal);
     if (s.store) store_close(s.store);
     if (rp.log) fclose(rp.log);
     if (rc != 0) {

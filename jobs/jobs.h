@@ -71,9 +71,18 @@
  * worked on next, never a value, so the result does not depend on the
  * number of workers, the budgets or the timing (node counts do).
  *
- * Not done: resuming the top tree itself (a restart keeps what the store
- * and the certificate folder hold, and rebuilds the tree from there);
- * merging transpositions of undecided top-tree nodes (only decided ones
+ *   - Journal (optional, tables/journal.h): every job that ends undecided
+ *     (its budget spent) is appended, with its budget and root numbers; a
+ *     new leaf found there (and not decided) starts as if that job had
+ *     just run (state RAN, its numbers, its budget), so a restarted run
+ *     redoes only the jobs in flight, and a leaf the old run had expanded
+ *     is expanded again without a job. Within one run, a new node of a
+ *     position another node has already run undecided starts from that
+ *     outcome too. The journal's numbers steer the
+ *     selection only, like any job's undecided numbers: no value comes
+ *     from it.
+ *
+ * Not done: merging transpositions of undecided top-tree nodes (only decided ones
  * are shared, through the chain of nodes of one position).
  *
  * Nothing here prints or exits: results through JobsResult, progress
@@ -88,6 +97,7 @@
 #include "../engine/moves.h"
 #include "../engine/rules.h"
 #include "../solver/dfpn.h"
+#include "../tables/journal.h"
 #include "../tables/store.h"
 #include "transport.h"
 
@@ -128,6 +138,8 @@ typedef struct {
     const char *proof;     /* also the root's certificate at this path; NULL: none */
     double time_limit;     /* seconds; 0: none */
     Store *store;          /* NULL: none */
+    Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
+                            * beside the store; NULL: none */
     void (*report)(const JobsProgress *, void *);
     void *report_arg;
     double report_every;   /* seconds between reports; 0: only the final one */
@@ -145,6 +157,7 @@ typedef struct {
     uint64_t expansions;   /* top-tree leaves expanded */
     uint64_t static_decided, store_hits; /* children (and root) decided without a job */
     uint64_t twin_hits;    /* decided as another top-tree node of the same position */
+    uint64_t journal_hits; /* leaves given a past run's undecided job outcome, not run again */
     uint64_t cert_files, cert_lines; /* certificate files written; the jobs' lines */
     double cert_seconds;   /* the workers' time writing certificates */
     uint32_t root_pn, root_dn;

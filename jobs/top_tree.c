@@ -321,6 +321,18 @@ int top_init_leaf(Ctx *c, int i)
         return 0;
     }
     TNode *n = &c->t[i];
+    JournalEntry e;
+    if (c->spec->journal && journal_get(c->spec->journal, n->b, &e)) {
+        /* A past run's job ended undecided here: as if it had just run
+         * (top_apply), so next_leaf gives it a bigger budget or expands it. */
+        n->state = T_RAN;
+        n->pn = e.pn;
+        n->dn = e.dn;
+        n->budget = e.budget;
+        n->avail = true;
+        c->out->journal_hits++;
+        return 0;
+    }
     n->state = T_NEW;
     n->pn = pn;
     n->dn = dn;
@@ -469,6 +481,21 @@ bool top_under_decided(const Ctx *c, int i)
     return false;
 }
 
+/* Appends leaf n's undecided outcome to the journal, if there is one. The
+ * numbers are a job's, never decided ones (top_apply keeps them >= 1, and
+ * an infinite one comes only with a 0 on the other side). */
+static int journal_note(Ctx *c, const TNode *n)
+{
+    if (!c->spec->journal) return 0;
+    char msg[300];
+    JournalEntry e = {.budget = n->budget, .pn = n->pn, .dn = n->dn};
+    if (journal_put(c->spec->journal, n->b, &e, msg, sizeof msg) != 0) {
+        top_fail(c, "%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
 /* Applies a finished job's outcome of worker k. */
 int top_apply(Ctx *c, int k, const JobOutcome *got)
 {
@@ -524,6 +551,7 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
         n->state = T_RAN;
         n->pn = o.pn ? o.pn : 1;
         n->dn = o.dn ? o.dn : 1;
+        if (journal_note(c, n) != 0) return -1;
     } else { /* interrupted or out of time: it may run again */
         r->jobs_stopped++;
         n->state = T_NEW;
