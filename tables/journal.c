@@ -166,28 +166,43 @@ static int read_records(Journal *j, long size, char *err, int errlen)
             return -1;
         }
     }
-    return fseek(j->f, keep, SEEK_SET);
+    if (fseek(j->f, keep, SEEK_SET) != 0) {
+        errmsg_set(err, errlen, "journal %s: %s", j->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes the header of an empty journal. */
+static int write_header(Journal *j, char *err, int errlen)
+{
+    uint8_t h[JOURNAL_HEADER] = {0};
+    memcpy(h, JOURNAL_MAGIC, 8);
+    h[8] = (uint8_t)j->g.rules, h[9] = (uint8_t)j->g.n, h[10] = (uint8_t)j->g.k;
+    if (fseek(j->f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof h, j->f) != sizeof h || fflush(j->f) != 0) {
+        errmsg_set(err, errlen, "journal %s: write error: %s", j->path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static int load_or_create(Journal *j, char *err, int errlen)
 {
     j->f = fopen(j->path, "r+b");
-    if (!j->f && errno == ENOENT) {
-        j->f = fopen(j->path, "w+b");
-        uint8_t h[JOURNAL_HEADER] = {0};
-        memcpy(h, JOURNAL_MAGIC, 8);
-        h[8] = (uint8_t)j->g.rules, h[9] = (uint8_t)j->g.n, h[10] = (uint8_t)j->g.k;
-        if (j->f && (fwrite(h, 1, sizeof h, j->f) != sizeof h || fflush(j->f) != 0)) {
-            errmsg_set(err, errlen, "journal %s: write error: %s", j->path, strerror(errno));
-            return -1;
-        }
-    }
+    if (!j->f && errno == ENOENT) j->f = fopen(j->path, "w+b");
     if (!j->f) {
         errmsg_set(err, errlen, "journal %s: %s", j->path, strerror(errno));
         return -1;
     }
     struct stat s;
-    if (fstat(fileno(j->f), &s) != 0 || fseek(j->f, 0, SEEK_SET) != 0) {
+    if (fstat(fileno(j->f), &s) != 0) {
+        errmsg_set(err, errlen, "journal %s: %s", j->path, strerror(errno));
+        return -1;
+    }
+    /* New, or left empty by a kill between its creation and its header. */
+    if (s.st_size == 0 && write_header(j, err, errlen) != 0) return -1;
+    if (s.st_size == 0) s.st_size = JOURNAL_HEADER;
+    if (fseek(j->f, 0, SEEK_SET) != 0) {
         errmsg_set(err, errlen, "journal %s: %s", j->path, strerror(errno));
         return -1;
     }

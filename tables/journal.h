@@ -33,7 +33,9 @@
  *            UINT32_MAX (the searches' infinity);
  *   check    XXH64 of the record's first 32 bytes (seed JOURNAL_SEED).
  *
- * Reading (journal_open): the header must be a journal's, of this
+ * Reading (journal_open): an empty file (a kill between creating the
+ * journal and writing its header) is a new journal; otherwise the header
+ * must be a journal's, of this
  * version and of the game expected, else the file is refused with one
  * line. A record that fails its check or its rules (a board outside
  * n x n, X and O overlapping, not canonical, a decided number) is

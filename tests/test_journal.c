@@ -202,6 +202,17 @@ Test(journal, corrupt_or_foreign_refused)
     expect_refused(path, &(StoreGame){RULES_ORIGINAL, 5, 4}, "another game");
     tl_write_text(dir, "journal", "this is not a journal at all\n");
     expect_refused(path, &G6, "not an ocsolve job journal");
+    /* An empty file (a kill between creating it and writing its header)
+     * is a new journal. */
+    tl_write_text(dir, "journal", "");
+    Journal *j = open_ok(path, &G6);
+    put_ok(j, two_pieces(board_cell(2, 2), board_cell(1, 1)), 100, 7, 9);
+    journal_close(j);
+    j = open_ok(path, &G6);
+    JournalStats st;
+    journal_stats(j, &st);
+    cr_expect_eq(st.records, 1);
+    journal_close(j);
     tl_rm_dir(dir);
 }
 
