@@ -6,8 +6,10 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../engine/notation.h"
+#include "../tables/journal.h"
 #include "../tables/store.h"
 #include "cli.h"
 #include "commands.h"
@@ -76,6 +78,30 @@ static void need_args(int have, int min, int max, const char *sub, const char *w
     if (have > max) cli_fail("store %s: too many arguments (try 'ocsolve store --help')", sub);
 }
 
+/* What DIR/journal (tables/journal.h: the undecided jobs of ocsolve jobs)
+ * holds, read without touching it; a corrupt or foreign one ends the
+ * command (exit 2). */
+static void journal_line(const char *dir, const StoreGame *game, char *out, size_t len)
+{
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/journal", dir);
+    if (access(path, F_OK) != 0) {
+        snprintf(out, len, "none");
+        return;
+    }
+    if (!game) {
+        snprintf(out, len, "not read (the store names no game)");
+        return;
+    }
+    Journal *j = journal_open_readonly(path, game, err, sizeof err);
+    if (!j) cli_fail("%s", err);
+    JournalStats js;
+    journal_stats(j, &js);
+    journal_close(j);
+    snprintf(out, len, "%llu undecided jobs, %llu positions%s", (unsigned long long)js.records,
+             (unsigned long long)js.positions, js.torn ? " (and a torn last record)" : "");
+}
+
 static int do_stats(int argc, char **argv)
 {
     if (usage_opts(argc, argv, NULL, NULL)) return 0;
@@ -89,8 +115,11 @@ static int do_stats(int argc, char **argv)
         store_close(s);
         cli_fail("%s", err);
     }
-    if (store_game(s, &game)) store_game_name(&game, name, sizeof name);
+    bool has_game = store_game(s, &game);
+    if (has_game) store_game_name(&game, name, sizeof name);
     store_close(s);
+    char journal[160];
+    journal_line(dir, has_game ? &game : NULL, journal, sizeof journal);
     printf("store: %s\n", dir);
     printf("game: %s\n", name);
     printf("entries: %llu (order %llu, chaos %llu)\n", (unsigned long long)st.entries, (unsigned long long)st.order,
@@ -99,6 +128,7 @@ static int do_stats(int argc, char **argv)
            (unsigned long long)st.with_dtw);
     printf("map size: %llu bytes (%.1f MiB)\n", (unsigned long long)st.map_bytes, st.map_bytes / 1048576.0);
     printf("file size: %llu bytes (%.1f MiB)\n", (unsigned long long)st.file_bytes, st.file_bytes / 1048576.0);
+    printf("journal: %s\n", journal);
     return 0;
 }
 

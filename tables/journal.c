@@ -27,7 +27,7 @@ struct Journal {
     StoreGame g;
     Slot *slot;
     size_t cap, used;
-    bool has_root;
+    bool has_root, readonly;
     JournalEntry root; /* the empty board's record */
     JournalStats st;
 };
@@ -161,6 +161,7 @@ static int read_records(Journal *j, long size, char *err, int errlen)
     long keep = JOURNAL_HEADER + good * JOURNAL_RECORD;
     if (keep != size) {
         j->st.torn = 1;
+        if (j->readonly) return 0; /* a reader never cuts: the writer may be appending */
         if (fflush(j->f) != 0 || ftruncate(fileno(j->f), keep) != 0) {
             errmsg_set(err, errlen, "journal %s: cannot cut its torn last record: %s", j->path, strerror(errno));
             return -1;
@@ -188,8 +189,8 @@ static int write_header(Journal *j, char *err, int errlen)
 
 static int load_or_create(Journal *j, char *err, int errlen)
 {
-    j->f = fopen(j->path, "r+b");
-    if (!j->f && errno == ENOENT) j->f = fopen(j->path, "w+b");
+    j->f = fopen(j->path, j->readonly ? "rb" : "r+b");
+    if (!j->f && errno == ENOENT && !j->readonly) j->f = fopen(j->path, "w+b");
     if (!j->f) {
         errmsg_set(err, errlen, "journal %s: %s", j->path, strerror(errno));
         return -1;
@@ -200,6 +201,7 @@ static int load_or_create(Journal *j, char *err, int errlen)
         return -1;
     }
     /* New, or left empty by a kill between its creation and its header. */
+    if (s.st_size == 0 && j->readonly) return 0;
     if (s.st_size == 0 && write_header(j, err, errlen) != 0) return -1;
     if (s.st_size == 0) s.st_size = JOURNAL_HEADER;
     if (fseek(j->f, 0, SEEK_SET) != 0) {
@@ -210,7 +212,7 @@ static int load_or_create(Journal *j, char *err, int errlen)
     return read_records(j, (long)s.st_size, err, errlen);
 }
 
-Journal *journal_open(const char *path, const StoreGame *g, char *err, int errlen)
+static Journal *open_as(const char *path, const StoreGame *g, bool readonly, char *err, int errlen)
 {
     Journal *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path))) {
@@ -219,6 +221,7 @@ Journal *journal_open(const char *path, const StoreGame *g, char *err, int errle
         return NULL;
     }
     j->g = *g;
+    j->readonly = readonly;
     if (load_or_create(j, err, errlen) != 0) {
         journal_close(j);
         return NULL;
@@ -226,8 +229,22 @@ Journal *journal_open(const char *path, const StoreGame *g, char *err, int errle
     return j;
 }
 
+Journal *journal_open(const char *path, const StoreGame *g, char *err, int errlen)
+{
+    return open_as(path, g, false, err, errlen);
+}
+
+Journal *journal_open_readonly(const char *path, const StoreGame *g, char *err, int errlen)
+{
+    return open_as(path, g, true, err, errlen);
+}
+
 int journal_put(Journal *j, Board b, const JournalEntry *e, char *err, int errlen)
 {
+    if (j->readonly) {
+        errmsg_set(err, errlen, "journal %s: opened read-only", j->path);
+        return -1;
+    }
     if (!undecided(e)) {
         errmsg_set(err, errlen, "journal %s: a record with a decided number (pn %u, dn %u)", j->path, e->pn, e->dn);
         return -1;

@@ -83,6 +83,12 @@ typedef struct Journal Journal;
  * reads it whole; NULL with one line in err when it cannot be. */
 Journal *journal_open(const char *path, const StoreGame *g, char *err, int errlen);
 
+/* The same for reading only (ocsolve store stats, while a writer may be
+ * appending): never creates, writes or cuts the file (a torn last record
+ * is only counted); an empty file reads as no records; NULL with one line
+ * in err when missing (errno ENOENT) or refused. journal_put on it fails. */
+Journal *journal_open_readonly(const char *path, const StoreGame *g, char *err, int errlen);
+
 /* Appends what a job on b (any of its 16 images) ended with; 0, or -1
  * with one line in err (the write failed, or e has a decided number). */
 int journal_put(Journal *j, Board b, const JournalEntry *e, char *err, int errlen);

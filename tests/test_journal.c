@@ -133,9 +133,22 @@ Test(journal, torn_last_record_dropped)
     put_ok(j, two_pieces(board_cell(2, 2), board_cell(1, 1)), 100, 7, 9);
     put_ok(j, two_pieces(board_cell(2, 2), board_cell(0, 0)), 100, 5, 6);
     journal_close(j);
-    /* A partial record (an append cut off). */
+    /* A partial record (an append cut off). A reader counts it and
+     * leaves the file as it is (a writer may be appending); the writer
+     * cuts it. */
     uint8_t junk[17] = {1, 2, 3};
     append_bytes(path, junk, sizeof junk);
+    char err[512] = "";
+    Journal *ro = journal_open_readonly(path, &G6, err, sizeof err);
+    cr_assert(ro, "%s", err);
+    JournalStats rs;
+    journal_stats(ro, &rs);
+    cr_expect(rs.torn == 1 && rs.records == 2, "read-only: torn %llu, records %llu", (unsigned long long)rs.torn,
+              (unsigned long long)rs.records);
+    JournalEntry any = {.budget = 1, .pn = 1, .dn = 1};
+    cr_expect_neq(journal_put(ro, board_empty(), &any, err, sizeof err), 0, "a read-only journal took a record");
+    journal_close(ro);
+    cr_expect_eq(file_size(path), 16 + 2 * 40 + 17, "a reader changed the file");
     j = open_ok(path, &G6);
     JournalStats st;
     journal_stats(j, &st);
@@ -338,7 +351,13 @@ Test(journal, command_line)
     cr_expect_gt(atol(at + strlen("as transpositions, ")), 0, "nothing resumed: %s", got);
     cr_expect(strstr(got, "resumed from the journal") != NULL, "%s", got);
     run_free(&r);
+    expect_ok(&r, "store", "stats", store);
+    cr_assert(line_value(r.out, "journal: ", got, sizeof got), "%s", r.out);
+    cr_expect_gt(atol(got), 0, "store stats: journal: %s", got);
+    cr_expect(strstr(got, "undecided jobs") != NULL, "%s", got);
+    run_free(&r);
     tl_write_text(store, "journal", "garbage, not a journal\n");
     expect_reject("not an ocsolve job journal", "jobs", "--quiet", "--no-centre", "--store", store, pos);
+    expect_reject("not an ocsolve job journal", "store", "stats", store);
     tl_rm_dir(dir);
 }
