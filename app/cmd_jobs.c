@@ -114,7 +114,7 @@ static const char *cert_folder(const char *certs, const char *store_dir, const c
 static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g)
 {
     char path[4096], err[512];
-    snprintf(path, sizeof path, "%s/journal", store_dir);
+    journal_path(store_dir, path, sizeof path);
     if (!(s->journal = journal_open(path, g, err, sizeof err))) {
         store_close(s->store);
         cli_fail("%s", err);

@@ -84,7 +84,7 @@ static void need_args(int have, int min, int max, const char *sub, const char *w
 static void journal_line(const char *dir, const StoreGame *game, char *out, size_t len)
 {
     char path[4096], err[512];
-    snprintf(path, sizeof path, "%s/journal", dir);
+    journal_path(dir, path, sizeof path);
     if (access(path, F_OK) != 0) {
         snprintf(out, len, "none");
         return;

@@ -12,6 +12,7 @@
 
 #include "../engine/symmetry.h"
 #include "errmsg.h"
+#include "le.h"
 
 /* The latest record of each position: open addressing, doubled at half
  * full. A zero board marks a free slot, so the empty board's record is
@@ -31,18 +32,6 @@ struct Journal {
     JournalEntry root; /* the empty board's record */
     JournalStats st;
 };
-
-static void put_le(uint8_t *p, uint64_t x, int bytes)
-{
-    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(x >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, int bytes)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < bytes; i++) x |= (uint64_t)p[i] << (8 * i);
-    return x;
-}
 
 static size_t slot_of(const Journal *j, Board k)
 {
@@ -91,12 +80,12 @@ static int remember(Journal *j, Board k, const JournalEntry *e)
 
 static void encode(Board k, const JournalEntry *e, uint8_t r[JOURNAL_RECORD])
 {
-    put_le(r, k.s[PIECE_X], 8);
-    put_le(r + 8, k.s[PIECE_O], 8);
-    put_le(r + 16, e->budget, 8);
-    put_le(r + 24, e->pn, 4);
-    put_le(r + 28, e->dn, 4);
-    put_le(r + 32, XXH64(r, 32, JOURNAL_SEED), 8);
+    le_put(r, k.s[PIECE_X], 8);
+    le_put(r + 8, k.s[PIECE_O], 8);
+    le_put(r + 16, e->budget, 8);
+    le_put(r + 24, e->pn, 4);
+    le_put(r + 28, e->dn, 4);
+    le_put(r + 32, XXH64(r, 32, JOURNAL_SEED), 8);
 }
 
 static bool undecided(const JournalEntry *e)
@@ -107,9 +96,9 @@ static bool undecided(const JournalEntry *e)
 /* Decodes a record; false when it fails its check or its rules. */
 static bool decode(const Journal *j, const uint8_t r[JOURNAL_RECORD], Board *k, JournalEntry *e)
 {
-    if (get_le(r + 32, 8) != XXH64(r, 32, JOURNAL_SEED)) return false;
-    *k = (Board){{get_le(r, 8), get_le(r + 8, 8)}};
-    *e = (JournalEntry){.budget = get_le(r + 16, 8), .pn = (uint32_t)get_le(r + 24, 4), .dn = (uint32_t)get_le(r + 28, 4)};
+    if (le_get(r + 32, 8) != XXH64(r, 32, JOURNAL_SEED)) return false;
+    *k = (Board){{le_get(r, 8), le_get(r + 8, 8)}};
+    *e = (JournalEntry){.budget = le_get(r + 16, 8), .pn = (uint32_t)le_get(r + 24, 4), .dn = (uint32_t)le_get(r + 28, 4)};
     uint64_t cells = board_mask(j->g.n);
     if ((k->s[0] & k->s[1]) || (board_occupied(*k) & ~cells) || !undecided(e)) return false;
     return board_equal(sym_canonical(*k, j->g.n, NULL), *k);
@@ -228,6 +217,8 @@ static Journal *open_as(const char *path, const StoreGame *g, bool readonly, cha
     }
     return j;
 }
+
+void journal_path(const char *store_dir, char *out, size_t len) { snprintf(out, len, "%s/journal", store_dir); }
 
 Journal *journal_open(const char *path, const StoreGame *g, char *err, int errlen)
 {

@@ -57,6 +57,7 @@
 #define OCS_JOURNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../engine/board.h"
@@ -78,6 +79,9 @@ typedef struct {
 } JournalStats;
 
 typedef struct Journal Journal;
+
+/* The journal's path beside a store: STORE_DIR/journal. */
+void journal_path(const char *store_dir, char *out, size_t len);
 
 /* Opens (creating it when missing) the journal at path for the game g,
  * reads it whole; NULL with one line in err when it cannot be. */

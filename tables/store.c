@@ -10,6 +10,7 @@
 
 #include "../engine/symmetry.h"
 #include "errmsg.h"
+#include "le.h"
 #include "filelock.h"
 
 struct Store {
@@ -28,20 +29,8 @@ struct Store {
 enum { STORE_DEFAULT_MB = 1024, DTW_NONE = 0xFFFF };
 
 /* ------------------------------------------------------------------ */
-/* Byte strings                                                        */
+/* Byte strings (le.h)                                                 */
 /* ------------------------------------------------------------------ */
-
-static void put_le64(uint8_t *p, uint64_t x)
-{
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(x >> (8 * i));
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < 8; i++) x |= (uint64_t)p[i] << (8 * i);
-    return x;
-}
 
 void store_key_encode(const StoreKey *k, StoreKeyBytes *out)
 {
@@ -49,8 +38,8 @@ void store_key_encode(const StoreKey *k, StoreKeyBytes *out)
     out->b[1] = (uint8_t)k->n;
     out->b[2] = (uint8_t)k->k;
     out->b[3] = 0;
-    put_le64(out->b + 4, k->pos.s[PIECE_X]);
-    put_le64(out->b + 12, k->pos.s[PIECE_O]);
+    le_put(out->b + 4, k->pos.s[PIECE_X], 8);
+    le_put(out->b + 12, k->pos.s[PIECE_O], 8);
 }
 
 void store_key_decode(const StoreKeyBytes *in, StoreKey *k)
@@ -58,8 +47,8 @@ void store_key_decode(const StoreKeyBytes *in, StoreKey *k)
     k->rules = (RuleSet)in->b[0];
     k->n = in->b[1];
     k->k = in->b[2];
-    k->pos.s[PIECE_X] = get_le64(in->b + 4);
-    k->pos.s[PIECE_O] = get_le64(in->b + 12);
+    k->pos.s[PIECE_X] = le_get(in->b + 4, 8);
+    k->pos.s[PIECE_O] = le_get(in->b + 12, 8);
 }
 
 void store_value_encode(const StoreValue *v, StoreValueBytes *out)
@@ -67,8 +56,7 @@ void store_value_encode(const StoreValue *v, StoreValueBytes *out)
     unsigned dtw = v->dtw < 0 ? DTW_NONE : (unsigned)v->dtw;
     out->b[0] = (uint8_t)v->winner;
     out->b[1] = v->move;
-    out->b[2] = (uint8_t)(dtw & 0xFF);
-    out->b[3] = (uint8_t)(dtw >> 8);
+    le_put(out->b + 2, dtw, 2);
     out->b[4] = v->flags;
     out->b[5] = v->source;
     out->b[6] = STORE_FORMAT;
@@ -81,7 +69,7 @@ int store_value_decode(const StoreValueBytes *in, StoreValue *v)
     if (in->b[0] != WINNER_ORDER && in->b[0] != WINNER_CHAOS) return -1;
     v->winner = (Winner)in->b[0];
     v->move = in->b[1];
-    unsigned dtw = in->b[2] | (unsigned)in->b[3] << 8;
+    unsigned dtw = (unsigned)le_get(in->b + 2, 2);
     v->dtw = dtw == DTW_NONE ? STORE_DTW_UNKNOWN : (int)dtw;
     v->flags = in->b[4];
     v->source = in->b[5];
@@ -92,8 +80,7 @@ void store_meta_encode(const StoreGame *g, unsigned version, StoreMetaBytes *out
 {
     memset(out->b, 0, sizeof out->b);
     memcpy(out->b, STORE_MAGIC, 8);
-    out->b[8] = (uint8_t)(version & 0xFF);
-    out->b[9] = (uint8_t)(version >> 8);
+    le_put(out->b + 8, version, 2);
     out->b[10] = (uint8_t)g->rules;
     out->b[11] = (uint8_t)g->n;
     out->b[12] = (uint8_t)g->k;
@@ -102,7 +89,7 @@ void store_meta_encode(const StoreGame *g, unsigned version, StoreMetaBytes *out
 int store_meta_decode(const StoreMetaBytes *in, StoreGame *g, unsigned *version)
 {
     if (memcmp(in->b, STORE_MAGIC, 8) != 0 || in->b[13] || in->b[14] || in->b[15]) return -1;
-    *version = in->b[8] | (unsigned)in->b[9] << 8;
+    *version = (unsigned)le_get(in->b + 8, 2);
     g->rules = (RuleSet)in->b[10];
     g->n = in->b[11];
     g->k = in->b[12];
