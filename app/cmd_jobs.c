@@ -45,6 +45,9 @@ static const char jobs_help[] =
     "  --proof FILE       the run's certificate (its see lines name the --certs\n"
     "                     folder); check it with ocsolve verify FILE\n"
     "  --log FILE         the progress figures as CSV (appended), for plotting\n"
+    "  --job-log FILE     one CSV line per job (when, where in the top tree, its\n"
+    "                     budget, nodes and result, and whether its node is in\n"
+    "                     the final proof), written when the run ends\n"
     "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h)\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
@@ -53,7 +56,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -67,6 +70,7 @@ static const struct option jobs_longopts[] = {
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
     {"no-expect", no_argument, NULL, O_NOEXPECT},
     {"no-help", no_argument, NULL, O_NOHELP},
+    {"job-log", required_argument, NULL, O_JOBLOG},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -164,7 +168,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
                   .report_every = 5};
     DfpnConfig cfg = dfpn_default_config();
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    const char *store_dir = NULL, *certs = NULL, *log_path = NULL;
+    const char *store_dir = NULL, *certs = NULL, *log_path = NULL, *job_log = NULL;
     bool quiet = false;
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
@@ -178,6 +182,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_EXPAND: s.expand_depth = (int)cli_number(optarg, "--expand-depth", 0, 8); break;
         case O_PROOF: s.proof = optarg; break;
         case O_LOG: log_path = optarg; break;
+        case O_JOBLOG: job_log = optarg; break;
         case O_JTT: s.job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
         case O_TIME: s.time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: store_dir = optarg; break;
@@ -219,6 +224,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
                   "nodes_per_second,tree_nodes,store_positions\n",
                   rp.log);
     }
+    if (job_log && !(s.job_log = fopen(job_log, "w"))) cli_fail("--job-log %s: %s", job_log, strerror(errno));
     s.report = show_progress;
     s.report_arg = &rp;
     if (store_dir && !(s.store = store_open_game(store_dir, false, 0, &(StoreGame){r.rules, r.n, r.k}, err, sizeof err)))
@@ -230,6 +236,10 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     journal_close(s.journal);
     if (s.store) store_close(s.store);
     if (rp.log) fclose(rp.log);
+    if (s.job_log && fclose(s.job_log) != 0 && rc == 0) {
+        snprintf(err, sizeof err, "--job-log %s: %s", job_log, strerror(errno));
+        rc = -1;
+    }
     if (rc != 0) {
         fprintf(stderr, "ocsolve: %s\n", err);
         if (s.proof) remove(s.proof);

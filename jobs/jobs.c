@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../solver/clock.h"
+#include "job_log.h"
 #include "top_tree.h"
 
 static void report(Ctx *c, bool final)
@@ -64,7 +65,9 @@ static int next_leaf(Ctx *c)
  * outcomes) only speculative, the running job with the fewest helpers.
  * Helping adds a thread to a job whose work is needed; a speculative leaf
  * counts only if a running job ends against its numbers (measured,
- * results/jobs-efficiency.md). */
+ * results/jobs-efficiency.md). A job whose search has ended (it writes its
+ * certificate) takes no helper: a helper sent there came back with no
+ * nodes, which marks the worker unhelpable until its next job (top_apply). */
 static int help_target(Ctx *c)
 {
     const TNode *root = &c->t[0];
@@ -73,7 +76,8 @@ static int help_target(Ctx *c)
     if (open) return -1;
     int best = -1, fewest = 0;
     for (int j = 0; j < c->tr->workers; j++) {
-        if (c->ws[j].node < 0 || c->ws[j].helping >= 0 || top_under_decided(c, c->ws[j].node)) continue;
+        if (c->ws[j].node < 0 || c->ws[j].helping >= 0 || c->ws[j].unhelpable || top_under_decided(c, c->ws[j].node))
+            continue;
         int h = 0;
         for (int k = 0; k < c->tr->workers; k++) h += c->ws[k].node >= 0 && c->ws[k].helping == j;
         if (best < 0 || h < fewest) best = j, fewest = h;
@@ -86,7 +90,7 @@ static int send_help(Ctx *c, int k, int j)
 {
     JobOrder o = {.b = c->t[c->ws[j].node].b, .tag = (uint32_t)c->ws[j].node, .serial = ++c->serial, .help = 1,
                   .help_worker = (uint16_t)j, .help_serial = c->ws[j].serial};
-    c->ws[k] = (WorkerState){c->ws[j].node, o.serial, j};
+    c->ws[k] = (WorkerState){c->ws[j].node, o.serial, j, c->ws[j].serial, clock_seconds() - c->started, 0, false};
     if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     return 0;
 }
@@ -112,7 +116,7 @@ static int assign(Ctx *c)
         if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify};
-        c->ws[k] = (WorkerState){leaf, o.serial, -1};
+        c->ws[k] = (WorkerState){leaf, o.serial, -1, 0, clock_seconds() - c->started, n->budget, false};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }
     return c->failed ? -1 : 0;
@@ -227,7 +231,7 @@ static int run_workers(Ctx *c)
     c->ws = malloc((size_t)c->tr->workers * sizeof *c->ws);
     if (!c->ws) top_fail(c, "out of memory for %d workers", c->tr->workers);
     else {
-        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0, -1};
+        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0, -1, 0, 0, 0, false};
         coordinate(c);
     }
     if (c->tr == &own) own.close(&own);
@@ -255,6 +259,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     if (top_new_node(&c) != 0 || (c.t[0].b = root, top_init_leaf(&c, 0)) != 0 || top_settle(&c) != 0) rc = -1;
     if (rc == 0 && !top_decided(&c.t[0])) rc = run_workers(&c);
     if (rc == 0 && spec->proof && top_decided(&c.t[0]) && write_proof(&c) != 0) rc = -1;
+    if (spec->job_log && job_log_write(&c, spec->job_log) != 0) rc = -1;
     if (c.nt > 0) {
         out->winner = top_value(&c.t[0]);
         out->root_pn = c.t[0].pn;
@@ -271,6 +276,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     out->cert_files += c.tc.written;
     out->seconds = clock_seconds() - c.started;
     topcert_free(&c.tc);
+    job_log_free(&c);
     free(c.t);
     free(c.map);
     free(c.queue);

@@ -92,6 +92,7 @@
 #define OCS_JOBS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../engine/moves.h"
@@ -140,6 +141,8 @@ typedef struct {
     Store *store;          /* NULL: none */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
                             * beside the store; NULL: none */
+    FILE *job_log;         /* one CSV line per job, written at the end of the run
+                            * (job_log.h); NULL: none */
     void (*report)(const JobsProgress *, void *);
     void *report_arg;
     double report_every;   /* seconds between reports; 0: only the final one */

@@ -6,6 +6,8 @@
  * the expected outcomes (expect_of) and the numbers only choose work. */
 #include "top_tree.h"
 
+#include "job_log.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +158,16 @@ static void set_value(Ctx *c, int i, Winner w, int by)
  * now: if the job ends as expected, the node needs nothing more; without
  * this, the second worker took the next-best sibling of the busy leaf at
  * an OR node, work that only counts if the first job fails (the
- * "virtual win" policy of job-level proof-number search, Wu et al.). */
+ * "virtual win" policy of job-level proof-number search, Wu et al.).
+ *
+ * Tried and not kept (2026-12-02): expecting every running job to end as
+ * most decided jobs of the run had (Order, here). A job's numbers lean
+ * the wrong way in this game (107 of 2 206 undecided jobs on X c3's
+ * replies had pn <= dn, though Order wins them all), so by the lean a
+ * running job seldom settles its reply, and the second worker searched
+ * the same reply's other Order moves; expecting Order stopped that (11 M
+ * nodes against 198 M after the first pass) but the run took 837 s
+ * against 720 s (results/jobs-efficiency.md). */
 static Winner expect_of(const TNode *n)
 {
     if (top_decided(n)) return top_value(n);
@@ -451,11 +462,18 @@ static int select_child(Ctx *c, TNode *n, bool virt)
         }
     }
     int f = n->focus;
-    if (best >= 0 && f >= 0 && f != best && (virt ? vavail_of(&c->t[f]) : c->t[f].avail)) {
+    bool f_free = f >= 0 && (virt ? vavail_of(&c->t[f]) : c->t[f].avail);
+    if (best >= 0 && f_free && f != best) {
         uint32_t fv = isor ? c->t[f].pn : c->t[f].dn;
         if ((double)fv <= (1.0 + c->spec->focus) * bv) best = f;
     }
-    if (!virt) n->focus = best; /* a detour around busy work does not move the focus */
+    /* A detour around busy (or, with expected outcomes, settled) work does
+     * not move the focus; otherwise (the focus free, decided or unset) the
+     * choice becomes it. (Until 2026-12-02 the focus moved only in plain
+     * selection, so with expected outcomes, the default, it was never set
+     * at all: no stickiness, even with one worker, which then searched
+     * 34 % more nodes on X c3's replies: results/jobs-efficiency.md.) */
+    if (f < 0 || f_free || top_decided(&c->t[f])) n->focus = best;
     return best;
 }
 
@@ -503,6 +521,9 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
     JobOutcome o = *got;
     int i = c->ws[k].node;
     bool helped = c->ws[k].helping >= 0;
+    int helping = c->ws[k].helping;
+    uint32_t helped_serial = c->ws[k].helped_serial;
+    if (!helped && i >= 0 && o.serial == c->ws[k].serial) job_log_add(c, k, i, &o);
     c->ws[k].node = -1;
     c->ws[k].helping = -1;
     if (i < 0 || o.serial != c->ws[k].serial) {
@@ -510,6 +531,12 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
         return -1;
     }
     if (helped) { /* a helper's nodes; the job's outcome carries its value */
+        int j = helping; /* a worker of this run: set by send_help */
+        /* Nothing searched: the job had ended its search (it is writing
+         * its certificate, or about to report). Without this mark the
+         * idle worker was sent there again at once, over a million times
+         * in one run of X c3's replies. */
+        if (o.nodes == 0 && c->ws[j].serial == helped_serial) c->ws[j].unhelpable = true;
         r->helps++;
         r->nodes += o.nodes;
         r->help_nodes += o.nodes;

@@ -51,7 +51,23 @@ typedef struct {
     int node;        /* the leaf it works on, -1: idle */
     uint32_t serial;
     int helping;     /* the worker whose job it helps, -1: its own job */
+    uint32_t helped_serial; /* when helping: that job's serial */
+    double start;    /* when its order was sent (seconds since the run began) */
+    uint64_t budget; /* its job's budget */
+    bool unhelpable; /* a helper found its job's search over (it writes its
+                      * certificate): send no more until its next job */
 } WorkerState;
+
+/* A finished job, for the job log (job_log.h). */
+typedef struct {
+    uint32_t serial;
+    int16_t worker;
+    uint8_t value, stopped;
+    int node;
+    uint32_t pn, dn;
+    uint64_t budget, nodes;
+    double start, end, cert_seconds;
+} JobRec;
 
 typedef struct {
     const Rules *r;
@@ -73,6 +89,8 @@ typedef struct {
     uint64_t proven, disproven, queued;
     TopCert tc;
     bool certify;
+    JobRec *log; /* the job log's records (spec->job_log) */
+    size_t nlog, logcap;
     char *err;
     int errlen;
     bool failed;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/notation.h"
 #include "../jobs/jobs.h"
 #include "brute.h"
 #include "runbin.h"
@@ -274,6 +275,28 @@ Test(jobs, cli)
     expect_reject("--bogus", "jobs", "--bogus", "-");
     expect_reject("--workers", "jobs", "--workers", "0", "-");
     expect_reject("--job-nodes", "jobs", "--job-nodes", "x", "-");
+    expect_reject("--job-log", "jobs", "--job-log", "/nonexistent-dir/log.csv", "-");
+    /* --job-log: the header and one row per job the run reports */
+    char path[] = "/tmp/ocsolve-job-log-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "100", "--job-tt-mb", "1", "--quiet", "--no-centre",
+              "--job-log", path, "XX.OO./OX.X../..X.O./.O..X./X.O.../......");
+    unsigned long long jobs = 0;
+    const char *j = strstr(r.out, "jobs: ");
+    cr_assert(j && sscanf(j, "jobs: %llu", &jobs) == 1, "%s", r.out);
+    run_free(&r);
+    FILE *f = fopen(path, "r");
+    cr_assert(f);
+    char line[512];
+    unsigned long long rows = 0;
+    cr_assert(fgets(line, sizeof line, f));
+    cr_expect(strncmp(line, "serial,worker,start,end,node,", 29) == 0, "%s", line);
+    while (fgets(line, sizeof line, f)) rows++;
+    fclose(f);
+    remove(path);
+    cr_expect_eq(rows, jobs, "%llu rows, %llu jobs", rows, jobs);
 }
 
 /* The time limit: a hard opening (original, no centre lemma) stays
@@ -296,4 +319,120 @@ Test(jobs, time_limit)
     cr_expect_gt(res.jobs_run, 0);
     cr_expect_gt(res.root_pn, 0);
     cr_expect_gt(res.root_dn, 0);
+}
+
+/* ---------------- selection ---------------- */
+
+/* With one worker no job is ever running when a leaf is chosen, so the
+ * expected outcomes (jobs.c expect_of) settle nothing and must choose
+ * exactly what plain selection chooses: the same jobs, nodes and tree.
+ * Until 2026-12-02 they did not: the focus (select_child's stickiness)
+ * moved only in plain selection, so with expected outcomes it was never
+ * set. focus_matters shows the stickiness changes these runs at all, so
+ * that the comparison can fail. */
+static JobsResult run_focus(const RefPos *p, bool plain, double focus)
+{
+    JobsSpec s = {.workers = 1, .job_nodes = 2, .job_nodes_max = 8, .focus = focus, .no_expect = plain,
+                  .job_tt_bytes = (size_t)1 << 20};
+    return run_jobs_spec(p, s, false, 0);
+}
+
+Test(jobs, one_worker_either_selection)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 1202;
+    int n = 0, focus_matters = 0;
+    for (int t = 0; t < 40 && n < 12; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, REF_ORIGINAL, 36 - 14, &rng) != 0) continue;
+        JobsResult plain = run_focus(&p, true, 3), expect = run_focus(&p, false, 3);
+        if (plain.expansions < 2) continue;
+        char s[65];
+        ref_format(&p, s);
+        Winner want = brute_winner(m, &p);
+        cr_assert_eq(plain.winner, want, "%s: plain %s, brute force %s", s, winner_name(plain.winner), winner_name(want));
+        cr_assert_eq(expect.winner, want, "%s: expected outcomes %s, brute force %s", s, winner_name(expect.winner),
+                     winner_name(want));
+        cr_expect_eq(expect.jobs_run, plain.jobs_run, "%s: %llu jobs with expected outcomes, %llu plain", s,
+                     (unsigned long long)expect.jobs_run, (unsigned long long)plain.jobs_run);
+        cr_expect_eq(expect.nodes, plain.nodes, "%s: %llu nodes with expected outcomes, %llu plain", s,
+                     (unsigned long long)expect.nodes, (unsigned long long)plain.nodes);
+        cr_expect_eq(expect.tree_nodes, plain.tree_nodes, "%s", s);
+        JobsResult nofocus = run_focus(&p, true, 0);
+        focus_matters += nofocus.jobs_run != plain.jobs_run || nofocus.nodes != plain.nodes;
+        n++;
+    }
+    brute_free(m);
+    cr_log_info("one worker, either selection: %d positions, focus changed %d", n, focus_matters);
+    cr_assert_geq(n, 4, "only %d positions needed 2 expansions", n);
+    cr_assert_geq(focus_matters, 1, "the focus changed none of the %d runs: the test cannot fail", n);
+}
+
+/* ---------------- the job log ---------------- */
+
+/* --job-log (job_log.h): one row per job, their nodes summing to the
+ * run's, and every decided job's value, at the position its path leads
+ * to from the root, the brute force's; a run with a proof marks some
+ * jobs in it and (a first pass over every leaf) some not. */
+Test(jobs, job_log_rows_agree_with_brute_force)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 31;
+    int runs = 0, decided_rows = 0;
+    uint64_t in_all = 0, out_all = 0;
+    for (int t = 0; t < 30 && runs < 3; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, REF_ORIGINAL, 36 - 14, &rng) != 0) continue;
+        FILE *f = tmpfile();
+        cr_assert(f);
+        JobsSpec s = {.workers = 1, .job_nodes = 2, .job_nodes_max = 8, .focus = 1, .job_tt_bytes = (size_t)1 << 20,
+                      .expand_depth = 1, .job_log = f};
+        JobsResult res = run_jobs_spec(&p, s, false, 0);
+        rewind(f);
+        char line[512];
+        cr_assert(fgets(line, sizeof line, f));
+        cr_assert_str_eq(line, "serial,worker,start,end,node,depth,path,budget,nodes,result,pn,dn,cert_seconds,"
+                               "expanded,in_proof\n");
+        uint64_t rows = 0, nodes = 0, in = 0, out = 0;
+        while (fgets(line, sizeof line, f)) {
+            char *fld[15];
+            int nf = 0;
+            for (char *tok = strtok(line, ",\n"); tok && nf < 15; tok = strtok(NULL, ",\n")) fld[nf++] = tok;
+            cr_assert_eq(nf, 15, "a row of %d fields", nf);
+            rows++;
+            nodes += strtoull(fld[8], NULL, 10);
+            cr_assert(strcmp(fld[14], "1") == 0 || strcmp(fld[14], "0") == 0, "in_proof %s", fld[14]);
+            in += fld[14][0] == '1';
+            out += fld[14][0] == '0';
+            if ((strcmp(fld[9], "order") != 0 && strcmp(fld[9], "chaos") != 0) || rows % 4 != 1) continue;
+            RefPos q = p; /* every fourth row's position, replayed */
+            char path[256];
+            snprintf(path, sizeof path, "%s", fld[6]);
+            int depth = 0;
+            for (char *mv = strtok(path, " "); mv; mv = strtok(NULL, " "), depth++) {
+                Move mm;
+                char err[64];
+                cr_assert_eq(notation_parse_move(mv, 6, &mm, err, sizeof err), 0, "%s: %s", mv, err);
+                int cell = move_cell(mm), r = cell / 8, c = cell % 8;
+                cr_assert_eq(q.cell[r * 6 + c], '.', "path %s: %s on a taken cell", fld[6], mv);
+                q.cell[r * 6 + c] = move_piece(mm) == PIECE_X ? 'X' : 'O';
+            }
+            cr_assert_eq(depth, atoi(fld[5]), "path %s at depth %s", fld[6], fld[5]);
+            Winner want = brute_winner(m, &q);
+            cr_assert_str_eq(fld[9], winner_name(want) , "path %s: logged %s, brute force %s", fld[6], fld[9],
+                             winner_name(want));
+            decided_rows++;
+        }
+        fclose(f);
+        cr_assert_eq(rows, res.jobs_run);
+        cr_assert_eq(nodes, res.nodes - res.help_nodes);
+        in_all += in;
+        out_all += out;
+        runs += res.expansions > 1;
+    }
+    brute_free(m);
+    cr_assert_geq(runs, 3);
+    cr_assert_gt(in_all, 0, "no job in a proof");
+    cr_assert_gt(out_all, 0, "no job outside a proof");
+    cr_assert_geq(decided_rows, 5);
 }
