@@ -6,8 +6,6 @@
  * the expected outcomes (expect_of) and the numbers only choose work. */
 #include "top_tree.h"
 
-#include "job_log.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +14,7 @@
 #include "../engine/moves.h"
 #include "../engine/symmetry.h"
 #include "../solver/knowledge.h"
+#include "job_log.h"
 
 void top_fail(Ctx *c, const char *fmt, ...)
 {
