@@ -39,13 +39,7 @@ static int mark_proof(const Ctx *c, bool *in)
         const TNode *n = &c->t[i];
         in[i] = true;
         if (n->state != T_INNER || !top_decided(n)) continue;
-        Winner w = top_value(n);
-        bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
-        for (int j = n->first; j < n->first + n->nchild; j++) {
-            if (mover && top_value(&c->t[j]) != w) continue;
-            stack[top++] = j;
-            if (mover) break;
-        }
+        top += top_proof_children(c, i, stack + top); /* each node once: a tree */
     }
     free(stack);
     return 0;

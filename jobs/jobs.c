@@ -90,7 +90,8 @@ static int send_help(Ctx *c, int k, int j)
 {
     JobOrder o = {.b = c->t[c->ws[j].node].b, .tag = (uint32_t)c->ws[j].node, .serial = ++c->serial, .help = 1,
                   .help_worker = (uint16_t)j, .help_serial = c->ws[j].serial};
-    c->ws[k] = (WorkerState){c->ws[j].node, o.serial, j, c->ws[j].serial, clock_seconds() - c->started, 0, false};
+    c->ws[k] = (WorkerState){.node = c->ws[j].node, .serial = o.serial, .helping = j, .helped_serial = c->ws[j].serial,
+                             .start = clock_seconds() - c->started};
     if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     return 0;
 }
@@ -116,7 +117,8 @@ static int assign(Ctx *c)
         if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify};
-        c->ws[k] = (WorkerState){leaf, o.serial, -1, 0, clock_seconds() - c->started, n->budget, false};
+        c->ws[k] = (WorkerState){.node = leaf, .serial = o.serial, .helping = -1, .start = clock_seconds() - c->started,
+                                 .budget = n->budget};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }
     return c->failed ? -1 : 0;
@@ -231,7 +233,7 @@ static int run_workers(Ctx *c)
     c->ws = malloc((size_t)c->tr->workers * sizeof *c->ws);
     if (!c->ws) top_fail(c, "out of memory for %d workers", c->tr->workers);
     else {
-        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){-1, 0, -1, 0, 0, 0, false};
+        for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){.node = -1, .helping = -1};
         coordinate(c);
     }
     if (c->tr == &own) own.close(&own);

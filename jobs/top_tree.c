@@ -212,20 +212,31 @@ static int winning_child(const Ctx *c, const TNode *n, Winner w)
     return -1;
 }
 
+int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
+{
+    const TNode *n = &c->t[i];
+    Winner w = top_value(n);
+    bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
+    int nk = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (mover && top_value(&c->t[j]) != w) continue;
+        kids[nk++] = j;
+        if (mover) break;
+    }
+    return nk;
+}
+
 /* The certificate of decided inner node i, from its children's. */
 int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
 {
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
-    bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
     Board kids[MOVES_MAX];
     Move moves[MOVES_MAX];
-    int nk = 0;
-    for (int j = n->first; j < n->first + n->nchild; j++) {
-        if (mover && top_value(&c->t[j]) != w) continue;
-        kids[nk] = c->t[j].b;
-        moves[nk++] = c->t[j].move;
-        if (mover) break;
+    int idx[MOVES_MAX], nk = top_proof_children(c, i, idx);
+    for (int k = 0; k < nk; k++) {
+        kids[k] = c->t[idx[k]].b;
+        moves[k] = c->t[idx[k]].move;
     }
     for (int k = 0; k < nk; k++)
         if (topcert_ensure(&c->tc, kids[k], w, c->err, c->errlen) != 0) return c->failed = true, -1;

@@ -118,6 +118,11 @@ int top_select_leaf(Ctx *c);
 bool top_under_decided(const Ctx *c, int i);
 /* Applies worker k's finished job. */
 int top_apply(Ctx *c, int k, const JobOutcome *got);
+/* The children of decided inner node i that its proof follows (its
+ * certificate's see lines, the job log's proof tree): the winner's first
+ * child decided its way when the winner is to move, else every child;
+ * their indices into kids, their count. */
+int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX]);
 /* The certificate of decided inner node i at path, see lines prefixed. */
 int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix);
 
