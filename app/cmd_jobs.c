@@ -31,6 +31,10 @@ static const char jobs_help[] =
     "  --job-threads T    each job a parallel df-pn on T threads (default 1)\n"
     "  --no-expect        a second worker takes the next best leaf, not first the\n"
     "                     work running jobs leave if they end as they lean\n"
+    "  --expect-majority  expect a running job to end as most decided jobs have\n"
+    "                     (the lean until the first decision)\n"
+    "  --cost-weight W    choose among leaves by pn (or dn) times (next budget /\n"
+    "                     first budget)^W (default 0: the numbers alone)\n"
     "  --no-help          an idle worker never joins a running job; by default,\n"
     "                     with a shared table and one-thread jobs, it joins one as\n"
     "                     a second df-pn thread when all work left is busy or\n"
@@ -56,7 +60,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -68,7 +72,8 @@ static const struct option jobs_longopts[] = {
     {"store", required_argument, NULL, O_STORE},       {"no-centre", no_argument, NULL, O_NOCENTRE},
     {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
-    {"no-expect", no_argument, NULL, O_NOEXPECT},
+    {"no-expect", no_argument, NULL, O_NOEXPECT}, {"expect-majority", no_argument, NULL, O_MAJORITY},
+    {"cost-weight", required_argument, NULL, O_COSTW},
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
@@ -189,6 +194,8 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_NOCENTRE: cfg.kn.centre = false; break;
         case O_SEPARATE: s.separate_tables = true; break;
         case O_NOEXPECT: s.no_expect = true; break;
+        case O_MAJORITY: s.expect_majority = true; break;
+        case O_COSTW: s.cost_weight = cli_real(optarg, "--cost-weight", 0, 4); break;
         case O_NOHELP: s.no_help = true; break;
         case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;

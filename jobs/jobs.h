@@ -124,6 +124,12 @@ typedef struct {
     bool separate_tables;  /* threads: a table each instead of one shared table
                             * of workers * job_tt_bytes (pool.c) */
     bool no_expect;        /* plain selection: no expected outcomes (jobs.c expect_of) */
+    bool expect_majority;  /* a running job is expected to end as most decided
+                            * jobs have (top_tree.c expect_of); false: as its
+                            * numbers lean */
+    double cost_weight;    /* top-tree selection weighs a leaf's number by its
+                            * next budget to this power (top_tree.c
+                            * choice_number); 0: the numbers alone */
     bool no_help;          /* idle workers never join a running job (jobs.c help_target) */
     int job_threads;       /* df-pn threads per job (0: 1); also used by MPI ranks.
                             * Threads count nodes in batches of

@@ -6,6 +6,7 @@
  * the expected outcomes (expect_of) and the numbers only choose work. */
 #include "top_tree.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,20 +160,23 @@ static void set_value(Ctx *c, int i, Winner w, int by)
  * an OR node, work that only counts if the first job fails (the
  * "virtual win" policy of job-level proof-number search, Wu et al.).
  *
- * Tried and not kept (2026-12-02): expecting every running job to end as
- * most decided jobs of the run had (Order, here). A job's numbers lean
- * the wrong way in this game (107 of 2 206 undecided jobs on X c3's
- * replies had pn <= dn, though Order wins them all), so by the lean a
- * running job seldom settles its reply, and the second worker searched
- * the same reply's other Order moves; expecting Order stopped that (11 M
- * nodes against 198 M after the first pass) but the run took 837 s
- * against 720 s (results/jobs-efficiency.md). */
-static Winner expect_of(const TNode *n)
+ * spec->expect_majority: every running job is expected to end as most
+ * decided jobs of the run have (the lean until the first decision). A
+ * job's numbers lean the wrong way in this game (107 of 2 206 undecided
+ * jobs on X c3's replies had pn <= dn, though Order wins them all), so by
+ * the lean a running job seldom settles its reply, and the second worker
+ * searches the same reply's other Order moves; the majority rule stops
+ * that (10-11 M nodes against 182-198 M after the first pass) but two runs
+ * took 690.6 s and 836.9 s against the lean's 693.5 s and 720.0 s
+ * (results/jobs-efficiency.md): an option, not the default. */
+static Winner expect_of(const Ctx *c, const TNode *n)
 {
     if (top_decided(n)) return top_value(n);
     if (n->state == T_INNER) return (Winner)n->expect;
-    if (n->state == T_BUSY) return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
-    return WINNER_NONE;
+    if (n->state != T_BUSY) return WINNER_NONE;
+    if (c->spec->expect_majority && c->job_wins[WINNER_ORDER] != c->job_wins[WINNER_CHAOS])
+        return c->job_wins[WINNER_ORDER] > c->job_wins[WINNER_CHAOS] ? WINNER_ORDER : WINNER_CHAOS;
+    return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
 }
 
 static bool vavail_of(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
@@ -192,7 +196,7 @@ static void recompute(Ctx *c, int i)
         sum = dfpn_sat_add(sum, s);
         avail |= ch->avail;
         vavail |= vavail_of(ch);
-        Winner e = expect_of(ch);
+        Winner e = expect_of(c, ch);
         some |= e == mover;
         all &= e == other;
     }
@@ -451,6 +455,29 @@ int top_expand(Ctx *c, int i)
     return top_settle(c);
 }
 
+/* The number child ch is chosen by at a node with the mover isor: its pn
+ * (OR node) or dn (AND node), for a leaf times (B / first budget)^W, B its
+ * next job's budget and W spec->cost_weight (0: the number alone). Why:
+ * numbers after different budgets do not compare. A leaf re-run with 4
+ * times the budget each time can keep a number below its siblings' while
+ * its value is the other way: on X c3's replies, Od3 Xc4 ran budgets up to
+ * 102.4 M (95 M nodes) before a job proved it lost, while its siblings
+ * Oc4 (lost) and Xc2 (won) took about 7 M nodes together once tried (the
+ * 2-thread run of results/jobs-efficiency.md). With W = 0.5
+ * each budget step doubles the number, so a cheap sibling is tried long
+ * before such a leaf gets its next, bigger budget. Selection only.
+ * Measured worth: on one worker it made X c3's replies worse (over 359 M
+ * nodes and undecided at 1260 s, against 255 M and 993 s at W = 0): it
+ * tries many more Order moves at middling budgets. Default 0. */
+static double choice_number(const Ctx *c, const TNode *ch, bool isor)
+{
+    double v = isor ? ch->pn : ch->dn;
+    if (c->spec->cost_weight <= 0 || ch->state == T_INNER || top_decided(ch)) return v;
+    uint64_t b = ch->budget;
+    if (ch->state == T_RAN) b = b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
+    return v * pow((double)b / (double)c->job_nodes, c->spec->cost_weight);
+}
+
 /* The child of inner node n to descend into: the available child with the
  * least pn (OR node) or dn (AND node); but the child chosen last time
  * (n->focus) is kept while its number is at most (1 + focus) times that
@@ -462,10 +489,10 @@ static int select_child(Ctx *c, TNode *n, bool virt)
 {
     bool isor = board_order_to_move(n->b);
     int best = -1;
-    uint32_t bv = 0;
+    double bv = 0;
     for (int j = n->first; j < n->first + n->nchild; j++) {
         if (!(virt ? vavail_of(&c->t[j]) : c->t[j].avail)) continue;
-        uint32_t v = isor ? c->t[j].pn : c->t[j].dn;
+        double v = choice_number(c, &c->t[j], isor);
         if (best < 0 || v < bv) {
             best = j;
             bv = v;
@@ -474,8 +501,8 @@ static int select_child(Ctx *c, TNode *n, bool virt)
     int f = n->focus;
     bool f_free = f >= 0 && (virt ? vavail_of(&c->t[f]) : c->t[f].avail);
     if (best >= 0 && f_free && f != best) {
-        uint32_t fv = isor ? c->t[f].pn : c->t[f].dn;
-        if ((double)fv <= (1.0 + c->spec->focus) * bv) best = f;
+        double fv = choice_number(c, &c->t[f], isor);
+        if (fv <= (1.0 + c->spec->focus) * bv) best = f;
     }
     /* A detour around busy (or, with expected outcomes, settled) work does
      * not move the focus; otherwise (the focus free, decided or unset) the
@@ -492,14 +519,15 @@ static int select_child(Ctx *c, TNode *n, bool virt)
  * any (expect_of), else among all. */
 int top_select_leaf(Ctx *c)
 {
-    int i = 0;
     bool virt = !c->spec->no_expect && vavail_of(&c->t[0]);
-    while (c->t[i].state == T_INNER) {
-        int j = select_child(c, &c->t[i], virt);
-        if (j < 0) return -1; /* cannot happen: avail says some child is */
-        i = j;
+    for (;; virt = false) {
+        int i = 0;
+        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt);
+        /* A dead end cannot happen (avail and vavail say some child is);
+         * should the expectations ever be stale, the plain selection still
+         * finds the work rather than leave a worker idle. */
+        if (i >= 0 || !virt) return i;
     }
-    return i;
 }
 
 bool top_under_decided(const Ctx *c, int i)
@@ -522,6 +550,20 @@ static int journal_note(Ctx *c, const TNode *n)
         return -1;
     }
     return 0;
+}
+
+/* Counts a job's decision. When that changes the side most decided jobs
+ * have won, the running jobs' expectations (expect_majority) change: their
+ * leaves are queued so that top_settle recomputes their ancestors. */
+static void count_win(Ctx *c, Winner w)
+{
+    uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
+    int before = (o > x) - (o < x);
+    c->job_wins[w]++;
+    o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
+    if (!c->spec->expect_majority || (o > x) - (o < x) == before) return;
+    for (int k = 0; k < c->tr->workers; k++)
+        if (c->ws[k].node >= 0 && c->ws[k].helping < 0) top_push(c, c->ws[k].node);
 }
 
 /* Applies a finished job's outcome of worker k. */
@@ -572,6 +614,7 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
     TNode *n = &c->t[i];
     if (o.value != WINNER_NONE) {
         r->jobs_decided++;
+        count_win(c, (Winner)o.value);
         n->state = T_RAN;
         r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
         if (!top_decided(n)) set_value(c, i, (Winner)o.value, BY_JOB);

@@ -87,6 +87,7 @@ typedef struct {
     uint32_t serial;
     JobsResult *out;
     uint64_t proven, disproven, queued;
+    uint64_t job_wins[3]; /* jobs decided, by Winner (expect_majority) */
     TopCert tc;
     bool certify;
     JobRec *log; /* the job log's records (spec->job_log) */

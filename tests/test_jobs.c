@@ -276,6 +276,12 @@ Test(jobs, cli)
     expect_reject("--workers", "jobs", "--workers", "0", "-");
     expect_reject("--job-nodes", "jobs", "--job-nodes", "x", "-");
     expect_reject("--job-log", "jobs", "--job-log", "/nonexistent-dir/log.csv", "-");
+    expect_reject("--cost-weight", "jobs", "--cost-weight", "-1", "-");
+    expect_reject("--cost-weight", "jobs", "--cost-weight", "heavy", "-");
+    expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "100", "--job-tt-mb", "1", "--quiet", "--no-centre",
+              "--cost-weight", "0.5", "--expect-majority", "XX.OO./OX.X../..X.O./.O..X./X.O.../......");
+    cr_expect(strstr(r.out, "result: order") != NULL || strstr(r.out, "result: chaos") != NULL, "%s", r.out);
+    run_free(&r);
     /* --job-log: the header and one row per job the run reports */
     char path[] = "/tmp/ocsolve-job-log-XXXXXX";
     int fd = mkstemp(path);
@@ -435,4 +441,53 @@ Test(jobs, job_log_rows_agree_with_brute_force)
     cr_assert_gt(in_all, 0, "no job in a proof");
     cr_assert_gt(out_all, 0, "no job outside a proof");
     cr_assert_geq(decided_rows, 5);
+}
+
+/* ---------------- selection by cost, expectation by majority ---------------- */
+
+/* --cost-weight (top_tree.c choice_number) and --expect-majority
+ * (expect_of) choose work only: every mode gives the brute force's values,
+ * with 1 and 2 workers, on runs that re-budget and expand leaves. The one
+ * worker runs are deterministic: the weight must change at least one of
+ * them (jobs or nodes), or this test could not notice the weight doing
+ * nothing. */
+Test(jobs, cost_weight_and_majority)
+{
+    static const struct {
+        int workers;
+        double weight;
+        bool majority, no_help;
+    } modes[] = {{1, 0.5, false, true}, {1, 1.0, true, true}, {2, 0.5, true, false}, {2, 2.0, true, true},
+                 {2, 0.5, false, false}};
+    BruteMemo *m = brute_new();
+    uint64_t rng = 1203;
+    int n = 0, weight_matters = 0;
+    for (int t = 0; t < 40 && n < 6; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 14, &rng) != 0) continue;
+        char s[65];
+        ref_format(&p, s);
+        Winner want = brute_winner(m, &p);
+        JobsSpec base = {.workers = 1, .job_nodes = 2, .job_nodes_max = 32, .focus = 3, .no_help = true,
+                         .job_tt_bytes = (size_t)1 << 20};
+        JobsResult plain = run_jobs_spec(&p, base, false, 0);
+        cr_assert_eq(plain.winner, want, "%s: %s, brute force %s", s, winner_name(plain.winner), winner_name(want));
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            JobsSpec ms = base;
+            ms.workers = modes[i].workers;
+            ms.cost_weight = modes[i].weight;
+            ms.expect_majority = modes[i].majority;
+            ms.no_help = modes[i].no_help;
+            JobsResult a = run_jobs_spec(&p, ms, false, 0);
+            cr_assert_eq(a.winner, want, "%s, %d workers, weight %.1f%s: %s, brute force %s", s, modes[i].workers,
+                         modes[i].weight, modes[i].majority ? ", majority" : "", winner_name(a.winner),
+                         winner_name(want));
+            if (i == 0) weight_matters += a.jobs_run != plain.jobs_run || a.nodes != plain.nodes;
+        }
+        n++;
+    }
+    brute_free(m);
+    cr_log_info("cost weight and majority: %d positions, the weight changed %d one-worker runs", n, weight_matters);
+    cr_assert_geq(n, 5, "only %d positions", n);
+    cr_assert_geq(weight_matters, 1, "the cost weight changed none of %d runs: the test cannot fail", n);
 }
