@@ -166,9 +166,9 @@ static void set_value(Ctx *c, int i, Winner w, int by)
  * jobs on X c3's replies had pn <= dn, though Order wins them all), so by
  * the lean a running job seldom settles its reply, and the second worker
  * searches the same reply's other Order moves; the majority rule stops
- * that (10-11 M nodes against 182-198 M after the first pass) but two runs
- * took 690.6 s and 836.9 s against the lean's 693.5 s and 720.0 s
- * (results/jobs-efficiency.md): an option, not the default. */
+ * that (2-11 M nodes against 182-198 M after the first pass) but three
+ * runs took 690.6, 836.9 and 959.4 s against the lean's 720.0, 693.5 and
+ * 756.3 s (results/jobs-efficiency.md): an option, not the default. */
 static Winner expect_of(const Ctx *c, const TNode *n)
 {
     if (top_decided(n)) return top_value(n);
