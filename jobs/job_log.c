@@ -22,8 +22,9 @@ void job_log_add(Ctx *c, int k, int i, const JobOutcome *o)
         c->log = l;
         c->logcap = cap;
     }
+    /* the leaf's budget is its job's: a busy leaf's budget does not change */
     c->log[c->nlog++] = (JobRec){.serial = o->serial, .worker = (int16_t)k, .value = o->value, .stopped = o->stopped,
-                                 .node = i, .pn = o->pn, .dn = o->dn, .budget = c->ws[k].budget,
+                                 .node = i, .pn = o->pn, .dn = o->dn, .budget = c->t[i].budget,
                                  .nodes = o->nodes, .start = c->ws[k].start, .end = clock_seconds() - c->started,
                                  .cert_seconds = o->cert_seconds};
 }

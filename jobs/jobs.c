@@ -50,7 +50,7 @@ static int next_leaf(Ctx *c)
         }
         if (n->state != T_RAN) return leaf;
         if (n->budget < c->job_nodes_max) { /* run it again, with more */
-            n->budget = n->budget > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * n->budget;
+            n->budget = top_next_budget(c, n->budget);
             n->state = T_NEW;
             c->queued++;
             return leaf;
@@ -117,8 +117,7 @@ static int assign(Ctx *c)
         if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify};
-        c->ws[k] = (WorkerState){.node = leaf, .serial = o.serial, .helping = -1, .start = clock_seconds() - c->started,
-                                 .budget = n->budget};
+        c->ws[k] = (WorkerState){.node = leaf, .serial = o.serial, .helping = -1, .start = clock_seconds() - c->started};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }
     return c->failed ? -1 : 0;

@@ -123,12 +123,12 @@ typedef struct {
     size_t job_tt_bytes;   /* each worker's table (0: 64 MiB); ignored with a transport */
     bool separate_tables;  /* threads: a table each instead of one shared table
                             * of workers * job_tt_bytes (pool.c) */
-    bool no_expect;        /* plain selection: no expected outcomes (jobs.c expect_of) */
+    bool no_expect;        /* plain selection: no expected outcomes (top_tree.c expect_of) */
     bool expect_majority;  /* a running job is expected to end as most decided
                             * jobs have (top_tree.c expect_of); false: as its
                             * numbers lean */
     double cost_weight;    /* top-tree selection weighs a leaf's number by its
-                            * next budget to this power (top_tree.c
+                            * next budget to this power (top_select.c
                             * choice_number); 0: the numbers alone */
     bool no_help;          /* idle workers never join a running job (jobs.c help_target) */
     int job_threads;       /* df-pn threads per job (0: 1); also used by MPI ranks.
@@ -137,7 +137,7 @@ typedef struct {
                             * thousand nodes is overshot */
     int expand_depth;      /* leaves fewer plies than this below the root are
                             * expanded without a job (the top is split at once) */
-    double focus;          /* top-tree stickiness (select_child in jobs.c): keep
+    double focus;          /* top-tree stickiness (top_select.c select_child): keep
                             * the last child while its number is at most
                             * (1 + focus) times the least; 0: plain selection */
     JobsTransport *transport; /* NULL: `workers` threads in this process */

@@ -1,12 +1,11 @@
 /* top_tree.c - the top tree of the job-level search (top_tree.h): the
- * store's use, nodes and their position map, propagation, expansion,
- * selection and a job's outcome. Soundness: values enter the tree only as
+ * store's use, nodes and their position map, propagation, expansion and
+ * a job's outcome (choosing the next leaf: top_select.c). Soundness: values enter the tree only as
  * decisions of the rules (static_value), the store (exact keys), a job
  * (its own df-pn, certified when certificates are on) or the children;
  * the expected outcomes (expect_of) and the numbers only choose work. */
 #include "top_tree.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,17 +168,22 @@ static void set_value(Ctx *c, int i, Winner w, int by)
  * that (2-11 M nodes against 182-198 M after the first pass) but three
  * runs took 690.6, 836.9 and 959.4 s against the lean's 720.0, 693.5 and
  * 756.3 s (results/jobs-efficiency.md): an option, not the default. */
+/* The side most decided jobs of the run have won, WINNER_NONE on a tie. */
+static Winner majority(const Ctx *c)
+{
+    uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
+    return o > x ? WINNER_ORDER : x > o ? WINNER_CHAOS : WINNER_NONE;
+}
+
 static Winner expect_of(const Ctx *c, const TNode *n)
 {
     if (top_decided(n)) return top_value(n);
     if (n->state == T_INNER) return (Winner)n->expect;
     if (n->state != T_BUSY) return WINNER_NONE;
-    if (c->spec->expect_majority && c->job_wins[WINNER_ORDER] != c->job_wins[WINNER_CHAOS])
-        return c->job_wins[WINNER_ORDER] > c->job_wins[WINNER_CHAOS] ? WINNER_ORDER : WINNER_CHAOS;
+    Winner m = c->spec->expect_majority ? majority(c) : WINNER_NONE;
+    if (m != WINNER_NONE) return m;
     return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
 }
-
-static bool vavail_of(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
 
 /* Numbers, availability and expectation of an inner node from its children. */
 static void recompute(Ctx *c, int i)
@@ -195,7 +199,7 @@ static void recompute(Ctx *c, int i)
         if (a < mn) mn = a;
         sum = dfpn_sat_add(sum, s);
         avail |= ch->avail;
-        vavail |= vavail_of(ch);
+        vavail |= top_vavail(ch);
         Winner e = expect_of(c, ch);
         some |= e == mover;
         all &= e == other;
@@ -455,81 +459,6 @@ int top_expand(Ctx *c, int i)
     return top_settle(c);
 }
 
-/* The number child ch is chosen by at a node with the mover isor: its pn
- * (OR node) or dn (AND node), for a leaf times (B / first budget)^W, B its
- * next job's budget and W spec->cost_weight (0: the number alone). Why:
- * numbers after different budgets do not compare. A leaf re-run with 4
- * times the budget each time can keep a number below its siblings' while
- * its value is the other way: on X c3's replies, Od3 Xc4 ran budgets up to
- * 102.4 M (95 M nodes) before a job proved it lost, while its siblings
- * Oc4 (lost) and Xc2 (won) took about 7 M nodes together once tried (the
- * 2-thread run of results/jobs-efficiency.md). With W = 0.5
- * each budget step doubles the number, so a cheap sibling is tried long
- * before such a leaf gets its next, bigger budget. Selection only.
- * Measured worth: on one worker it made X c3's replies worse (over 359 M
- * nodes and undecided at 1260 s, against 255 M and 993 s at W = 0): it
- * tries many more Order moves at middling budgets. Default 0. */
-static double choice_number(const Ctx *c, const TNode *ch, bool isor)
-{
-    double v = isor ? ch->pn : ch->dn;
-    if (c->spec->cost_weight <= 0 || ch->state == T_INNER || top_decided(ch)) return v;
-    uint64_t b = ch->budget;
-    if (ch->state == T_RAN) b = b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
-    return v * pow((double)b / (double)c->job_nodes, c->spec->cost_weight);
-}
-
-/* The child of inner node n to descend into: the available child with the
- * least pn (OR node) or dn (AND node); but the child chosen last time
- * (n->focus) is kept while its number is at most (1 + focus) times that
- * least one. The stickiness is the top tree's form of df-pn's 1+epsilon
- * trick: without it, sibling numbers that grow with every job make the
- * selection hop between siblings, and each hop starts jobs on cold
- * tables. Selection only: never a value. */
-static int select_child(Ctx *c, TNode *n, bool virt)
-{
-    bool isor = board_order_to_move(n->b);
-    int best = -1;
-    double bv = 0;
-    for (int j = n->first; j < n->first + n->nchild; j++) {
-        if (!(virt ? vavail_of(&c->t[j]) : c->t[j].avail)) continue;
-        double v = choice_number(c, &c->t[j], isor);
-        if (best < 0 || v < bv) {
-            best = j;
-            bv = v;
-        }
-    }
-    int f = n->focus;
-    bool f_free = f >= 0 && (virt ? vavail_of(&c->t[f]) : c->t[f].avail);
-    if (best >= 0 && f_free && f != best) {
-        double fv = choice_number(c, &c->t[f], isor);
-        if (fv <= (1.0 + c->spec->focus) * bv) best = f;
-    }
-    /* A detour around busy (or, with expected outcomes, settled) work does
-     * not move the focus; otherwise (the focus free, decided or unset) the
-     * choice becomes it. (Until 2026-12-02 the focus moved only in plain
-     * selection, so with expected outcomes, the default, it was never set
-     * at all: no stickiness, even with one worker, which then searched
-     * 34 % more nodes on X c3's replies: results/jobs-efficiency.md.) */
-    if (f < 0 || f_free || top_decided(&c->t[f])) n->focus = best;
-    return best;
-}
-
-/* The most-proving available leaf (the root must be available): among the
- * leaves that running jobs' expected outcomes leave open when there are
- * any (expect_of), else among all. */
-int top_select_leaf(Ctx *c)
-{
-    bool virt = !c->spec->no_expect && vavail_of(&c->t[0]);
-    for (;; virt = false) {
-        int i = 0;
-        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt);
-        /* A dead end cannot happen (avail and vavail say some child is);
-         * should the expectations ever be stale, the plain selection still
-         * finds the work rather than leave a worker idle. */
-        if (i >= 0 || !virt) return i;
-    }
-}
-
 bool top_under_decided(const Ctx *c, int i)
 {
     for (; i >= 0; i = c->t[i].parent)
@@ -557,11 +486,9 @@ static int journal_note(Ctx *c, const TNode *n)
  * leaves are queued so that top_settle recomputes their ancestors. */
 static void count_win(Ctx *c, Winner w)
 {
-    uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
-    int before = (o > x) - (o < x);
+    Winner before = majority(c);
     c->job_wins[w]++;
-    o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
-    if (!c->spec->expect_majority || (o > x) - (o < x) == before) return;
+    if (!c->spec->expect_majority || majority(c) == before) return;
     for (int k = 0; k < c->tr->workers; k++)
         if (c->ws[k].node >= 0 && c->ws[k].helping < 0) top_push(c, c->ws[k].node);
 }
@@ -583,12 +510,11 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
         return -1;
     }
     if (helped) { /* a helper's nodes; the job's outcome carries its value */
-        int j = helping; /* a worker of this run: set by send_help */
         /* Nothing searched: the job had ended its search (it is writing
          * its certificate, or about to report). Without this mark the
          * idle worker was sent there again at once, over a million times
          * in one run of X c3's replies. */
-        if (o.nodes == 0 && c->ws[j].serial == helped_serial) c->ws[j].unhelpable = true;
+        if (o.nodes == 0 && c->ws[helping].serial == helped_serial) c->ws[helping].unhelpable = true;
         r->helps++;
         r->nodes += o.nodes;
         r->help_nodes += o.nodes;

@@ -53,7 +53,6 @@ typedef struct {
     int helping;     /* the worker whose job it helps, -1: its own job */
     uint32_t helped_serial; /* when helping: that job's serial */
     double start;    /* when its order was sent (seconds since the run began) */
-    uint64_t budget; /* its job's budget */
     bool unhelpable; /* a helper found its job's search over (it writes its
                       * certificate): send no more until its next job */
 } WorkerState;
@@ -99,6 +98,13 @@ typedef struct {
 
 static inline bool top_decided(const TNode *n) { return n->pn == 0 || n->dn == 0; }
 static inline Winner top_value(const TNode *n) { return dfpn_winner(n->pn, n->dn); }
+/* Selectable, counting running jobs' expected outcomes (inner nodes' vavail). */
+static inline bool top_vavail(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
+/* A re-run leaf's next budget: 4 times its last, at most job_nodes_max. */
+static inline uint64_t top_next_budget(const Ctx *c, uint64_t b)
+{
+    return b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
+}
 
 /* Records the run's first error (later ones are consequences). */
 void top_fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

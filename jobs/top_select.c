@@ -1,0 +1,83 @@
+/* top_select.c - choosing the next leaf of the job-level search's top
+ * tree (top_tree.h): the most-proving available leaf, by each node's
+ * numbers (optionally weighed by budget, choice_number), its focus, and
+ * the running jobs' expected outcomes (top_tree.c expect_of). Selection
+ * only: nothing here changes a number or a value, so no choice made here
+ * can make a verdict wrong, only slower. */
+#include <math.h>
+
+#include "top_tree.h"
+
+/* The number child ch is chosen by at a node with the mover isor: its pn
+ * (OR node) or dn (AND node), for a leaf times (B / first budget)^W, B its
+ * next job's budget and W spec->cost_weight (0: the number alone). Why:
+ * numbers after different budgets do not compare. A leaf re-run with 4
+ * times the budget each time can keep a number below its siblings' while
+ * its value is the other way: on X c3's replies, Od3 Xc4 ran budgets up to
+ * 102.4 M (95 M nodes) before a job proved it lost, while its siblings
+ * Oc4 (lost) and Xc2 (won) took about 7 M nodes together once tried (the
+ * 2-thread run of results/jobs-efficiency.md). With W = 0.5
+ * each budget step doubles the number, so a cheap sibling is tried long
+ * before such a leaf gets its next, bigger budget. Selection only.
+ * Measured worth: on one worker it made X c3's replies worse (over 359 M
+ * nodes and undecided at 1260 s, against 255 M and 993 s at W = 0): it
+ * tries many more Order moves at middling budgets. Default 0. */
+static double choice_number(const Ctx *c, const TNode *ch, bool isor)
+{
+    double v = isor ? ch->pn : ch->dn;
+    if (c->spec->cost_weight <= 0 || ch->state == T_INNER || top_decided(ch)) return v;
+    uint64_t b = ch->state == T_RAN ? top_next_budget(c, ch->budget) : ch->budget;
+    return v * pow((double)b / (double)c->job_nodes, c->spec->cost_weight);
+}
+
+/* The child of inner node n to descend into: the available child with the
+ * least pn (OR node) or dn (AND node); but the child chosen last time
+ * (n->focus) is kept while its number is at most (1 + focus) times that
+ * least one. The stickiness is the top tree's form of df-pn's 1+epsilon
+ * trick: without it, sibling numbers that grow with every job make the
+ * selection hop between siblings, and each hop starts jobs on cold
+ * tables. Selection only: never a value. */
+static int select_child(Ctx *c, TNode *n, bool virt)
+{
+    bool isor = board_order_to_move(n->b);
+    int best = -1;
+    double bv = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (!(virt ? top_vavail(&c->t[j]) : c->t[j].avail)) continue;
+        double v = choice_number(c, &c->t[j], isor);
+        if (best < 0 || v < bv) {
+            best = j;
+            bv = v;
+        }
+    }
+    int f = n->focus;
+    bool f_free = f >= 0 && (virt ? top_vavail(&c->t[f]) : c->t[f].avail);
+    if (best >= 0 && f_free && f != best) {
+        double fv = choice_number(c, &c->t[f], isor);
+        if (fv <= (1.0 + c->spec->focus) * bv) best = f;
+    }
+    /* A detour around busy (or, with expected outcomes, settled) work does
+     * not move the focus; otherwise (the focus free, decided or unset) the
+     * choice becomes it. (Until 2026-12-02 the focus moved only in plain
+     * selection, so with expected outcomes, the default, it was never set
+     * at all: no stickiness, even with one worker, which then searched
+     * 34 % more nodes on X c3's replies: results/jobs-efficiency.md.) */
+    if (f < 0 || f_free || top_decided(&c->t[f])) n->focus = best;
+    return best;
+}
+
+/* The most-proving available leaf (the root must be available): among the
+ * leaves that running jobs' expected outcomes leave open when there are
+ * any (expect_of), else among all. */
+int top_select_leaf(Ctx *c)
+{
+    bool virt = !c->spec->no_expect && top_vavail(&c->t[0]);
+    for (;; virt = false) {
+        int i = 0;
+        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt);
+        /* A dead end cannot happen (avail and vavail say some child is);
+         * should the expectations ever be stale, the plain selection still
+         * finds the work rather than leave a worker idle. */
+        if (i >= 0 || !virt) return i;
+    }
+}
