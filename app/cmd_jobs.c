@@ -24,6 +24,8 @@ static const char jobs_help[] =
     "                     to N nodes, then is expanded (default: --job-nodes)\n"
     "  --focus F          keep the top tree's last choice while its number is at\n"
     "                     most (1+F) times the best (default 1; 0: plain)\n"
+    "  --focus-release R  the focus lets go of a leaf whose next budget is over R\n"
+    "                     times the least-numbered sibling's (default 0: never)\n"
     "  --expand-depth D   expand the top D plies at once, without jobs (default 0)\n"
     "  --job-tt-mb M      table memory per worker in MiB (default 64); the worker\n"
     "                     threads share one table of W times M\n"
@@ -60,7 +62,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -74,6 +76,7 @@ static const struct option jobs_longopts[] = {
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
     {"no-expect", no_argument, NULL, O_NOEXPECT}, {"expect-majority", no_argument, NULL, O_MAJORITY},
     {"cost-weight", required_argument, NULL, O_COSTW},
+    {"focus-release", required_argument, NULL, O_RELEASE},
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
@@ -196,6 +199,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_NOEXPECT: s.no_expect = true; break;
         case O_MAJORITY: s.expect_majority = true; break;
         case O_COSTW: s.cost_weight = cli_real(optarg, "--cost-weight", 0, 4); break;
+        case O_RELEASE: s.focus_release = cli_real(optarg, "--focus-release", 0, 1e6); break;
         case O_NOHELP: s.no_help = true; break;
         case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;

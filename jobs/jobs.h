@@ -140,6 +140,9 @@ typedef struct {
     double focus;          /* top-tree stickiness (top_select.c select_child): keep
                             * the last child while its number is at most
                             * (1 + focus) times the least; 0: plain selection */
+    double focus_release;  /* the focus lets go of a leaf whose next budget is
+                            * over this many times the least-numbered
+                            * sibling's (top_select.c focus_released); 0: never */
     JobsTransport *transport; /* NULL: `workers` threads in this process */
     const char *cert_dir;  /* certificates here (top_cert.h); NULL: none */
     const char *proof;     /* also the root's certificate at this path; NULL: none */

@@ -30,6 +30,35 @@ static double choice_number(const Ctx *c, const TNode *ch, bool isor)
     return v * pow((double)b / (double)c->job_nodes, c->spec->cost_weight);
 }
 
+/* The budget leaf n's next job would get (an inner node: 0, none). */
+static uint64_t next_budget(const Ctx *c, const TNode *n)
+{
+    if (n->state == T_RAN) return top_next_budget(c, n->budget);
+    return n->state == T_NEW ? n->budget : 0;
+}
+
+/* Whether the focus f lets go for the least-numbered sibling best
+ * (spec->focus_release R > 0): f's next job would get more than R times
+ * the budget of best's. Why: the stickiness is meant to spare cold
+ * starts between siblings of like cost, not to keep paying 4 times more
+ * for every re-run of one leaf while a sibling with a lower number has had
+ * one small job. The trap it was made for: on X c3's replies, Od3 Xc4 ran
+ * budgets of 12.8 M, 51.2 M and 102.4 M (109 M nodes) before a job proved
+ * it lost, while its sibling Xc2, with a lower number (10 199 against
+ * 10 581) from its one first-pass job, then won in 0.67 M
+ * (results/jobs-efficiency.md). Selection only: never a value.
+ * Measured worth: at R = 16 it made one worker worse on X c3's replies
+ * (over 313 M nodes and undecided at 1230 s, against 255 M in all at
+ * R = 0): the stickiness on a leaf far costlier than its siblings also
+ * pays, as when one worker kept Of6 Xd3 through 12.8 M and won it at
+ * 51.2 M. Default 0 (never). */
+static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
+{
+    double r = c->spec->focus_release;
+    uint64_t bf = next_budget(c, f), bb = next_budget(c, best);
+    return r > 0 && bf > 0 && bb > 0 && (double)bf > r * (double)bb;
+}
+
 /* The child of inner node n to descend into: the available child with the
  * least pn (OR node) or dn (AND node); but the child chosen last time
  * (n->focus) is kept while its number is at most (1 + focus) times that
@@ -52,7 +81,7 @@ static int select_child(Ctx *c, TNode *n, bool virt)
     }
     int f = n->focus;
     bool f_free = f >= 0 && (virt ? top_vavail(&c->t[f]) : c->t[f].avail);
-    if (best >= 0 && f_free && f != best) {
+    if (best >= 0 && f_free && f != best && !focus_released(c, &c->t[f], &c->t[best])) {
         double fv = choice_number(c, &c->t[f], isor);
         if (fv <= (1.0 + c->spec->focus) * bv) best = f;
     }

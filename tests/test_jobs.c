@@ -278,8 +278,10 @@ Test(jobs, cli)
     expect_reject("--job-log", "jobs", "--job-log", "/nonexistent-dir/log.csv", "-");
     expect_reject("--cost-weight", "jobs", "--cost-weight", "-1", "-");
     expect_reject("--cost-weight", "jobs", "--cost-weight", "heavy", "-");
+    expect_reject("--focus-release", "jobs", "--focus-release", "-2", "-");
     expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "100", "--job-tt-mb", "1", "--quiet", "--no-centre",
-              "--cost-weight", "0.5", "--expect-majority", "XX.OO./OX.X../..X.O./.O..X./X.O.../......");
+              "--cost-weight", "0.5", "--expect-majority", "--focus-release", "16",
+              "XX.OO./OX.X../..X.O./.O..X./X.O.../......");
     cr_expect(strstr(r.out, "result: order") != NULL || strstr(r.out, "result: chaos") != NULL, "%s", r.out);
     run_free(&r);
     /* --job-log: the header and one row per job the run reports */
@@ -445,23 +447,25 @@ Test(jobs, job_log_rows_agree_with_brute_force)
 
 /* ---------------- selection by cost, expectation by majority ---------------- */
 
-/* --cost-weight (top_tree.c choice_number) and --expect-majority
- * (expect_of) choose work only: every mode gives the brute force's values,
- * with 1 and 2 workers, on runs that re-budget and expand leaves. The one
- * worker runs are deterministic: the weight must change at least one of
- * them (jobs or nodes), or this test could not notice the weight doing
+/* --cost-weight (top_select.c choice_number), --focus-release
+ * (focus_released) and --expect-majority (top_tree.c expect_of) choose
+ * work only: every mode gives the brute force's values, with 1 and 2
+ * workers, on runs that re-budget and expand leaves. The one worker runs
+ * are deterministic: the weight and the release must each change at least
+ * one of them (jobs or nodes), or this test could not notice either doing
  * nothing. */
 Test(jobs, cost_weight_and_majority)
 {
     static const struct {
         int workers;
-        double weight;
+        double weight, release;
         bool majority, no_help;
-    } modes[] = {{1, 0.5, false, true}, {1, 1.0, true, true}, {2, 0.5, true, false}, {2, 2.0, true, true},
-                 {2, 0.5, false, false}};
+    } modes[] = {{1, 0.5, 0, false, true},  {1, 0, 2.0, false, true}, {1, 1.0, 0, true, true},
+                 {2, 0.5, 0, true, false},  {2, 2.0, 0, true, true},  {2, 0.5, 0, false, false},
+                 {2, 0, 4.0, false, false}, {2, 0, 2.0, true, true}};
     BruteMemo *m = brute_new();
     uint64_t rng = 1203;
-    int n = 0, weight_matters = 0;
+    int n = 0, weight_matters = 0, release_matters = 0;
     for (int t = 0; t < 40 && n < 6; t++) {
         RefPos p;
         if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 14, &rng) != 0) continue;
@@ -476,18 +480,23 @@ Test(jobs, cost_weight_and_majority)
             JobsSpec ms = base;
             ms.workers = modes[i].workers;
             ms.cost_weight = modes[i].weight;
+            ms.focus_release = modes[i].release;
             ms.expect_majority = modes[i].majority;
             ms.no_help = modes[i].no_help;
             JobsResult a = run_jobs_spec(&p, ms, false, 0);
-            cr_assert_eq(a.winner, want, "%s, %d workers, weight %.1f%s: %s, brute force %s", s, modes[i].workers,
-                         modes[i].weight, modes[i].majority ? ", majority" : "", winner_name(a.winner),
-                         winner_name(want));
-            if (i == 0) weight_matters += a.jobs_run != plain.jobs_run || a.nodes != plain.nodes;
+            cr_assert_eq(a.winner, want, "%s, %d workers, weight %.1f, release %.0f%s: %s, brute force %s", s,
+                         modes[i].workers, modes[i].weight, modes[i].release, modes[i].majority ? ", majority" : "",
+                         winner_name(a.winner), winner_name(want));
+            bool changed = a.jobs_run != plain.jobs_run || a.nodes != plain.nodes;
+            if (i == 0) weight_matters += changed;
+            if (i == 1) release_matters += changed;
         }
         n++;
     }
     brute_free(m);
-    cr_log_info("cost weight and majority: %d positions, the weight changed %d one-worker runs", n, weight_matters);
+    cr_log_info("selection options: %d positions, the weight changed %d one-worker runs, the release %d", n,
+                weight_matters, release_matters);
     cr_assert_geq(n, 5, "only %d positions", n);
     cr_assert_geq(weight_matters, 1, "the cost weight changed none of %d runs: the test cannot fail", n);
+    cr_assert_geq(release_matters, 1, "the focus release changed none of %d runs: the test cannot fail", n);
 }
