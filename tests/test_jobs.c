@@ -445,7 +445,7 @@ Test(jobs, job_log_rows_agree_with_brute_force)
     cr_assert_geq(decided_rows, 5);
 }
 
-/* ---------------- selection by cost, expectation by majority ---------------- */
+/* ---------------- selection options: cost weight, focus release, majority ---------------- */
 
 /* --cost-weight (top_select.c choice_number), --focus-release
  * (focus_released) and --expect-majority (top_tree.c expect_of) choose
@@ -454,7 +454,7 @@ Test(jobs, job_log_rows_agree_with_brute_force)
  * are deterministic: the weight and the release must each change at least
  * one of them (jobs or nodes), or this test could not notice either doing
  * nothing. */
-Test(jobs, cost_weight_and_majority)
+Test(jobs, selection_options)
 {
     static const struct {
         int workers;
