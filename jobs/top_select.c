@@ -8,6 +8,15 @@
 
 #include "top_tree.h"
 
+/* The budget leaf n's next job would get: a re-run's is 4 times its last
+ * (top_next_budget), a new or running leaf's is its own; an inner node has
+ * none (0). */
+static uint64_t next_budget(const Ctx *c, const TNode *n)
+{
+    if (n->state == T_INNER) return 0;
+    return n->state == T_RAN ? top_next_budget(c, n->budget) : n->budget;
+}
+
 /* The number child ch is chosen by at a node with the mover isor: its pn
  * (OR node) or dn (AND node), for a leaf times (B / first budget)^W, B its
  * next job's budget and W spec->cost_weight (0: the number alone). Why:
@@ -26,15 +35,7 @@ static double choice_number(const Ctx *c, const TNode *ch, bool isor)
 {
     double v = isor ? ch->pn : ch->dn;
     if (c->spec->cost_weight <= 0 || ch->state == T_INNER || top_decided(ch)) return v;
-    uint64_t b = ch->state == T_RAN ? top_next_budget(c, ch->budget) : ch->budget;
-    return v * pow((double)b / (double)c->job_nodes, c->spec->cost_weight);
-}
-
-/* The budget leaf n's next job would get (an inner node: 0, none). */
-static uint64_t next_budget(const Ctx *c, const TNode *n)
-{
-    if (n->state == T_RAN) return top_next_budget(c, n->budget);
-    return n->state == T_NEW ? n->budget : 0;
+    return v * pow((double)next_budget(c, ch) / (double)c->job_nodes, c->spec->cost_weight);
 }
 
 /* Whether the focus f lets go for the least-numbered sibling best

@@ -1,9 +1,10 @@
 /* top_tree.c - the top tree of the job-level search (top_tree.h): the
  * store's use, nodes and their position map, propagation, expansion and
- * a job's outcome (choosing the next leaf: top_select.c). Soundness: values enter the tree only as
- * decisions of the rules (static_value), the store (exact keys), a job
- * (its own df-pn, certified when certificates are on) or the children;
- * the expected outcomes (expect_of) and the numbers only choose work. */
+ * a job's outcome (choosing the next leaf: top_select.c). Soundness:
+ * values enter the tree only as decisions of the rules (static_value), the
+ * store (exact keys), a job (its own df-pn, certified when certificates
+ * are on) or the children; the expected outcomes (expect_of) and the
+ * numbers only choose work. */
 #include "top_tree.h"
 
 #include <stdarg.h>
@@ -149,6 +150,13 @@ static void set_value(Ctx *c, int i, Winner w, int by)
     top_push(c, i);
 }
 
+/* The side most decided jobs of the run have won, WINNER_NONE on a tie. */
+static Winner majority(const Ctx *c)
+{
+    uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
+    return o > x ? WINNER_ORDER : x > o ? WINNER_CHAOS : WINNER_NONE;
+}
+
 /* Expected outcomes, for choosing work for a second worker while one is
  * busy (selection only, never a value). A running job's leaf is expected
  * to end the way its numbers lean (pn <= dn: Order); an inner node is
@@ -168,13 +176,6 @@ static void set_value(Ctx *c, int i, Winner w, int by)
  * that (2-11 M nodes against 182-198 M after the first pass) but three
  * runs took 690.6, 836.9 and 959.4 s against the lean's 720.0, 693.5 and
  * 756.3 s (results/jobs-efficiency.md): an option, not the default. */
-/* The side most decided jobs of the run have won, WINNER_NONE on a tie. */
-static Winner majority(const Ctx *c)
-{
-    uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
-    return o > x ? WINNER_ORDER : x > o ? WINNER_CHAOS : WINNER_NONE;
-}
-
 static Winner expect_of(const Ctx *c, const TNode *n)
 {
     if (top_decided(n)) return top_value(n);
