@@ -1,6 +1,6 @@
 /* test_verify_pairing.c - the pairing lemma of ocproof 2 certificates
  * ('POSITION lemma pairing c1:c6~ a1:f6= ...', verify/verify_pairing.* and
- * verify.c):
+ * verify_read.c):
  *   - hand-written certificates: the 18-pair pairing of the empty 6x6
  *     board under exact-end, and each condition broken in turn, with its
  *     reason; a two-ply proof that ends in pairing lines in random frames;

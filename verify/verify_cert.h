@@ -1,0 +1,102 @@
+/* verify_cert.h - internal to verify/: one certificate's check, shared
+ * by its two halves: reading the certificate into a table of positions
+ * (verify_read.c) and proving the claim from that table (verify.c).
+ *
+ * Invariants: the table holds one entry per canonical position (the
+ * exact key, never a hash alone); an entry's flags say which kinds of line
+ * the certificate has for it (at most one move, lemma or see line, up to
+ * symmetry: reading refuses conflicts) and what the proof has done with it.
+ */
+#ifndef OCS_VERIFY_CERT_H
+#define OCS_VERIFY_CERT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../engine/notation.h"
+#include "verify.h"
+#include "verify_rules.h"
+#include "verify_subs.h"
+
+/* --- a growable open-addressing table keyed by the exact canonical key:
+ * the certificate's lines and the positions already proved, in one --- */
+
+typedef struct {
+    uint64_t x, o;  /* the key; x == o == EMPTY_WORD marks a free slot (X and O never overlap) */
+    uint32_t line;  /* certificate line number (with E_LINE or E_LEMMA) */
+    uint8_t move;   /* a move line's move in the canonical frame: cell r*n+c, bit 6 set for O */
+    uint8_t flags;  /* E_* */
+} Entry;
+
+/* A certificate move line is known for the position; the proof has
+ * followed its line; the winner is proved to win from the position; a
+ * certificate lemma line ('POSITION lemma centre' or 'POSITION lemma
+ * pairing ...') is known for it; with E_LEMMA, the lemma is pairing (else
+ * centre). A pairing line is checked when it is read (add_lemma), so its
+ * entry keeps no pairs. */
+enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16, E_SEE = 32 };
+
+/* 'POSITION see FILE' lines, in line order (so found by line number): the
+ * file, resolved against the certificate's folder, and the position as
+ * written (the sub-certificate's root). */
+typedef struct {
+    uint32_t line;
+    char *path;
+    uint8_t cells[VR_MAX_CELLS];
+} See;
+
+
+typedef struct {
+    Entry *e;
+    size_t cap, count; /* cap is a power of two */
+} Table;
+
+/* The position's entry, NULL if it has none. */
+Entry *vc_table_find(const Table *t, VrKey k);
+/* The entry for k, added (fields zeroed, *fresh = true) if missing; NULL
+ * when out of memory. */
+Entry *vc_table_add(Table *t, VrKey k, bool *fresh);
+
+/* The state of one verification (the sub-certificates: verify_subs.h). */
+typedef struct {
+    VerifyResult *res;
+    const char *name;         /* source name for malformed errors */
+    VrGame g;
+    int winner;               /* VERIFY_WINNER_* */
+    int version;              /* the certificate's: 1 or 2 */
+    VrSym sym;
+    Table tab;
+    uint8_t root[VR_MAX_CELLS];
+    uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
+    char text[NOTATION_POS_LEN];
+    char bad_lemma[VERIFY_ERR_LEN]; /* the first pairing line that failed when read, "" if none */
+    Nest *nest;
+    char dir[4096];                 /* its folder, with a trailing '/'; "" for text */
+    See *see;
+    size_t nsee, capsee;
+} Verifier;
+
+/* Where a certificate's lines come from: a file or a text. */
+typedef struct {
+    FILE *f;
+    const char *path; /* NULL for text */
+    char *buf;
+    size_t cap;
+    long line;
+    bool nul; /* the line held a NUL byte */
+} Source;
+
+/* res->error set from fmt; returns status (and sets res->status). */
+int vc_error(VerifyResult *res, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Board <-> cell array, through the notation's Board layout. */
+void vc_board_to_cells(Board b, int n, uint8_t *cells);
+void vc_format_pos(const uint8_t *cells, int n, char out[NOTATION_POS_LEN]);
+/* Reads the whole certificate from src into v: the header (v->g,
+ * v->winner, v->root, v->sym), the position lines into v->tab, the see
+ * lines into v->see; pairing lines are checked as they are read (the
+ * first failure in v->bad_lemma). 0, or VERIFY_MALFORMED with v->res's
+ * error set. */
+int vc_read_cert(Verifier *v, Source *src);
+
+#endif
