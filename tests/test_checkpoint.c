@@ -111,9 +111,12 @@ Test(checkpoint, sigkill_then_resume)
                       HARD);
     /* Wait for a checkpoint to be replaced by a later one (a new file is
      * renamed over the old: a new inode) holding real work: 8 MiB, some
-     * 130 K nodes' records, a sixth of the solve. With less (a loaded
-     * machine under the sanitizers saved 5 % at its second checkpoint) the
-     * resumed run's saving drowns in the noise of a re-ordered search. */
+     * 130 K nodes' records. Whether resuming from it saves nodes depends
+     * on where the kill lands (under load, with the sanitizers, a resumed
+     * run once searched 631 931 nodes against a fresh one's 627 707), so
+     * this test asserts what a kill must never break: the checkpoint
+     * loads, its work is counted, the answer is right. The saving is
+     * tested where it is deterministic: resume_saves_nodes. */
     ino_t ino = 0;
     bool replaced = false;
     struct stat st;
@@ -129,18 +132,13 @@ Test(checkpoint, sigkill_then_resume)
     cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
               "the solve finished before it could be killed; use a harder position");
 
-    Run fresh, resumed;
+    Run resumed;
     expect_ok(&resumed, "solve", "--threads", "1", "--tt-mb", "64", "--json", "--quiet", "--resume", path,
               "--checkpoint", path, HARD);
-    expect_ok(&fresh, "solve", "--threads", "1", "--tt-mb", "64", "--json", "--quiet", HARD);
     cr_expect(strstr(resumed.out, "\"result\":\"chaos\"") != NULL, "resumed: %s", resumed.out);
-    cr_expect(strstr(fresh.out, "\"result\":\"chaos\"") != NULL, "fresh: %s", fresh.out);
-    uint64_t rn = json_u64(resumed.out, "\"nodes\":"), fn = json_u64(fresh.out, "\"nodes\":");
-    cr_expect_lt(rn, fn, "resumed run searched %llu nodes, a fresh one %llu", (unsigned long long)rn,
-                 (unsigned long long)fn);
+    uint64_t rn = json_u64(resumed.out, "\"nodes\":");
     cr_expect_gt(json_u64(resumed.out, "\"total_nodes\":"), rn, "the earlier run's nodes are not counted");
     run_free(&resumed);
-    run_free(&fresh);
     /* The finished job's checkpoint holds the answer: no search at all. */
     Run again;
     expect_ok(&again, "solve", "--threads", "1", "--json", "--quiet", "--resume", path, HARD);
@@ -151,6 +149,33 @@ Test(checkpoint, sigkill_then_resume)
     char tmp[160];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     unlink(tmp);
+}
+
+/* A checkpoint saves work: a solve stopped by its node budget (one
+ * thread, no clock involved, so the same nodes on every run) leaves a
+ * checkpoint, and the solve resumed from it searches fewer nodes than a
+ * fresh one. Measured when written: 300 000 nodes, then 348 405 against
+ * a fresh solve's 627 707. */
+Test(checkpoint, resume_saves_nodes)
+{
+    char path[128];
+    tmp_path(path, sizeof path, "budget");
+    Run part, resumed, fresh;
+    expect_ok(&part, "solve", "--threads", "1", "--tt-mb", "64", "--json", "--quiet", "--node-limit", "300000",
+              "--checkpoint", path, HARD);
+    cr_expect(strstr(part.out, "\"result\":\"unknown\"") != NULL, "the budget did not stop it: %s", part.out);
+    expect_ok(&resumed, "solve", "--threads", "1", "--tt-mb", "64", "--json", "--quiet", "--resume", path, HARD);
+    expect_ok(&fresh, "solve", "--threads", "1", "--tt-mb", "64", "--json", "--quiet", HARD);
+    cr_expect(strstr(resumed.out, "\"result\":\"chaos\"") != NULL, "resumed: %s", resumed.out);
+    cr_expect(strstr(fresh.out, "\"result\":\"chaos\"") != NULL, "fresh: %s", fresh.out);
+    uint64_t rn = json_u64(resumed.out, "\"nodes\":"), fn = json_u64(fresh.out, "\"nodes\":");
+    cr_expect_lt(rn, fn, "resumed run searched %llu nodes, a fresh one %llu", (unsigned long long)rn,
+                 (unsigned long long)fn);
+    cr_expect_eq(json_u64(resumed.out, "\"total_nodes\":"), rn + 300000, "%s", resumed.out);
+    run_free(&part);
+    run_free(&resumed);
+    run_free(&fresh);
+    unlink(path);
 }
 
 static void copy_file(const char *from, const char *to, long truncate_at, long flip_at)
