@@ -30,6 +30,12 @@ static const char jobs_help[] =
     "  --job-tt-mb M      table memory per worker in MiB (default 64); the worker\n"
     "                     threads share one table of W times M\n"
     "  --separate-tables  a table of M MiB for each worker thread instead\n"
+    "  --reply-tables N   N tables of M MiB instead (N >= W), one for each reply\n"
+    "                     (a Chaos move: 1 ply below the root when Chaos is to\n"
+    "                     move there, else 2), and one job per reply while\n"
+    "                     another is free: each reply's jobs see only their own\n"
+    "                     history, the same with W workers as with one\n"
+    "  --reply-depth D    with --reply-tables: a reply is D plies below the root\n"
     "  --job-threads T    each job a parallel df-pn on T threads (default 1)\n"
     "  --no-expect        a second worker takes the next best leaf, not first the\n"
     "                     work running jobs leave if they end as they lean\n"
@@ -62,7 +68,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -77,6 +83,7 @@ static const struct option jobs_longopts[] = {
     {"no-expect", no_argument, NULL, O_NOEXPECT}, {"expect-majority", no_argument, NULL, O_MAJORITY},
     {"cost-weight", required_argument, NULL, O_COSTW},
     {"focus-release", required_argument, NULL, O_RELEASE},
+    {"reply-tables", required_argument, NULL, O_REPLYT}, {"reply-depth", required_argument, NULL, O_REPLYD},
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
@@ -200,6 +207,8 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_MAJORITY: s.expect_majority = true; break;
         case O_COSTW: s.cost_weight = cli_real(optarg, "--cost-weight", 0, 4); break;
         case O_RELEASE: s.focus_release = cli_real(optarg, "--focus-release", 0, 1e6); break;
+        case O_REPLYT: s.reply_tables = (int)cli_number(optarg, "--reply-tables", 1, 4096); break;
+        case O_REPLYD: s.reply_depth = (int)cli_number(optarg, "--reply-depth", 1, 8); break;
         case O_NOHELP: s.no_help = true; break;
         case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;
@@ -215,12 +224,16 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     s.cert_dir = cert_folder(certs, store_dir, s.proof, certbuf, sizeof certbuf);
     char err[512] = "";
     JobsTransport tr;
+    if (host && s.reply_tables > 0) cli_fail("--reply-tables: not for MPI ranks (each rank has one table)");
     if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
         size_t tt = s.job_tt_bytes ? s.job_tt_bytes : (size_t)64 << 20;
         if (host->serve(&r, &cfg, tt, s.job_threads, s.cert_dir, err, sizeof err) == 0) return 0;
         fprintf(stderr, "ocsolve: rank %d: %s\n", host->rank, err);
         return 1;
     }
+    if (s.reply_depth > 0 && s.reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
+    if (!host && s.reply_tables > 0 && s.reply_tables < s.workers)
+        cli_fail("--reply-tables %d: fewer than the %d workers", s.reply_tables, s.workers);
     if (host) {
         if (host->size < 2) cli_fail("an MPI jobs run needs at least 2 ranks (1 coordinator, workers), not %d", host->size);
         if (host->open(&tr, err, sizeof err) != 0) cli_fail("%s", err);

@@ -47,6 +47,8 @@ typedef struct {
                           * help_serial (jobs/pool.c; only where it can) */
     uint16_t help_worker;
     uint32_t help_serial;
+    uint32_t group;      /* which table (jobs/pool.c reply tables; 0: none);
+                          * MPI ranks have one table each and ignore it */
 } JobOrder;
 
 /* The outcome, worker to coordinator. */
@@ -63,7 +65,7 @@ typedef struct {
     double cert_seconds; /* of which writing the certificate */
 } JobOutcome;
 
-_Static_assert(sizeof(JobOrder) == 40, "JobOrder travels as bytes between ranks");
+_Static_assert(sizeof(JobOrder) == 48, "JobOrder travels as bytes between ranks");
 _Static_assert(sizeof(JobOutcome) == 56, "JobOutcome travels as bytes between ranks");
 
 enum {

@@ -96,6 +96,15 @@ static int send_help(Ctx *c, int k, int j)
     return 0;
 }
 
+/* The table group of leaf i's job with reply tables (spec->reply_tables):
+ * 1 + the index of the reply it is under (top_reply_depth), or of the leaf
+ * itself when it is not that deep; 0 without reply tables. */
+static uint32_t group_of(const Ctx *c, int i)
+{
+    if (c->spec->reply_tables <= 0 || c->spec->transport) return 0;
+    return (uint32_t)top_ancestor(c, i, top_reply_depth(c)) + 1;
+}
+
 /* Gives every idle worker the most-proving available leaf, or a running
  * job to help (help_target). */
 static int assign(Ctx *c)
@@ -116,7 +125,7 @@ static int assign(Ctx *c)
         top_push(c, leaf);
         if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
-                      .certify = c->certify};
+                      .certify = c->certify, .group = group_of(c, leaf)};
         c->ws[k] = (WorkerState){.node = leaf, .serial = o.serial, .helping = -1, .start = clock_seconds() - c->started};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }
@@ -225,7 +234,8 @@ static int run_workers(Ctx *c)
     if (!c->tr) {
         size_t tt_bytes = c->spec->job_tt_bytes ? c->spec->job_tt_bytes : (size_t)64 << 20;
         int nw = c->spec->workers < 1 ? 1 : c->spec->workers > JOBS_MAX_WORKERS ? JOBS_MAX_WORKERS : c->spec->workers;
-        if (pool_open(&own, nw, c->r, &c->cfg, tt_bytes, !c->spec->separate_tables, c->spec->job_threads, c->spec->cert_dir, c->err, c->errlen) != 0)
+        if (pool_open(&own, nw, c->r, &c->cfg, tt_bytes, !c->spec->separate_tables, c->spec->reply_tables,
+                      c->spec->job_threads, c->spec->cert_dir, c->err, c->errlen) != 0)
             return c->failed = true, -1;
         c->tr = &own;
     }

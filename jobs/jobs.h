@@ -123,6 +123,13 @@ typedef struct {
     size_t job_tt_bytes;   /* each worker's table (0: 64 MiB); ignored with a transport */
     bool separate_tables;  /* threads: a table each instead of one shared table
                             * of workers * job_tt_bytes (pool.c) */
+    int reply_tables;      /* threads: N tables of job_tt_bytes, one per reply
+                            * (top-tree node reply_depth plies below the root),
+                            * at most one job per reply while another is open
+                            * (jobs.c group_of, top_select.c); 0: off. At least
+                            * `workers` */
+    int reply_depth;       /* 0: 1 when Chaos is to move at the root, else 2
+                            * (top_reply_depth): Chaos's replies either way */
     bool no_expect;        /* plain selection: no expected outcomes (top_tree.c expect_of) */
     bool expect_majority;  /* a running job is expected to end as most decided
                             * jobs have (top_tree.c expect_of); false: as its

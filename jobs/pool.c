@@ -1,6 +1,15 @@
 /* pool.c - the one-machine transport (transport.h): worker threads, each
- * with its own JobRunner, on one table shared by all (the default) or on a
- * table each; tables are kept between jobs (job_run.h).
+ * with its own JobRunner, on one table shared by all (the default), on a
+ * table each, or on a table per group (reply tables, below); tables are
+ * kept between jobs (job_run.h).
+ *
+ * Reply tables (reply_tables N > 0): N tables made at the start; a job
+ * runs on the table of its order's group (the reply it is under, jobs.c
+ * group_of), so one reply's jobs see only that reply's history, with one
+ * worker or many. A group without a table takes the least recently
+ * used idle one, cleared first (N >= workers, so one is always idle).
+ * Sound like any kept table (job_run.h): a table only ever holds entries
+ * its own searches wrote.
  *
  * Helping (shared table, one-thread jobs): an order with `help` set makes
  * a worker join another worker's running job as a second df-pn thread
@@ -40,13 +49,25 @@ typedef struct {
     int helpers;      /* workers inside its running job */
 } PWorker;
 
+typedef struct {
+    TT tt;
+    uint32_t group; /* 0: none yet */
+    int users;      /* workers running a job on it */
+    uint64_t used;  /* the pool's job count when it last got a job (LRU) */
+    bool clearing;  /* a worker clears it for a new group */
+} GroupTable;
+
 struct Pool {
     PWorker *w;
     int nw;
     TT shared;        /* the workers' common table, when shared */
     bool has_shared;
+    GroupTable *gt;   /* reply tables, ngt of them (0: none) */
+    int ngt;
+    uint64_t jobs;
     pthread_mutex_t mu;
     pthread_cond_t work, done, left; /* left: a helper has left a team */
+    pthread_cond_t ready;            /* a group table has been cleared */
     bool quit;
 };
 
@@ -72,6 +93,41 @@ static void help(PWorker *w, const JobOrder *o, JobOutcome *out)
     if (go && --t->helpers == 0) pthread_cond_broadcast(&p->left);
 }
 
+/* The reply table for group g, taken (users + 1): g's own, else the
+ * least recently used idle one, which the caller clears for g with the
+ * mutex released. Called and returns under the mutex. */
+static GroupTable *group_take(Pool *p, uint32_t g)
+{
+    for (;;) {
+        GroupTable *own = NULL, *lru = NULL;
+        for (int i = 0; i < p->ngt; i++) {
+            GroupTable *t = &p->gt[i];
+            if (t->group == g) own = t;
+            else if (t->users == 0 && (!lru || t->used < lru->used)) lru = t;
+        }
+        if (own && own->clearing) {
+            pthread_cond_wait(&p->ready, &p->mu);
+            continue;
+        }
+        GroupTable *t = own ? own : lru; /* lru: there are more tables than workers */
+        t->users++;
+        t->used = ++p->jobs;
+        if (!own) {
+            bool dirty = t->group != 0;
+            t->group = g;
+            if (dirty) {
+                t->clearing = true;
+                pthread_mutex_unlock(&p->mu);
+                tt_clear(&t->tt);
+                pthread_mutex_lock(&p->mu);
+                t->clearing = false;
+                pthread_cond_broadcast(&p->ready);
+            }
+        }
+        return t;
+    }
+}
+
 static void *pool_main(void *arg)
 {
     PWorker *w = arg;
@@ -85,9 +141,12 @@ static void *pool_main(void *arg)
         if (o.help) {
             help(w, &o, &out);
         } else {
+            GroupTable *gt = p->ngt > 0 ? group_take(p, o.group) : NULL;
+            if (gt) w->jr.tt = &gt->tt;
             pthread_mutex_unlock(&p->mu);
             jobrun_run(&w->jr, &o, 0, &w->stop, &out);
             pthread_mutex_lock(&p->mu);
+            if (gt) gt->users--;
             while (w->helpers > 0) pthread_cond_wait(&p->left, &p->mu);
         }
         w->out = out;
@@ -171,6 +230,9 @@ static void pool_close(JobsTransport *t)
         dfpn_team_free(p->w[k].team);
     }
     if (p->has_shared) tt_free(&p->shared);
+    for (int i = 0; i < p->ngt; i++) tt_free(&p->gt[i].tt);
+    free(p->gt);
+    pthread_cond_destroy(&p->ready);
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->left);
     pthread_cond_destroy(&p->work);
@@ -188,20 +250,29 @@ static int pool_fail(JobsTransport *t, char *err, int errlen, const char *what, 
 }
 
 int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes,
-              bool share_table, int threads, const char *cert_dir, char *err, int errlen)
+              bool share_table, int reply_tables, int threads, const char *cert_dir, char *err, int errlen)
 {
+    if (reply_tables > 0 && reply_tables < workers) {
+        snprintf(err, (size_t)errlen, "%d reply tables for %d workers: give at least one per worker", reply_tables,
+                 workers);
+        return -1;
+    }
+    if (reply_tables > 0) share_table = false;
     *t = (JobsTransport){.workers = workers, .start = pool_start, .wait = pool_wait, .interrupt = pool_interrupt,
                          .close = pool_close, .can_help = share_table && threads <= 1 && workers > 1};
     Pool *p = calloc(1, sizeof *p);
     PWorker *w = calloc((size_t)workers, sizeof *w);
-    if (!p || !w) {
+    GroupTable *gt = reply_tables > 0 ? calloc((size_t)reply_tables, sizeof *gt) : NULL;
+    if (!p || !w || (reply_tables > 0 && !gt)) {
         free(p);
         free(w);
+        free(gt);
         snprintf(err, (size_t)errlen, "out of memory for %d workers", workers);
         return -1;
     }
     p->w = w;
     p->nw = workers;
+    p->gt = gt;
     t->ctx = p;
     pthread_mutex_init(&p->mu, NULL);
     pthread_condattr_t ca;
@@ -211,6 +282,7 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
     pthread_condattr_destroy(&ca);
     pthread_cond_init(&p->work, NULL);
     pthread_cond_init(&p->left, NULL);
+    pthread_cond_init(&p->ready, NULL);
     /* Every table first (a failure then leaves no thread to stop), then
      * the threads. A shared table has the memory of all the workers'. */
     if (share_table) {
@@ -219,6 +291,9 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
                              tt_bytes * (size_t)workers);
         p->has_shared = true;
     }
+    for (; p->ngt < reply_tables; p->ngt++)
+        if (tt_init(&gt[p->ngt].tt, tt_bytes, true) != 0)
+            return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for reply table %d", p->ngt, tt_bytes);
     for (int k = 0; k < workers; k++) {
         w[k].p = p;
         atomic_init(&w[k].stop, false);
@@ -229,6 +304,8 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
             if (threads <= 1 && workers > 1 && !(w[k].team = w[k].jr.team = dfpn_team_new()))
                 return pool_fail(t, err, errlen, "out of memory for a df-pn team (table %zu MiB, worker %d)", k, tt_bytes);
         }
+        else if (reply_tables > 0)
+            jobrun_init_shared(&w[k].jr, r, cfg, NULL, threads, cert_dir); /* its table: the job's group's */
         else if (jobrun_init(&w[k].jr, r, cfg, tt_bytes, threads, cert_dir) != 0)
             return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for worker %d", k, tt_bytes);
     }

@@ -60,6 +60,30 @@ static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
     return r > 0 && bf > 0 && bb > 0 && (double)bf > r * (double)bb;
 }
 
+/* Whether a running job (or a helper) works under reply j (a node
+ * top_reply_depth plies below the root). */
+static bool reply_busy(const Ctx *c, int j)
+{
+    for (int k = 0; k < c->tr->workers; k++)
+        if (c->ws[k].node >= 0 && top_ancestor(c, c->ws[k].node, c->t[j].depth) == j) return true;
+    return false;
+}
+
+/* Whether child j of node n may be chosen: available (counting the
+ * running jobs' expected outcomes when virt), and, when one_per_reply and
+ * j is a reply (top_reply_depth), no job running under j. Why one job per
+ * reply (with reply tables, spec->reply_tables): then every reply's jobs
+ * run one after another on its own table, as with one worker, so each job
+ * starts from the table one worker's would (the same jobs before it, of
+ * that reply alone) and gives the same numbers; two workers then repeat
+ * one worker's search instead of steering it elsewhere
+ * (results/jobs-efficiency.md). Selection only: never a value. */
+static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_per_reply)
+{
+    if (!(virt ? top_vavail(&c->t[j]) : c->t[j].avail)) return false;
+    return !one_per_reply || n->depth + 1 != top_reply_depth(c) || !reply_busy(c, j);
+}
+
 /* The child of inner node n to descend into: the available child with the
  * least pn (OR node) or dn (AND node); but the child chosen last time
  * (n->focus) is kept while its number is at most (1 + focus) times that
@@ -67,13 +91,13 @@ static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
  * trick: without it, sibling numbers that grow with every job make the
  * selection hop between siblings, and each hop starts jobs on cold
  * tables. Selection only: never a value. */
-static int select_child(Ctx *c, TNode *n, bool virt)
+static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
 {
     bool isor = board_order_to_move(n->b);
     int best = -1;
     double bv = 0;
     for (int j = n->first; j < n->first + n->nchild; j++) {
-        if (!(virt ? top_vavail(&c->t[j]) : c->t[j].avail)) continue;
+        if (!can_choose(c, n, j, virt, one_per_reply)) continue;
         double v = choice_number(c, &c->t[j], isor);
         if (best < 0 || v < bv) {
             best = j;
@@ -81,7 +105,7 @@ static int select_child(Ctx *c, TNode *n, bool virt)
         }
     }
     int f = n->focus;
-    bool f_free = f >= 0 && (virt ? top_vavail(&c->t[f]) : c->t[f].avail);
+    bool f_free = f >= 0 && can_choose(c, n, f, virt, one_per_reply);
     if (best >= 0 && f_free && f != best && !focus_released(c, &c->t[f], &c->t[best])) {
         double fv = choice_number(c, &c->t[f], isor);
         if (fv <= (1.0 + c->spec->focus) * bv) best = f;
@@ -96,15 +120,21 @@ static int select_child(Ctx *c, TNode *n, bool virt)
     return best;
 }
 
-/* The most-proving available leaf (the root must be available): among the
- * leaves that running jobs' expected outcomes leave open when there are
- * any (expect_of), else among all. */
+/* The most-proving available leaf (the root must be available): with
+ * reply tables, first one under a reply no job runs under (can_choose); then
+ * among the leaves that running jobs' expected outcomes leave open when
+ * there are any (expect_of), else among all. */
 int top_select_leaf(Ctx *c)
 {
+    if (c->spec->reply_tables > 0 && !c->spec->transport && c->t[0].state == T_INNER) {
+        int i = 0;
+        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], false, true);
+        if (i >= 0) return i;
+    }
     bool virt = !c->spec->no_expect && top_vavail(&c->t[0]);
     for (;; virt = false) {
         int i = 0;
-        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt);
+        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt, false);
         /* A dead end cannot happen (avail and vavail say some child is);
          * should the expectations ever be stale, the plain selection still
          * finds the work rather than leave a worker idle. */

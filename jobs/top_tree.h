@@ -106,6 +106,23 @@ static inline uint64_t top_next_budget(const Ctx *c, uint64_t b)
     return b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
 }
 
+/* With reply tables: how many plies below the root a reply is
+ * (spec->reply_depth, or by default Chaos's moves: 1 when Chaos is to move
+ * at the root, else 2); its ancestor at that depth is the table a job
+ * runs on (jobs.c group_of) and the unit of one job at a time
+ * (top_select.c). */
+static inline int top_reply_depth(const Ctx *c)
+{
+    if (c->spec->reply_depth > 0) return c->spec->reply_depth;
+    return board_order_to_move(c->t[0].b) ? 2 : 1;
+}
+/* The ancestor of node i at depth d (i itself when not deeper). */
+static inline int top_ancestor(const Ctx *c, int i, int d)
+{
+    while (c->t[i].depth > d) i = c->t[i].parent;
+    return i;
+}
+
 /* Records the run's first error (later ones are consequences). */
 void top_fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A new node (zeroed, no parent), its index; -1 out of memory. */

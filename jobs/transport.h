@@ -36,11 +36,13 @@ struct JobsTransport {
 };
 
 /* The one-machine transport: `workers` threads, each with a JobRunner on
- * one shared table of workers * tt_bytes (share_table) or on a table of
- * tt_bytes each, each job a df-pn on `threads` threads (jobs/pool.c). 0, or -1 with a message (a table that
+ * one shared table of workers * tt_bytes (share_table), on a table of
+ * tt_bytes each, or (reply_tables N > 0, at least `workers`) on N tables
+ * of tt_bytes, one per order group (JobOrder.group); each job a df-pn on
+ * `threads` threads (jobs/pool.c). 0, or -1 with a message (a table that
  * cannot be allocated, a thread that cannot start; nothing is left
  * running). */
 int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes,
-              bool share_table, int threads, const char *cert_dir, char *err, int errlen);
+              bool share_table, int reply_tables, int threads, const char *cert_dir, char *err, int errlen);
 
 #endif
