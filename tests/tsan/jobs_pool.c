@@ -5,7 +5,9 @@
  * so that many jobs run, re-run and are interrupted, and certificates
  * written by the workers, in turn on one shared table, on a table each,
  * and with 2 df-pn threads per job (so two OpenMP teams search one table
- * at once); then a hard position stopped by a time limit.
+ * at once); every fourth position on 2 reply tables, so that the workers
+ * take, clear and share them at once; then a hard position stopped by a
+ * time limit.
  * Exit 0 when every value is right; TSan reports any data race itself. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +41,7 @@ int main(void)
         if (notation_parse_position(pos, 6, &b, &n, err, sizeof err) != 0) return 2;
         JobsSpec s = {.workers = 2, .job_nodes = 200, .job_nodes_max = 3200, .expand_depth = done % 2,
                       .job_tt_bytes = (size_t)1 << 20, .cert_dir = certs, .separate_tables = done % 3 == 1,
-                      .job_threads = done % 3 == 2 ? 2 : 1};
+                      .job_threads = done % 3 == 2 ? 2 : 1, .reply_tables = done % 4 == 3 ? 2 : 0};
         JobsResult res;
         if (jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err) != 0) {
             fprintf(stderr, "jobs_pool: %s: %s\n", pos, err);
