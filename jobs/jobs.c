@@ -101,7 +101,7 @@ static int send_help(Ctx *c, int k, int j)
  * itself when it is not that deep; 0 without reply tables. */
 static uint32_t group_of(const Ctx *c, int i)
 {
-    if (c->spec->reply_tables <= 0 || c->spec->transport) return 0;
+    if (!top_reply_tables(c)) return 0;
     return (uint32_t)top_ancestor(c, i, top_reply_depth(c)) + 1;
 }
 

@@ -126,7 +126,7 @@ static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
  * there are any (expect_of), else among all. */
 int top_select_leaf(Ctx *c)
 {
-    if (c->spec->reply_tables > 0 && !c->spec->transport && c->t[0].state == T_INNER) {
+    if (top_reply_tables(c) && c->t[0].state == T_INNER) {
         int i = 0;
         while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], false, true);
         if (i >= 0) return i;

@@ -106,6 +106,9 @@ static inline uint64_t top_next_budget(const Ctx *c, uint64_t b)
     return b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
 }
 
+/* Whether reply tables are on: asked for, and the workers are this
+ * process's threads (an MPI rank has one table of its own). */
+static inline bool top_reply_tables(const Ctx *c) { return c->spec->reply_tables > 0 && !c->spec->transport; }
 /* With reply tables: how many plies below the root a reply is
  * (spec->reply_depth, or by default Chaos's moves: 1 when Chaos is to move
  * at the root, else 2); its ancestor at that depth is the table a job

@@ -57,18 +57,13 @@ static JobsResult run_jobs(const RefPos *p, int workers, uint64_t job_nodes, Sto
     return run_jobs_cfg(p, workers, job_nodes, store, centre, 32);
 }
 
-static Winner brute_winner(BruteMemo *m, RefPos *p)
-{
-    return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
-}
-
 static void check_one(BruteMemo *m, RefPos *p, int workers, uint64_t job_nodes, int pairing, int *expanded,
                       int *count)
 {
     char s[65];
     ref_format(p, s);
     JobsResult res = run_jobs_cfg(p, workers, job_nodes, NULL, false, pairing);
-    Winner want = brute_winner(m, p);
+    Winner want = tl_brute_winner(m, p);
     cr_assert_eq(res.winner, want, "%s n=%d k=%d rules=%d: jobs %s, brute force %s (jobs %llu, tree %llu)", s, p->n,
                  p->k, p->rules, winner_name(res.winner), winner_name(want), (unsigned long long)res.jobs_run,
                  (unsigned long long)res.tree_nodes);
@@ -143,7 +138,7 @@ Test(jobs, workers_agree)
         RefPos p;
         int rs = t % 3;
         if (tl_random_ongoing(&p, 6, 5, rs, 36 - (12 + t % 3), &rng) != 0) continue;
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
             JobsSpec s = {.workers = modes[i].workers, .job_threads = modes[i].threads,
                           .separate_tables = modes[i].separate, .no_expect = modes[i].plain, .job_nodes = 10,
@@ -174,7 +169,7 @@ Test(jobs, idle_worker_helps)
         RefPos p;
         int rs = t % 3;
         if (tl_random_ongoing(&p, 6, 5, rs, 36 - (13 + t % 2), &rng) != 0) continue;
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         for (int plain = 0; plain < 2; plain++) {
             JobsSpec s = {.workers = 2, .job_threads = 1, .no_expect = plain, .job_nodes = 300,
                           .job_nodes_max = 1200, .job_tt_bytes = (size_t)1 << 20};
@@ -211,7 +206,7 @@ static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
             uint64_t bit = 1ULL << (8 * r + c);
             p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
         }
-    Winner want = brute_winner(sc->m, &p);
+    Winner want = tl_brute_winner(sc->m, &p);
     sc->checked++;
     if (want != v->winner && !sc->bad++) ref_format(&p, sc->first_bad);
     return 0;
@@ -239,7 +234,7 @@ Test(jobs, store_second_run_at_once)
         tl_rm_dir(dir);
         cr_assert(mkdtemp(strcpy(dir, "/tmp/ocsolve-jobs-store-XXXXXX")) != NULL);
     }
-    cr_assert_eq(first.winner, brute_winner(m, &p));
+    cr_assert_eq(first.winner, tl_brute_winner(m, &p));
     char err[256] = "";
     Store *st = store_open(dir, false, 0, err, sizeof err);
     cr_assert(st, "%s", err);
@@ -361,7 +356,7 @@ Test(jobs, one_worker_either_selection)
         if (plain.expansions < 2) continue;
         char s[65];
         ref_format(&p, s);
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         cr_assert_eq(plain.winner, want, "%s: plain %s, brute force %s", s, winner_name(plain.winner), winner_name(want));
         cr_assert_eq(expect.winner, want, "%s: expected outcomes %s, brute force %s", s, winner_name(expect.winner),
                      winner_name(want));
@@ -430,7 +425,7 @@ Test(jobs, job_log_rows_agree_with_brute_force)
                 q.cell[r * 6 + c] = move_piece(mm) == PIECE_X ? 'X' : 'O';
             }
             cr_assert_eq(depth, atoi(fld[5]), "path %s at depth %s", fld[6], fld[5]);
-            Winner want = brute_winner(m, &q);
+            Winner want = tl_brute_winner(m, &q);
             cr_assert_str_eq(fld[9], winner_name(want) , "path %s: logged %s, brute force %s", fld[6], fld[9],
                              winner_name(want));
             decided_rows++;
@@ -475,7 +470,7 @@ Test(jobs, selection_options)
         if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 14, &rng) != 0) continue;
         char s[65];
         ref_format(&p, s);
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         JobsSpec base = {.workers = 1, .job_nodes = 2, .job_nodes_max = 32, .focus = 3, .no_help = true,
                          .job_tt_bytes = (size_t)1 << 20};
         JobsResult plain = run_jobs_spec(&p, base, false, 0);

@@ -27,8 +27,6 @@
 
 TestSuite(jobs_cert, .timeout = 240);
 
-static Winner brute_winner(BruteMemo *m, RefPos *p) { return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS; }
-
 static JobsResult run_spec(const RefPos *p, JobsSpec *s)
 {
     Rules r;
@@ -86,7 +84,7 @@ Test(jobs_cert, certificates_verify)
         JobsSpec s = {.workers = 2, .job_nodes = 1 + (uint64_t)(t % 4), .job_tt_bytes = (size_t)1 << 20,
                       .cert_dir = dir, .proof = proof, .job_threads = 1 + t % 2, .separate_tables = t % 3 == 2};
         JobsResult res = run_spec(&p, &s);
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         char pos[65];
         ref_format(&p, pos);
         cr_assert_eq(res.winner, want, "%s: jobs %s, brute force %s", pos, winner_name(res.winner), winner_name(want));
@@ -158,7 +156,7 @@ Test(jobs_cert, budgets_and_expand_depth)
         JobsSpec s = {.workers = 2, .job_nodes = 1, .job_nodes_max = 1 << (2 * (1 + t % 3)),
                       .expand_depth = t % 2, .job_tt_bytes = (size_t)1 << 20, .no_help = true};
         JobsResult res = run_spec(&p, &s);
-        cr_assert_eq(res.winner, brute_winner(m, &p), "t=%d", t);
+        cr_assert_eq(res.winner, tl_brute_winner(m, &p), "t=%d", t);
         reruns += res.jobs_undecided > 0;
     }
     brute_free(m);
@@ -255,7 +253,7 @@ Test(jobs_cert, sigkill_then_resume)
         Run r;
         expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "1", "--job-tt-mb", "1", "--no-centre", "--quiet",
                   "--rules", rules_arg(p.rules), "--store", dir, pos);
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         char got[32];
         cr_assert(line_value(r.out, "result: ", got, sizeof got), "%s", r.out);
         cr_assert_str_eq(got, winner_name(want), "%s: resumed run %s, brute force %s", pos, got, winner_name(want));

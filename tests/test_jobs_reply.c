@@ -108,11 +108,6 @@ Test(jobs_reply, two_workers_two_tables)
     cr_expect(strstr(err, "reply tables") != NULL, "%s", err);
 }
 
-static Winner brute_winner(BruteMemo *m, RefPos *p)
-{
-    return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
-}
-
 /* The values with reply tables against the brute force: 1 and 2 workers,
  * tables for every reply or fewer (then reused, cleared), jobs of 1 or 2
  * threads, tiny budgets so the top tree expands. */
@@ -128,7 +123,7 @@ Test(jobs_reply, values_agree_with_brute_force)
         RefPos p;
         int rs = t % 3;
         if (tl_random_ongoing(&p, 6, 5, rs, 36 - (12 + t % 3), &rng) != 0) continue;
-        Winner want = brute_winner(m, &p);
+        Winner want = tl_brute_winner(m, &p);
         Rules r;
         tl_init_rules(&r, &p);
         DfpnConfig cfg = dfpn_default_config();

@@ -118,6 +118,11 @@ static int store_record(const StoreKey *key, const StoreValue *v, void *ctx)
     return 0;
 }
 
+Winner tl_brute_winner(BruteMemo *m, RefPos *p)
+{
+    return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
+}
+
 int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked)
 {
     StoreSample s = {m, rules, 0, 0};

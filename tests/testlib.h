@@ -33,6 +33,9 @@ Board tl_board(const RefPos *p);
 RuleSet tl_rules(int ref_rules);
 void tl_init_rules(Rules *r, const RefPos *p);
 
+/* The brute force's winner of p (Order when it has a distance to win). */
+Winner tl_brute_winner(BruteMemo *m, RefPos *p);
+
 /* Every record of the store st checked against the brute force (rules: the
  * REF_ rule set of its game): how many disagree; *checked gets how many
  * were read. Asserts the store could be read. */
