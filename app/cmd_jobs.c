@@ -36,6 +36,10 @@ static const char jobs_help[] =
     "                     another is free: each reply's jobs see only their own\n"
     "                     history, the same with W workers as with one\n"
     "  --reply-depth D    with --reply-tables: a reply is D plies below the root\n"
+    "  --reply-order O    with --reply-tables: a worker takes the free reply with\n"
+    "                     the most proving numbers (numbers, the default) or the\n"
+    "                     one most nodes were spent under (work: each worker\n"
+    "                     keeps to a reply until it is decided)\n"
     "  --job-threads T    each job a parallel df-pn on T threads (default 1)\n"
     "  --no-expect        a second worker takes the next best leaf, not first the\n"
     "                     work running jobs leave if they end as they lean\n"
@@ -68,7 +72,7 @@ static const char jobs_help[] =
     "conflict, 2 on bad input.\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -84,6 +88,7 @@ static const struct option jobs_longopts[] = {
     {"cost-weight", required_argument, NULL, O_COSTW},
     {"focus-release", required_argument, NULL, O_RELEASE},
     {"reply-tables", required_argument, NULL, O_REPLYT}, {"reply-depth", required_argument, NULL, O_REPLYD},
+    {"reply-order", required_argument, NULL, O_REPLYO},
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
@@ -184,7 +189,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     DfpnConfig cfg = dfpn_default_config();
     GameOpts g = {0, 0, RULES_ORIGINAL};
     const char *store_dir = NULL, *certs = NULL, *log_path = NULL, *job_log = NULL;
-    bool quiet = false;
+    bool quiet = false, reply_order = false;
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
         switch (opt) {
@@ -209,6 +214,12 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_RELEASE: s.focus_release = cli_real(optarg, "--focus-release", 0, 1e6); break;
         case O_REPLYT: s.reply_tables = (int)cli_number(optarg, "--reply-tables", 1, 4096); break;
         case O_REPLYD: s.reply_depth = (int)cli_number(optarg, "--reply-depth", 1, 8); break;
+        case O_REPLYO:
+            if (strcmp(optarg, "work") != 0 && strcmp(optarg, "numbers") != 0)
+                cli_fail("--reply-order: \"%s\" is not numbers or work", optarg);
+            s.reply_by_work = strcmp(optarg, "work") == 0;
+            reply_order = true;
+            break;
         case O_NOHELP: s.no_help = true; break;
         case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;
@@ -232,6 +243,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         return 1;
     }
     if (s.reply_depth > 0 && s.reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
+    if (reply_order && s.reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
     if (!host && s.reply_tables > 0 && s.reply_tables < s.workers)
         cli_fail("--reply-tables %d: fewer than the %d workers", s.reply_tables, s.workers);
     if (host) {

@@ -130,6 +130,9 @@ typedef struct {
                             * `workers` */
     int reply_depth;       /* 0: 1 when Chaos is to move at the root, else 2
                             * (top_reply_depth): Chaos's replies either way */
+    bool reply_by_work;    /* with reply_tables: a worker takes the free reply
+                            * most nodes were spent under (top_select.c
+                            * most_worked); false: the most-proving one */
     bool no_expect;        /* plain selection: no expected outcomes (top_tree.c expect_of) */
     bool expect_majority;  /* a running job is expected to end as most decided
                             * jobs have (top_tree.c expect_of); false: as its

@@ -84,6 +84,47 @@ static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_
     return !one_per_reply || n->depth + 1 != top_reply_depth(c) || !reply_busy(c, j);
 }
 
+/* With spec->reply_by_work, at the replies in the one-job-per-reply pass:
+ * the free reply (can_choose) that most nodes have been spent under
+ * (TNode.spent), ties (at first every reply's 0) to the usual least
+ * number; -1 if none is free. Why: with one job per reply, each reply's
+ * jobs form a chain that one worker runs at a time, so a run cannot end
+ * before its longest chain does. Chosen by least number, the workers take
+ * turns over every reply (each next job on the reply least tried), so the
+ * costly chains advance one small job at a time and are still long when
+ * the cheap replies run out; on X c3's replies the 2-worker run then ended
+ * on Of6 alone: its 51.2 M-node job began at 540 s of 692, and from 602 s
+ * the other worker, out of free replies, only speculated beside it. By most
+ * spent, a worker keeps to its reply until the reply is decided (its spent
+ * only grows), and since each re-run gets 4 times the budget, the work a
+ * reply has taken is also the best guess of the work it has left. Replayed
+ * on the 1-worker job log of X c3's replies with 2 workers (reply chains
+ * as logged, results/jobs-efficiency.md): by least spent 634 s, by most
+ * spent 570-614 s (the order of untried replies varied), the optimum with
+ * the chains known beforehand 570 s. The price: no reply is left early for
+ * a cheaper sibling, so a root that Chaos wins through one cheap reply is
+ * found later (a position of tests/test_jobs_reply.c: 1797 jobs against
+ * 377).
+ * Measured worth, X c3's replies with make solve-search's settings and 40
+ * tables: 2 workers 355.0 and 374.0 s against 1 worker's 799.8 s (by
+ * numbers: 691.6 s against 1158.0 s), neither worker idle at the end;
+ * one worker also gains, as a reply's jobs in one stretch share more
+ * through the top tree's transpositions (315 M nodes against 377 M).
+ * Selection only: never a value. */
+static int most_worked(const Ctx *c, const TNode *n)
+{
+    bool isor = board_order_to_move(n->b);
+    int best = -1;
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        if (!can_choose(c, n, j, false, true)) continue;
+        uint64_t s = c->t[j].spent, bs = best < 0 ? 0 : c->t[best].spent;
+        if (best < 0 || s > bs ||
+            (s == bs && choice_number(c, &c->t[j], isor) < choice_number(c, &c->t[best], isor)))
+            best = j;
+    }
+    return best;
+}
+
 /* The child of inner node n to descend into: the available child with the
  * least pn (OR node) or dn (AND node); but the child chosen last time
  * (n->focus) is kept while its number is at most (1 + focus) times that
@@ -93,6 +134,7 @@ static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_
  * tables. Selection only: never a value. */
 static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
 {
+    if (one_per_reply && c->spec->reply_by_work && n->depth + 1 == top_reply_depth(c)) return most_worked(c, n);
     bool isor = board_order_to_move(n->b);
     int best = -1;
     double bv = 0;

@@ -536,6 +536,7 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
     }
     r->jobs_run++;
     r->nodes += o.nodes;
+    for (int a = i; a >= 0; a = c->t[a].parent) c->t[a].spent += o.nodes;
     r->cert_lines += o.cert_lines;
     r->cert_seconds += o.cert_seconds;
     TNode *n = &c->t[i];

@@ -40,6 +40,9 @@ typedef struct {
     int focus;          /* the child selected last (select_child), -1 */
     uint32_t pn, dn;
     uint64_t budget;    /* its next job's budget */
+    uint64_t spent;     /* nodes its jobs and those below it have searched
+                         * (helpers' not counted): selection only
+                         * (top_select.c most_worked) */
 } TNode;
 
 typedef struct {

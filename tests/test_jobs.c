@@ -278,8 +278,11 @@ Test(jobs, cli)
     expect_reject("--reply-tables", "jobs", "--workers", "3", "--reply-tables", "2", "-");
     expect_reject("--reply-depth", "jobs", "--reply-depth", "2", "-");
     expect_reject("--reply-depth", "jobs", "--reply-tables", "4", "--reply-depth", "0", "-");
+    expect_reject("--reply-order", "jobs", "--reply-order", "work", "-");
+    expect_reject("--reply-order", "jobs", "--reply-tables", "4", "--reply-order", "largest", "-");
     expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "100", "--job-tt-mb", "1", "--quiet", "--no-centre",
               "--cost-weight", "0.5", "--expect-majority", "--focus-release", "16", "--reply-tables", "4",
+              "--reply-order", "work",
               "XX.OO./OX.X../..X.O./.O..X./X.O.../......");
     cr_expect(strstr(r.out, "result: order") != NULL || strstr(r.out, "result: chaos") != NULL, "%s", r.out);
     run_free(&r);

@@ -5,7 +5,9 @@
  * group without a table takes the least recently used one, cleared. And
  * the job-level search with reply tables gives the brute force's values,
  * with 1 and 2 workers, as many tables as replies or fewer, replies at the
- * default depth or deeper. */
+ * default depth or deeper, replies taken by numbers or by work. And by
+ * work (--reply-order work), one worker keeps to a reply until it is
+ * decided. */
 #include <criterion/criterion.h>
 
 #include <string.h>
@@ -115,7 +117,9 @@ Test(jobs_reply, values_agree_with_brute_force)
 {
     static const struct {
         int workers, threads, tables, depth;
-    } modes[] = {{1, 1, 64, 0}, {1, 1, 1, 0}, {2, 1, 64, 0}, {2, 1, 2, 0}, {2, 2, 3, 0}, {2, 1, 8, 3}};
+        bool work;
+    } modes[] = {{1, 1, 64, 0, false}, {1, 1, 1, 0, false}, {2, 1, 64, 0, false}, {2, 1, 2, 0, false},
+                 {2, 2, 3, 0, false},  {2, 1, 8, 3, false},  {1, 1, 64, 0, true},  {2, 1, 3, 0, true}};
     BruteMemo *m = brute_new();
     uint64_t rng = 4242;
     int n = 0;
@@ -131,18 +135,91 @@ Test(jobs_reply, values_agree_with_brute_force)
         cfg.kn.pairing = 32;
         for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
             JobsSpec s = {.workers = modes[i].workers, .job_threads = modes[i].threads,
-                          .reply_tables = modes[i].tables, .reply_depth = modes[i].depth, .job_nodes = 10,
+                          .reply_tables = modes[i].tables, .reply_depth = modes[i].depth,
+                          .reply_by_work = modes[i].work, .job_nodes = 10,
                           .job_nodes_max = 40,
                           .job_tt_bytes = (size_t)1 << 20};
             JobsResult a;
             char err[256] = "";
             cr_assert_eq(jobs_solve(&r, tl_board(&p), &cfg, &s, &a, err, sizeof err), 0, "jobs_solve: %s", err);
-            cr_assert_eq(a.winner, want, "%d workers x %d threads, %d reply tables, depth %d: %s, brute force %s",
-                         modes[i].workers, modes[i].threads, modes[i].tables, modes[i].depth, winner_name(a.winner),
-                         winner_name(want));
+            cr_assert_eq(a.winner, want, "%d workers x %d threads, %d reply tables, depth %d%s: %s, brute force %s",
+                         modes[i].workers, modes[i].threads, modes[i].tables, modes[i].depth,
+                         modes[i].work ? ", by work" : "", winner_name(a.winner), winner_name(want));
         }
         n++;
     }
     brute_free(m);
     cr_assert_geq(n, 8);
+}
+
+/* The replies (a path's first move: Chaos is to move at the root) of the
+ * jobs in log f, in the order they ran; the root's own jobs left out.
+ * Returns how many. */
+static int logged_replies(FILE *f, char reply[][8], int max)
+{
+    char line[512];
+    int n = 0;
+    rewind(f);
+    cr_assert(fgets(line, sizeof line, f) != NULL, "empty job log");
+    while (n < max && fgets(line, sizeof line, f)) {
+        char *field = line;
+        for (int col = 0; col < 6 && field; col++) field = strchr(field, ',') ? strchr(field, ',') + 1 : NULL;
+        cr_assert(field != NULL, "short job log line: %s", line);
+        size_t len = strcspn(field, " ,");
+        if (len == 0) continue; /* the root's job */
+        cr_assert_lt(len, 8);
+        memcpy(reply[n], field, len);
+        reply[n++][len] = 0;
+    }
+    return n;
+}
+
+/* Whether, in run order, some reply's jobs stop and start again later. */
+static bool left_and_resumed(char reply[][8], int n)
+{
+    for (int i = 1; i < n; i++) {
+        if (strcmp(reply[i], reply[i - 1]) == 0) continue;
+        for (int j = 0; j < i - 1; j++)
+            if (strcmp(reply[j], reply[i]) == 0) return true;
+    }
+    return false;
+}
+
+/* By work, one worker runs each reply's jobs in one stretch; by numbers
+ * (checked too, so that the positions are ones where it matters) it
+ * leaves replies and comes back. Chaos is to move at the roots (an odd
+ * number of pieces), so the replies are the root's children, and the
+ * job log (in run order: serials) names each job's reply first. */
+Test(jobs_reply, by_work_one_reply_at_a_time)
+{
+    uint64_t rng = 977;
+    int tried = 0, interleaved = 0;
+    for (int t = 0; t < 6; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, t % 3, 13, &rng) != 0) continue;
+        Rules r;
+        tl_init_rules(&r, &p);
+        cr_assert(!board_order_to_move(tl_board(&p)));
+        DfpnConfig cfg = dfpn_default_config();
+        cfg.kn.centre = false;
+        for (int work = 0; work < 2; work++) {
+            FILE *f = tmpfile();
+            cr_assert(f != NULL);
+            JobsSpec s = {.workers = 1, .reply_tables = 64, .reply_by_work = work, .job_nodes = 10,
+                          .job_nodes_max = 640, .expand_depth = 1, .job_tt_bytes = (size_t)1 << 20, .job_log = f};
+            JobsResult a;
+            char err[256] = "";
+            cr_assert_eq(jobs_solve(&r, tl_board(&p), &cfg, &s, &a, err, sizeof err), 0, "jobs_solve: %s", err);
+            static char reply[20000][8];
+            int n = logged_replies(f, reply, 20000);
+            fclose(f);
+            bool back = left_and_resumed(reply, n);
+            if (work) cr_expect(!back, "position %d: by work, a reply was left undecided and taken again", t);
+            else interleaved += back;
+        }
+        tried++;
+    }
+    cr_assert_geq(tried, 4);
+    cr_assert_geq(interleaved, 2, "by numbers only %d of %d runs left a reply and came back: the test shows nothing",
+                  interleaved, tried);
 }
