@@ -5,6 +5,8 @@
 #include <criterion/criterion.h>
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +106,7 @@ typedef struct {
     Board b;
     DfpnShared *team;
     uint64_t nodes;
+    atomic_bool done;
 } Helper;
 
 static void *helper_main(void *arg)
@@ -114,18 +117,24 @@ static void *helper_main(void *arg)
     dfpn_init(&d, h->r, &cfg, h->tt);
     dfpn_assist(&d, h->b, h->team, 1);
     h->nodes = d.nodes;
+    atomic_store(&h->done, true);
     return NULL;
 }
 
-/* b solved as a team of two: the solve and a helper started at the same
- * moment on the same table. Adds the helper's nodes to *helped. */
-static Winner solve_as_team(const Rules *r, TT *tt, DfpnShared *team, Board b, uint64_t *helped)
+/* b solved as a team of two: the solve and a helper on the same table.
+ * Started at the same moment, which thread decides is up to the scheduler
+ * (on a loaded machine the solve may end before the helper ever runs);
+ * with helper_first the solve starts only once the helper has added a
+ * batch of nodes to the team's count or ended, so the helper surely
+ * searched. Adds the helper's nodes to *helped. */
+static Winner solve_as_team(const Rules *r, TT *tt, DfpnShared *team, Board b, bool helper_first, uint64_t *helped)
 {
     tt_clear(tt);
     dfpn_team_reset(team);
-    Helper h = {r, tt, b, team, 0};
+    Helper h = {r, tt, b, team, 0, false};
     pthread_t th;
     cr_assert_eq(pthread_create(&th, NULL, helper_main, &h), 0);
+    while (helper_first && dfpn_team_nodes(team) == 0 && !atomic_load(&h.done)) sched_yield();
     DfpnConfig cfg = dfpn_default_config();
     Dfpn d;
     dfpn_init(&d, r, &cfg, tt);
@@ -166,7 +175,7 @@ Test(parallel, team_with_a_helper)
         if (seen++ % (2 * SCALE) != 0) continue;
         cr_assert_eq(notation_parse_position(pos, 6, &b, &n, err, sizeof err), 0, "%s: %s", pos, err);
         Winner want = strcmp(value, "order") == 0 ? WINNER_ORDER : WINNER_CHAOS;
-        cr_assert_eq(solve_as_team(&r, &tt, team, b, &helped), want, "team of 2: %s", pos);
+        cr_assert_eq(solve_as_team(&r, &tt, team, b, done % 4 == 0, &helped), want, "team of 2: %s", pos);
         done++;
     }
     fclose(f);
@@ -183,12 +192,12 @@ Test(parallel, team_with_a_helper)
         Winner want = brute_dtw(memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
         char s[65];
         ref_format(&p, s);
-        cr_assert_eq(solve_as_team(&r, &tt, team, tl_board(&p), &helped), want, "team of 2: %s, rules %d", s, rs);
+        cr_assert_eq(solve_as_team(&r, &tt, team, tl_board(&p), false, &helped), want, "team of 2: %s, rules %d", s, rs);
     }
     brute_free(memo);
 
     /* Late: the team has stopped (solve_as_team stopped it last). */
-    Helper late = {&r, &tt, board_empty(), team, 0};
+    Helper late = {&r, &tt, board_empty(), team, 0, false};
     helper_main(&late);
     cr_expect_eq(late.nodes, 0, "a helper of a finished solve searched %llu nodes", (unsigned long long)late.nodes);
     dfpn_team_free(team);
