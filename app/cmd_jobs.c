@@ -9,6 +9,7 @@
 
 #include "../engine/notation.h"
 #include "../jobs/jobs.h"
+#include "../solver/job.h"
 #include "../solver/parallel.h"
 #include "cli.h"
 #include "commands.h"
@@ -69,7 +70,10 @@ static const char jobs_help[] =
     "  --quiet            no progress\n"
     "  --help             this text\n"
     "Exit 0 when the search ran (whatever the result), 1 on a store error or\n"
-    "conflict, 2 on bad input.\n"
+    "conflict, 2 on bad input, 128+N when stopped by signal N (SIGINT, SIGTERM:\n"
+    "the running jobs are stopped, the decided ones are in the store, and the\n"
+    "summary, --log and --job-log are written; not under mpirun, which ends\n"
+    "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
 enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO };
@@ -233,6 +237,10 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     cli_position_args(&g, argc, argv, &r, &b);
     char certbuf[4096];
     s.cert_dir = cert_folder(certs, store_dir, s.proof, certbuf, sizeof certbuf);
+    /* Threads only: mpirun answers SIGINT and SIGTERM by ending every rank
+     * itself, so a clean stop there could not be finished. Before the store
+     * opens: a signal from here on stops the run at its first step. */
+    if (!host) s.interrupt = job_signals();
     char err[512] = "";
     JobsTransport tr;
     if (host && s.reply_tables > 0) cli_fail("--reply-tables: not for MPI ranks (each rank has one table)");
@@ -283,5 +291,9 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     }
     print_result(&res);
     if (s.proof && res.winner != WINNER_NONE) printf("proof: %s\n", s.proof);
+    if (res.interrupted) {
+        printf("stopped by signal %d\n", job_signal());
+        return 128 + job_signal();
+    }
     return 0;
 }

@@ -161,6 +161,10 @@ static void coordinate(Ctx *c)
     while (!c->failed && !top_decided(&c->t[0])) {
         double now = clock_seconds();
         if (c->deadline > 0 && now >= c->deadline) break;
+        if (c->spec->interrupt && atomic_load(c->spec->interrupt)) {
+            c->out->interrupted = true;
+            break;
+        }
         if (next_report > 0 && now >= next_report) {
             report(c, false);
             next_report = now + c->spec->report_every;

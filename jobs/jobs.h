@@ -91,6 +91,8 @@
 #ifndef OCS_JOBS_H
 #define OCS_JOBS_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -157,6 +159,9 @@ typedef struct {
     const char *cert_dir;  /* certificates here (top_cert.h); NULL: none */
     const char *proof;     /* also the root's certificate at this path; NULL: none */
     double time_limit;     /* seconds; 0: none */
+    atomic_bool *interrupt; /* when set (a signal handler), stop as at the time
+                            * limit: running jobs are interrupted and taken,
+                            * the job log written; NULL: none */
     Store *store;          /* NULL: none */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
                             * beside the store; NULL: none */
@@ -170,7 +175,8 @@ typedef struct {
 #define JOBS_DEFAULT_NODES 200000
 
 typedef struct {
-    Winner winner;         /* WINNER_NONE: the time limit ran out */
+    Winner winner;         /* WINNER_NONE: the time limit ran out, or interrupted */
+    bool interrupted;      /* stopped undecided by spec->interrupt */
     uint64_t jobs_run, jobs_decided, jobs_undecided, jobs_stopped; /* stopped: interrupted */
     uint64_t helps;        /* times a worker was sent to help a running job (pool.c) */
     uint64_t nodes;        /* all jobs' df-pn nodes, the helpers' included */

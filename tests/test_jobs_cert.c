@@ -214,9 +214,13 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Runs `ocsolve jobs` on pos with the store dir; kills it with SIGKILL
- * after `after` seconds unless it ends first. Returns 1 if it was killed. */
-static int run_maybe_kill(const char *pos, const char *rules, const char *dir, double after)
+/* Runs `ocsolve jobs` on pos with the store dir; sends it sig (SIGKILL or
+ * SIGINT) after `after` seconds unless it ends first. Returns 1 if the
+ * signal ended it: killed, or for SIGINT stopped with exit 128 + SIGINT,
+ * or killed by it when it came before the handler was installed (at
+ * start-up; sigint_stops_cleanly checks the clean stop). A run that ended
+ * first exits 0; anything else fails the test. */
+static int run_maybe_kill(const char *pos, const char *rules, const char *dir, double after, int sig)
 {
     pid_t pid = spawn("jobs", "--workers", "2", "--job-nodes", "1", "--job-tt-mb", "1", "--no-centre", "--quiet",
                       "--rules", rules, "--store", dir, pos);
@@ -227,9 +231,12 @@ static int run_maybe_kill(const char *pos, const char *rules, const char *dir, d
         if (waitpid(pid, &status, WNOHANG) == pid) return 0;
         usleep(2000);
     }
-    kill(pid, SIGKILL);
+    kill(pid, sig);
     waitpid(pid, &status, 0);
-    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == sig) return 1;
+    cr_assert(WIFEXITED(status) && (WEXITSTATUS(status) == 0 || (sig != SIGKILL && WEXITSTATUS(status) == 128 + sig)),
+              "%s: status %#x after signal %d", pos, status, sig);
+    return WEXITSTATUS(status) != 0;
 }
 
 Test(jobs_cert, sigkill_then_resume)
@@ -245,11 +252,14 @@ Test(jobs_cert, sigkill_then_resume)
         tl_tmp_dir(dir, sizeof dir, "jobs-kill");
         /* how long a whole run takes, then kills at random moments of it */
         double t0 = now_s();
-        run_maybe_kill(pos, rules_arg(p.rules), dir, 1e9);
+        run_maybe_kill(pos, rules_arg(p.rules), dir, 1e9, SIGKILL);
         double whole = now_s() - t0;
         tl_rm_dir(dir);
         tl_tmp_dir(dir, sizeof dir, "jobs-kill");
-        for (int k = 0; k < 3; k++) killed += run_maybe_kill(pos, rules_arg(p.rules), dir, whole * tl_below(&rng, 90) / 100.0);
+        /* two SIGKILLs, then a SIGINT (a clean stop) */
+        for (int k = 0; k < 3; k++)
+            killed += run_maybe_kill(pos, rules_arg(p.rules), dir, whole * tl_below(&rng, 90) / 100.0,
+                                     k < 2 ? SIGKILL : SIGINT);
         Run r;
         expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "1", "--job-tt-mb", "1", "--no-centre", "--quiet",
                   "--rules", rules_arg(p.rules), "--store", dir, pos);
@@ -271,4 +281,47 @@ Test(jobs_cert, sigkill_then_resume)
     cr_log_info("%d positions, %d runs killed", rounds, killed);
     cr_assert_eq(rounds, 5);
     cr_assert_geq(killed, 3, "only %d runs were killed before they ended", killed);
+}
+
+static size_t count_lines(const char *path, const char *needle, char *first, size_t firstlen)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "%s is missing", path);
+    char line[1024];
+    size_t n = 0;
+    first[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        if (n == 0 && !needle) snprintf(first, firstlen, "%s", line);
+        if (!needle || strstr(line, needle)) n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* SIGINT stops a run cleanly: exit 128 + SIGINT within seconds, and what
+ * is written only at the end (the job log, the last progress row) is
+ * written. The jobs' budget is far beyond 1.5 s of search, so the jobs in
+ * flight must be interrupted (and recorded as stopped) to end in time. */
+Test(jobs_cert, sigint_stops_cleanly)
+{
+    char dir[256], store[300], jlog[300], plog[300], first[1024];
+    tl_tmp_dir(dir, sizeof dir, "jobs-sigint");
+    snprintf(store, sizeof store, "%s/store", dir);
+    snprintf(jlog, sizeof jlog, "%s/jobs.csv", dir);
+    snprintf(plog, sizeof plog, "%s/progress.csv", dir);
+    /* the empty board: far from decided after 1.5 s */
+    expect_sigint_exit(1.5, ARGS("jobs", "--workers", "2", "--job-nodes", "100000000", "--job-tt-mb", "8", "--no-centre",
+                                 "--quiet", "--store", store, "--log", plog, "--job-log", jlog));
+    size_t rows = count_lines(jlog, NULL, first, sizeof first);
+    cr_expect(strncmp(first, "serial,", 7) == 0, "job log header: %s", first);
+    cr_expect_gt(rows, 1, "the job log has no job");
+    cr_expect_gt(count_lines(jlog, ",stopped,", first, sizeof first), 0, "no job in flight was recorded as stopped");
+    cr_expect_eq(count_lines(jlog, ",order,", first, sizeof first) + count_lines(jlog, ",chaos,", first, sizeof first) +
+                     count_lines(jlog, ",undecided,", first, sizeof first) +
+                     count_lines(jlog, ",stopped,", first, sizeof first),
+                 rows - 1, "a job log row with no result");
+    size_t prog = count_lines(plog, NULL, first, sizeof first);
+    cr_expect(strncmp(first, "seconds,", 8) == 0, "progress header: %s", first);
+    cr_expect_gt(prog, 1, "no progress row was written");
+    tl_rm_dir(dir);
 }
