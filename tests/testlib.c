@@ -63,6 +63,19 @@ void tl_write_text(const char *dir, const char *name, const char *text)
     cr_assert(fputs(text, f) >= 0 && fclose(f) == 0, "cannot write %s", path);
 }
 
+bool tl_job_log_row(FILE *f, char *line, size_t size, char *fld[TL_JOB_LOG_FIELDS])
+{
+    if (!fgets(line, (int)size, f)) return false;
+    line[strcspn(line, "\n")] = '\0';
+    int nf = 0;
+    for (char *rest = line, *tok; (tok = strsep(&rest, ",")) != NULL;) {
+        cr_assert_lt(nf, TL_JOB_LOG_FIELDS, "a job log row of more than %d fields", TL_JOB_LOG_FIELDS);
+        fld[nf++] = tok;
+    }
+    cr_assert_eq(nf, TL_JOB_LOG_FIELDS, "a job log row of %d fields", nf);
+    return true;
+}
+
 void tl_rm_dir(const char *path)
 {
     DIR *d = opendir(path);

@@ -4,7 +4,9 @@
 #ifndef OCS_TESTLIB_H
 #define OCS_TESTLIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../engine/board.h"
@@ -32,6 +34,12 @@ void tl_write_text(const char *dir, const char *name, const char *text);
 Board tl_board(const RefPos *p);
 RuleSet tl_rules(int ref_rules);
 void tl_init_rules(Rules *r, const RefPos *p);
+
+/* A job log's row (jobs/job_log.h: 15 comma-separated fields, the root's
+ * empty path among them) read from f into line and split in place: fld
+ * gets the fields. false at the end of f; asserts a row has 15 fields. */
+#define TL_JOB_LOG_FIELDS 15
+bool tl_job_log_row(FILE *f, char *line, size_t size, char *fld[TL_JOB_LOG_FIELDS]);
 
 /* The brute force's winner of p (Order when it has a distance to win). */
 Winner tl_brute_winner(BruteMemo *m, RefPos *p);
