@@ -46,10 +46,12 @@ help:
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
 	@echo "make test       build and run the Criterion tests"
 	@echo "make solve      the main job: decide the empty 6x6 board (RULES=original|exact|exact-end),"
-	@echo "                write and verify its certificate, print the verdict (scripts/solve-claim)"
+	@echo "                write and verify its certificate, print the verdict (scripts/solve-claim);"
+	@echo "                into work/runs/ (RECORD=1: into results/claims/, earlier runs kept)"
 	@echo "make solve-search  pure search (no lemma) from the empty board: job-level search with a"
 	@echo "                store and certificates in work/search-RULES, resumed by running it again"
-	@echo "                (SOLVE_THREADS, SOLVE_SECONDS, SEARCH_TT_MB, SEARCH_DIR; scripts/solve-search)"
+	@echo "                (SOLVE_THREADS, SOLVE_SECONDS, SEARCH_TT_MB, SEARCH_DIR; scripts/solve-search);"
+	@echo "                its report in SEARCH_DIR (RECORD=1: results/search-RULES.md, earlier runs kept)"
 	@echo "make solve-monolithic  the same by one df-pn with a checkpoint (SOLVE_TT_MB, SOLVE_CKPT)"
 	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
@@ -149,8 +151,12 @@ endif
 endif
 CLAIM_SECONDS ?= 600
 CLAIM_TT_MB   ?= 2048
+# RECORD=1 records the run under results/ (earlier runs kept); by default
+# a run writes only under work/, so a reproduction leaves the clone clean.
+RECORD        ?= 0
 solve: $(B)/ocsolve
-	@SOLVE_SECONDS=$(CLAIM_SECONDS) SOLVE_TT_MB=$(CLAIM_TT_MB) SOLVE_THREADS=$(SOLVE_THREADS) scripts/solve-claim $(RULES)
+	@SOLVE_SECONDS=$(CLAIM_SECONDS) SOLVE_TT_MB=$(CLAIM_TT_MB) SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_RECORD=$(RECORD) \
+	  scripts/solve-claim $(RULES)
 
 # Pure search, no lemma: the empty board by the job-level search
 # (scripts/solve-search; ocsolve jobs) on every core, every decided
@@ -163,7 +169,7 @@ SOLVE_THREADS ?= $(shell nproc)
 SOLVE_SECONDS ?=
 solve-search: $(B)/ocsolve
 	@SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_SECONDS=$(SOLVE_SECONDS) SEARCH_DIR=$(SEARCH_DIR) SEARCH_TT_MB=$(SEARCH_TT_MB) \
-	  scripts/solve-search $(RULES)
+	  SOLVE_RECORD=$(RECORD) scripts/solve-search $(RULES)
 
 # The one monolithic df-pn of the empty board (the first wave's job, kept
 # for comparison): half the machine's memory (at most 16 GiB) for one

@@ -136,6 +136,39 @@ static const char *cert_folder(const char *certs, const char *store_dir, const c
     return certs;
 }
 
+/* " (pid N)" when the holder's pid is known, else "" (static storage). */
+static const char *pid_note(long pid)
+{
+    static char buf[40];
+    buf[0] = '\0';
+    if (pid > 0) snprintf(buf, sizeof buf, " (pid %ld)", pid);
+    return buf;
+}
+
+/* One run per certificate folder and per proof file: the folder's
+ * DIR/writer.lock, and the proof file under every name it has
+ * (tables/filelock.h). A second run is refused, exit 2; the kernel frees
+ * both when the run ends, however it ends. */
+static void lock_outputs(const char *certs, const char *proof, FileLock *cl, FileLock *pl)
+{
+    char path[4200], why[4400];
+    long pid = 0;
+    filelock_init(cl);
+    filelock_init(pl);
+    if (certs) {
+        snprintf(path, sizeof path, "%s/writer.lock", certs);
+        int rc = filelock_take(cl, path, &pid, why, sizeof why);
+        if (rc == FILELOCK_BUSY)
+            cli_fail("certificate folder '%s' is in use by another run%s", certs, pid_note(pid));
+        if (rc != 0) cli_fail("certificate folder '%s': %s", certs, why);
+    }
+    if (proof) {
+        int rc = filelock_take_file(pl, proof, &pid, why, sizeof why);
+        if (rc == FILELOCK_BUSY) cli_fail("proof file '%s' is in use by another run%s", proof, pid_note(pid));
+        if (rc != 0) cli_fail("proof file '%s': %s", proof, why);
+    }
+}
+
 /* The journal of undecided jobs beside the store (tables/journal.h),
  * opened after the store, whose writer lock makes this process its one
  * writer. */
@@ -153,9 +186,12 @@ static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g)
         fprintf(stderr, "ocsolve jobs: journal %s: dropped its torn last record (a write cut off by a kill)\n", path);
 }
 
-static void print_result(const JobsResult *res)
+static void print_result(const JobsResult *res, bool with_certs)
 {
     printf("result: %s\n", winner_name(res->winner));
+    if (res->root_from_store)
+        printf("decided by: the store (an earlier run's record of this position, its checksum good%s; no search "
+               "ran)\n", with_certs ? " and its certificate's header agreeing" : "");
     printf("jobs: %llu (%llu decided, %llu undecided, %llu stopped), %llu helped by an idle worker\n",
            (unsigned long long)res->jobs_run, (unsigned long long)res->jobs_decided,
            (unsigned long long)res->jobs_undecided, (unsigned long long)res->jobs_stopped,
@@ -268,6 +304,8 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
                   "nodes_per_second,tree_nodes,store_positions\n",
                   rp.log);
     }
+    FileLock certs_lock, proof_lock;
+    lock_outputs(s.cert_dir, s.proof, &certs_lock, &proof_lock);
     if (job_log && !(s.job_log = fopen(job_log, "w"))) cli_fail("--job-log %s: %s", job_log, strerror(errno));
     s.report = show_progress;
     s.report_arg = &rp;
@@ -287,9 +325,13 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     if (rc != 0) {
         fprintf(stderr, "ocsolve: %s\n", err);
         if (s.proof) remove(s.proof);
+        filelock_release(&proof_lock);
+        filelock_release(&certs_lock);
         return 1;
     }
-    print_result(&res);
+    filelock_release(&proof_lock);
+    filelock_release(&certs_lock);
+    print_result(&res, s.cert_dir != NULL);
     if (s.proof && res.winner != WINNER_NONE) printf("proof: %s\n", s.proof);
     if (res.interrupted) {
         printf("stopped by signal %d\n", job_signal());

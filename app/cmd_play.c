@@ -1,5 +1,5 @@
 /* cmd_play.c - `ocsolve play`: a game against the solved strategy in a
- * terminal (or, with --protocol, the line protocol of play_protocol.c).
+ * terminal (or, with --protocol, a GTP version 2 engine: play_protocol.c).
  * The person takes one side (--as), ocsolve the other; every ocsolve move
  * comes with the reason the advisor (solver/advise.h) can justify. Bad
  * input in a game gets one line and the game goes on; end of input ends
@@ -24,7 +24,8 @@ static const char play_help[] =
     "                (ocsolve store; read only)\n"
     "  --tt-mb M     search tables in MiB (default 64)\n"
     "  --threads T   df-pn threads (default 1)\n"
-    "  --protocol    the line protocol for programs on stdin/stdout (see README)\n"
+    "  --protocol    be a GTP version 2 engine on stdin/stdout, for programs\n"
+    "                (play X c3, genmove [X|O], showboard ...; see README)\n"
     "  --help        this text\n"
     "In a game: a move such as Xc3 (symbol and cell), undo, hint, show, help, quit.\n"
     "example: ocsolve play --as chaos --think 2\n";

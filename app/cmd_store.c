@@ -1,8 +1,10 @@
 /* cmd_store.c - `ocsolve store`: look into and repair the store of decided
- * positions (tables/store.h): stats, get, export, put. Exit 0 done, 1 a
- * position not in the store (get) or a put refused as a conflict, 2 bad
- * input, an unreadable or foreign store, a store of another game than the
- * position's (get, put), or a store another process is writing (put). */
+ * positions (tables/store.h): stats, get, export, put, check. Exit 0
+ * done, 1 a position not in the store (get), a put refused as a conflict
+ * or a store found corrupt (check), 2 bad input, an unreadable, foreign
+ * or corrupt store (every command but check), a store of another game
+ * than the position's (get, put), or a store another process is writing
+ * (put). */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +30,10 @@ static const char store_help[] =
     "                                     exit 1 when the position is not in the store\n"
     "  export [--json] DIR                one line per entry, canonical frame:\n"
     "                                     rules n k position winner move dtw ('-': none)\n"
+    "  check DIR                          read every record without trusting any: the\n"
+    "                                     LMDB file's pages, each record's checksum, the\n"
+    "                                     count and digest of the meta record; one line\n"
+    "                                     per bad record; exit 1 when corrupt\n"
     "  put [options] DIR POSITION WINNER [MOVE] [DTW]\n"
     "                                     store a result (tests, hand repair); WINNER\n"
     "                                     order or chaos, MOVE e.g. Xc3 or -, DTW plies\n"
@@ -36,8 +42,11 @@ static const char store_help[] =
     "                                     smaller distance to win is kept\n"
     "options of get and put:\n" CLI_GAME_HELP
     "  --help      this text\n"
-    "Exit code 0 done, 1 not in the store or a conflict, 2 bad input, a foreign or\n"
-    "corrupt store, a store of another game, or another writer at work.\n"
+    "Every command but check refuses a corrupt store (a damaged LMDB file, a record\n"
+    "failing its checksum, a record lost or added) with one line.\n"
+    "Exit code 0 done, 1 not in the store, a conflict, or (check) a corrupt store,\n"
+    "2 bad input, a foreign or corrupt store, a store of another game, or another\n"
+    "writer at work.\n"
     "example: ocsolve store put st XX.OO./....../....../....../....../...... order Xc1 3\n";
 
 static int usage_opts(int argc, char **argv, GameOpts *g, bool *json)
@@ -255,9 +264,37 @@ static int do_put(int argc, char **argv)
     return 0;
 }
 
+/* check: one line per bad record, then the verdict. */
+static void bad_record(const uint8_t *key, size_t klen, const char *why, void *ctx)
+{
+    (void)ctx;
+    char hex[2 * 32 + 1] = "";
+    for (size_t i = 0; i < klen && i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", key[i]);
+    printf("bad record: key %s%s (%zu bytes): %s\n", hex, klen > 32 ? "..." : "", klen, why);
+}
+
+static int do_check(int argc, char **argv)
+{
+    if (usage_opts(argc, argv, NULL, NULL)) return 0;
+    need_args(argc - optind, 1, 1, "check", "DIR");
+    const char *dir = argv[optind];
+    StoreCheck c;
+    char err[512];
+    if (store_check(dir, &c, bad_record, NULL, err, sizeof err) != 0) cli_fail("%s", err);
+    if (c.problem[0]) {
+        printf("store %s is corrupt: %s\n", dir, c.problem);
+        return 1;
+    }
+    char name[64];
+    store_game_name(&c.meta.game, name, sizeof name);
+    printf("store %s is sound: %s, %llu records, every checksum good, the meta record's count and digest match\n",
+           dir, name, (unsigned long long)c.records);
+    return 0;
+}
+
 int cmd_store(int argc, char **argv)
 {
-    if (argc < 2) cli_fail("store needs a COMMAND: stats, get, export or put (try 'ocsolve store --help')");
+    if (argc < 2) cli_fail("store needs a COMMAND: stats, get, export, put or check (try 'ocsolve store --help')");
     const char *sub = argv[1];
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
         fputs(store_help, stdout);
@@ -266,8 +303,8 @@ int cmd_store(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int, char **);
-    } subs[] = {{"stats", do_stats}, {"get", do_get}, {"export", do_export}, {"put", do_put}};
+    } subs[] = {{"stats", do_stats}, {"get", do_get}, {"export", do_export}, {"put", do_put}, {"check", do_check}};
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].name) == 0) return subs[i].run(argc - 1, argv + 1);
-    cli_fail("unknown store command '%s' (stats, get, export or put)", sub);
+    cli_fail("unknown store command '%s' (stats, get, export, put or check)", sub);
 }

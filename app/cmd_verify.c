@@ -1,8 +1,13 @@
 /* cmd_verify.c - `ocsolve verify`: check a proof certificate with the
  * independent verifier (verify.h), which shares no rules or search code
- * with the solver. Exit 0 valid, 1 invalid, 2 malformed or unreadable. */
+ * with the solver. Exit 0 valid, 1 invalid, 2 malformed or unreadable.
+ * Invariant: every exit but 0 writes exactly one line on stderr saying
+ * why, with --json as without (the JSON object, or the text report, still
+ * goes to stdout where there is one), so a script or a person watching
+ * stderr sees each failure. */
 #include <getopt.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +44,17 @@ static const char verify_help[] =
     "                cores; 1: one after another as the proof reaches them), with\n"
     "                at most T of them in memory at once. The result and the\n"
     "                positions checked do not depend on T\n"
+    "  --max-bytes N refuse a certificate file of more than N bytes (each file\n"
+    "                on its own: the top one and each one a see line names;\n"
+    "                default 1073741824, 1 GiB)\n"
+    "  --max-lines N refuse a certificate file of more than N lines, blank and\n"
+    "                comment lines included (default 16000000)\n"
     "  --help        this text\n"
+    "Only regular files are read (not a directory, FIFO or device such as\n"
+    "/dev/zero, also through a symlink); a line may have at most 65536 bytes\n"
+    "and no NUL byte. A file refused so is malformed (exit 2); a file a see\n"
+    "line names makes the certificate invalid (exit 1). Every exit but 0\n"
+    "writes one line on stderr saying why, with --json too.\n"
     "Certificate format ('#' starts a comment; blank lines are ignored):\n"
     "  ocproof 1|2\n"
     "  board N K\n"
@@ -98,6 +113,22 @@ static void print_json(const char *file, const VerifyResult *r, int threads, dou
     json_end(&j);
 }
 
+/* The report of a valid or invalid certificate, on stdout. */
+static void print_text(const char *file, const VerifyResult *r, double seconds)
+{
+    printf("certificate: %s\n", file);
+    printf("claim: %s wins, %dx%d k=%d, rules %s, root %s\n", claim_name(r->winner), r->n, r->n, r->k,
+           vr_rules_name(r->rules), r->root);
+    printf("lines: %llu (used %llu)\n", (unsigned long long)r->lines, (unsigned long long)r->lines_used);
+    printf("positions checked: %llu in %.3f s (%.0f/s)\n", (unsigned long long)r->positions_checked, seconds,
+           seconds > 0 ? (double)r->positions_checked / seconds : 0.0);
+    if (r->status == VERIFY_VALID && r->longest >= 0)
+        printf("longest game: %d plies (Order, playing the certificate's moves, wins within %d plies)\n", r->longest,
+               r->longest);
+    if (r->status == VERIFY_VALID) printf("valid\n");
+    else printf("invalid: %s\n", r->error);
+}
+
 /* --within D: a valid certificate whose longest game is over D plies (or
  * a Chaos one, which has none) does not show what was asked: invalid. */
 static void within_check(VerifyResult *res, int d)
@@ -111,6 +142,20 @@ static void within_check(VerifyResult *res, int d)
     }
 }
 
+/* The one stderr line of a failure (the invariant above): the error with
+ * control characters made '?', as it may quote the certificate's words. */
+static void failure_line(int rc, const char *error)
+{
+    char msg[VERIFY_ERR_LEN];
+    snprintf(msg, sizeof msg, "%s", error[0] ? error : "(no message)");
+    cli_one_line(msg);
+    fprintf(stderr, "ocsolve: %s%s\n", rc == VERIFY_INVALID ? "invalid: " : "", msg);
+}
+
+/* Line numbers are kept in 32 bits (verify_cert.h): --max-lines fits them. */
+#define MAX_LINES_MAX 4294967295L
+#define MAX_BYTES_MAX (1L << 50)
+
 int cmd_verify(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -118,8 +163,10 @@ int cmd_verify(int argc, char **argv)
         {"rules", required_argument, NULL, 'r'},  {"board", required_argument, NULL, 'b'},
         {"k", required_argument, NULL, 'k'},      {"winner", required_argument, NULL, 'w'},
         {"threads", required_argument, NULL, 't'}, {"within", required_argument, NULL, 'W'},
+        {"max-bytes", required_argument, NULL, 'B'}, {"max-lines", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
     VerifyExpect exp = {0, 0, -1, 0, NULL};
+    VerifyLimits lim = {VERIFY_DEFAULT_MAX_BYTES, VERIFY_DEFAULT_MAX_LINES};
     int json = 0, opt, procs = omp_get_num_procs(), within = -1;
     int threads = procs < 1 ? 1 : procs > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : procs;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -131,6 +178,8 @@ int cmd_verify(int argc, char **argv)
         case 'k': exp.k = (int)cli_number(optarg, "k", 3, BOARD_MAX_N); break;
         case 't': threads = (int)cli_number(optarg, "--threads", 1, VERIFY_MAX_THREADS); break;
         case 'W': within = (int)cli_number(optarg, "--within", 0, 64); break;
+        case 'B': lim.max_bytes = (uint64_t)cli_number(optarg, "--max-bytes", 1, MAX_BYTES_MAX); break;
+        case 'L': lim.max_lines = (uint64_t)cli_number(optarg, "--max-lines", 1, MAX_LINES_MAX); break;
         case 'r':
             if ((exp.rules = vr_rules_parse(optarg)) < 0)
                 cli_fail("unknown rules '%s' (original, exact or exact-end)", optarg);
@@ -159,25 +208,16 @@ int cmd_verify(int argc, char **argv)
 
     VerifyResult res;
     double t0 = clock_seconds();
-    int rc = verify_file_threads(file, &exp, threads, &res);
+    int rc = verify_file_limits(file, &exp, threads, &lim, &res);
     double seconds = clock_seconds() - t0;
     if (rc == VERIFY_VALID && within >= 0) within_check(&res, within);
     rc = res.status;
-    if (json) {
-        print_json(file, &res, threads, seconds);
-        return rc;
+    if (json) print_json(file, &res, threads, seconds);
+    else if (rc == VERIFY_MALFORMED) cli_fail("%s", res.error); /* its one line; no report */
+    else print_text(file, &res, seconds);
+    if (rc != VERIFY_VALID) {
+        fflush(stdout); /* the report first, then the line, where both go to one place */
+        failure_line(rc, res.error);
     }
-    if (rc == VERIFY_MALFORMED) cli_fail("%s", res.error);
-    printf("certificate: %s\n", file);
-    printf("claim: %s wins, %dx%d k=%d, rules %s, root %s\n", claim_name(res.winner), res.n, res.n, res.k,
-           vr_rules_name(res.rules), res.root);
-    printf("lines: %llu (used %llu)\n", (unsigned long long)res.lines, (unsigned long long)res.lines_used);
-    printf("positions checked: %llu in %.3f s (%.0f/s)\n", (unsigned long long)res.positions_checked, seconds,
-           seconds > 0 ? (double)res.positions_checked / seconds : 0.0);
-    if (rc == VERIFY_VALID && res.longest >= 0)
-        printf("longest game: %d plies (Order, playing the certificate's moves, wins within %d plies)\n", res.longest,
-               res.longest);
-    if (rc == VERIFY_VALID) printf("valid\n");
-    else printf("invalid: %s\n", res.error);
     return rc;
 }

@@ -2,9 +2,22 @@
 #include "play.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "../engine/notation.h"
+
+/* Appends to buf (of size) at *len, never past the end. */
+static void add(char *buf, size_t size, size_t *len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+    if (*len >= size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *len, size - *len, fmt, ap);
+    va_end(ap);
+    if (w > 0) *len += (size_t)w < size - *len ? (size_t)w : size - *len - 1;
+}
 
 int play_new(PlayGame *g, const Rules *r, Board start, char *err, int errlen)
 {
@@ -35,20 +48,20 @@ int play_text_move(PlayGame *g, const char *text, Move *m, char *err, int errlen
     char buf[16];
     snprintf(buf, sizeof buf, "%s", text);
     if (strlen(text) < sizeof buf && (buf[0] == 'x' || buf[0] == 'o')) buf[0] = (char)toupper((unsigned char)buf[0]);
-    if (notation_parse_move(strlen(text) < sizeof buf ? buf : text, g->r.n, m, err, errlen) != 0) return -1;
+    if (notation_parse_move(strlen(text) < sizeof buf ? buf : text, g->r.n, m, err, errlen) != 0) return PLAY_SYNTAX;
     Winner st = rules_status(&g->r, g->b);
     if (st != WINNER_NONE) {
         snprintf(err, (size_t)errlen, "the game is over (%s has won)", st == WINNER_ORDER ? "Order" : "Chaos");
-        return -1;
+        return PLAY_ILLEGAL;
     }
     if (board_occupied(g->b) >> move_cell(*m) & 1) {
         char c[3];
         notation_format_cell(move_cell(*m), c);
         snprintf(err, (size_t)errlen, "cell %s is occupied", c);
-        return -1;
+        return PLAY_ILLEGAL;
     }
     play_move(g, *m);
-    return 0;
+    return PLAY_OK;
 }
 
 void play_move(PlayGame *g, Move m)
@@ -149,6 +162,110 @@ void play_reason(const PlayGame *g, const Advice *a, char *buf, size_t size)
     }
 }
 
+/* The rank of a child for the mover me (PlayChoice.rank) and, within a
+ * rank, a preference (higher better): Order hurries to a known short
+ * distance, Chaos resists towards a known long one. */
+static int child_rank(Winner me, const AdviceValue *v, int *pref)
+{
+    bool now = v->by == PROVED_RULES;
+    *pref = 0;
+    if (v->winner == me) {
+        if (me == WINNER_ORDER && v->dtw > 0) *pref = 1000 - v->dtw;
+        return now ? 4 : 3;
+    }
+    if (v->winner == WINNER_NONE) return 2;
+    if (me == WINNER_CHAOS && v->dtw > 0) *pref = v->dtw;
+    return now ? 0 : 1;
+}
+
+/* The best of sym's moves in g (ongoing) by their values (play.h). */
+static void choose_among(PlayGame *g, int sym, PlayChoice *c)
+{
+    Winner me = c->mover;
+    uint64_t empty = g->r.cells & ~board_occupied(g->b);
+    c->a.move = MOVE_NONE;
+    /* A move that wins at once needs no search of the others. */
+    for (uint64_t e = empty; e; e &= e - 1) {
+        Move m = move_make(sym, __builtin_ctzll(e));
+        Board cb = g->b;
+        board_place(&cb, m);
+        if (rules_status(&g->r, cb) != me) continue;
+        c->a.move = m;
+        c->rank = 4;
+        c->child = (AdviceValue){me, PROVED_RULES, me == WINNER_ORDER ? 0 : -1, 0, 0};
+        return;
+    }
+    double each = g->think / __builtin_popcountll(empty);
+    int best_pref = 0;
+    c->rank = -1;
+    for (uint64_t e = empty; e; e &= e - 1) {
+        Move m = move_make(sym, __builtin_ctzll(e));
+        Board cb = g->b;
+        board_place(&cb, m);
+        AdviceValue v;
+        advise_value(&g->adv, cb, each, &v);
+        c->a.value.nodes += v.nodes;
+        c->a.value.seconds += v.seconds;
+        int pref, rank = child_rank(me, &v, &pref);
+        if (rank > c->rank || (rank == c->rank && pref > best_pref)) {
+            c->a.move = m, c->rank = rank, c->child = v;
+            best_pref = pref;
+        }
+    }
+}
+
+void play_choose(PlayGame *g, int sym, PlayChoice *c)
+{
+    *c = (PlayChoice){.sym = sym, .preferred = MOVE_NONE,
+                      .mover = board_order_to_move(g->b) ? WINNER_ORDER : WINNER_CHAOS};
+    advise(&g->adv, g->b, g->think, &c->a);
+    if (sym < 0 || c->a.move == MOVE_NONE || move_piece(c->a.move) == sym) return;
+    c->restricted = true;
+    c->preferred = c->a.move;
+    /* A distance to win the advisor just claimed was for its own move;
+     * another move may not keep it, so it must not hurry on that claim. */
+    g->adv.claim_dtw = -1;
+    choose_among(g, sym, c);
+}
+
+const char *play_choice_kind(const PlayChoice *c)
+{
+    if (!c->restricted) return play_kind_token(c->a.kind);
+    static const char *const names[] = {"lost", "lost", "guess", "keeps-win", "win-now"};
+    return c->rank >= 0 && c->rank <= 4 ? names[c->rank] : "guess";
+}
+
+void play_choice_reason(const PlayGame *g, const PlayChoice *c, char *buf, size_t size)
+{
+    if (!c->restricted) {
+        play_reason(g, &c->a, buf, size);
+        return;
+    }
+    char own[4], fig[64], dist[64] = "", sym = c->sym == PIECE_X ? 'X' : 'O';
+    notation_format_move(c->preferred, own);
+    figures(&c->a.value, fig, sizeof fig);
+    Winner me = c->mover;
+    const AdviceValue *v = &c->child;
+    if (v->winner == WINNER_ORDER && v->dtw > 0)
+        snprintf(dist, sizeof dist, "; after it Order wins in at most %d plies", v->dtw);
+    size_t len = 0;
+    buf[0] = '\0';
+    add(buf, size, &len, "with %c only (ocsolve's own move: %s): ", sym, own);
+    switch (c->rank) {
+    case 4:
+        add(buf, size, &len, "%s",
+            me == WINNER_ORDER ? "completes a line: Order wins" : "fills the board without a line: Chaos wins");
+        break;
+    case 3: add(buf, size, &len, "keeps %s's win (%s%s)", side_name(me), by_text(v->by), dist); break;
+    case 2: add(buf, size, &len, "no %c move is proved to win; one not proved to lose (best guess)", sym); break;
+    case 1:
+        add(buf, size, &len, "every %c move loses; resisting (%s%s)", sym, by_text(v->by), dist);
+        break;
+    default: add(buf, size, &len, "every %c move ends the game: %s wins", sym, side_name(other_side(me))); break;
+    }
+    add(buf, size, &len, "%s", fig);
+}
+
 void play_result(const PlayGame *g, char *buf, size_t size)
 {
     const Rules *r = &g->r;
@@ -174,20 +291,28 @@ void play_result(const PlayGame *g, char *buf, size_t size)
     snprintf(buf, size, "Order wins");
 }
 
-void play_draw(const PlayGame *g, FILE *out)
+void play_board_text(const PlayGame *g, char *buf, size_t size)
 {
     int n = g->r.n, last = g->nhist ? move_cell(g->hist[g->nhist - 1]) : -1;
-    fprintf(out, "\n   ");
-    for (int c = 0; c < n; c++) fprintf(out, " %c", 'a' + c);
-    fprintf(out, "\n");
+    size_t len = 0;
+    buf[0] = '\0';
+    add(buf, size, &len, "   ");
+    for (int c = 0; c < n; c++) add(buf, size, &len, " %c", 'a' + c);
+    add(buf, size, &len, "\n");
     for (int row = 0; row < n; row++) {
-        fprintf(out, "%2d ", row + 1);
+        add(buf, size, &len, "%2d ", row + 1);
         for (int c = 0; c < n; c++) {
             int cell = board_cell(row, c);
-            fputc(cell == last ? '[' : (c > 0 && cell - 1 == last) ? ']' : ' ', out);
-            fputc(board_at(g->b, cell), out);
+            add(buf, size, &len, "%c%c", cell == last ? '[' : (c > 0 && cell - 1 == last) ? ']' : ' ',
+                board_at(g->b, cell));
         }
-        fprintf(out, "%s\n", board_cell(row, n - 1) == last ? "]" : "");
+        add(buf, size, &len, "%s\n", board_cell(row, n - 1) == last ? "]" : "");
     }
-    fprintf(out, "\n");
+}
+
+void play_draw(const PlayGame *g, FILE *out)
+{
+    char text[PLAY_BOARD_TEXT];
+    play_board_text(g, text, sizeof text);
+    fprintf(out, "\n%s\n", text);
 }

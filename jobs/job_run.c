@@ -2,7 +2,10 @@
 #include "job_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../engine/symmetry.h"
 #include "../solver/clock.h"
@@ -40,16 +43,28 @@ void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX])
              (unsigned long long)c.s[PIECE_X], (unsigned long long)c.s[PIECE_O]);
 }
 
-/* Writes the certificate of the decided root through NAME.tmp; the lines
- * written, or -1 (and no file left behind) with *why set. */
+FILE *jobrun_open_tmp(const char *path, char *tmp, size_t len)
+{
+    if (snprintf(tmp, len, "%s.tmp.XXXXXX", path) >= (int)len) return NULL;
+    int fd = mkstemp(tmp);
+    if (fd < 0) return NULL;
+    FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        close(fd);
+        remove(tmp);
+    }
+    return f;
+}
+
+/* Writes the certificate of the decided root through a temporary file;
+ * the lines written, or -1 (and no file left behind) with *why set. */
 static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *why)
 {
     char name[JOBRUN_NAME_MAX], path[4096], tmp[4200];
     jobrun_cert_name(jr->r, b, name);
     snprintf(path, sizeof path, "%s/%s", jr->cert_dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     *why = JOBRUN_WHY_WRITE;
-    FILE *f = fopen(tmp, "w");
+    FILE *f = jobrun_open_tmp(path, tmp, sizeof tmp);
     if (!f) return -1;
     ProofStats st;
     char err[200];

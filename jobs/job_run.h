@@ -22,8 +22,11 @@
  * DIR/NAME where NAME is jobrun_cert_name's: the position's canonical key
  * in hex, so every worker and every later run names one position's
  * certificate alike, and a top-tree certificate can point at it with a
- * "POSITION see NAME" line (verify.h). The file is written to NAME.tmp and
- * renamed, so a killed worker leaves no partial certificate under NAME.
+ * "POSITION see NAME" line (verify.h). The file is written to a temporary
+ * file of a unique name beside it (jobrun_open_tmp) and renamed, so a
+ * killed worker leaves no partial certificate under NAME, and two writers
+ * of one name (two ranks, or runs that should not share a folder) never
+ * write into one temporary file.
  */
 #ifndef OCS_JOB_RUN_H
 #define OCS_JOB_RUN_H
@@ -31,6 +34,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../engine/rules.h"
 #include "../solver/dfpn.h"
@@ -128,5 +132,11 @@ void jobrun_assist(JobRunner *jr, const JobOrder *o, DfpnShared *team, int tid, 
 /* The certificate file name of position b under r (no folder): the hex of
  * its canonical key, e.g. "o-6-5-0000000000000000-0000000000000000.ocproof". */
 void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX]);
+
+/* A new temporary file for the file at path: "PATH.tmp.XXXXXX", unique
+ * (mkstemp, O_EXCL: also on a folder shared by several machines), mode
+ * 0644; its name in tmp. Rename it onto path when complete, remove it
+ * otherwise. NULL on failure. */
+FILE *jobrun_open_tmp(const char *path, char *tmp, size_t len);
 
 #endif

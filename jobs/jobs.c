@@ -277,6 +277,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     if (spec->job_log && job_log_write(&c, spec->job_log) != 0) rc = -1;
     if (c.nt > 0) {
         out->winner = top_value(&c.t[0]);
+        out->root_from_store = c.t[0].by == BY_STORE;
         out->root_pn = c.t[0].pn;
         out->root_dn = c.t[0].dn;
         for (int j = c.t[0].first; c.t[0].state == T_INNER && j < c.t[0].first + c.t[0].nchild; j++) {

@@ -176,6 +176,9 @@ typedef struct {
 
 typedef struct {
     Winner winner;         /* WINNER_NONE: the time limit ran out, or interrupted */
+    bool root_from_store;  /* the root itself was decided by a record of the store
+                            * (an earlier run's; its checksum, and with
+                            * certificates its certificate's header, agree) */
     bool interrupted;      /* stopped undecided by spec->interrupt */
     uint64_t jobs_run, jobs_decided, jobs_undecided, jobs_stopped; /* stopped: interrupted */
     uint64_t helps;        /* times a worker was sent to help a running job (pool.c) */

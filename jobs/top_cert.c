@@ -7,6 +7,7 @@
 
 #include "../engine/moves.h"
 #include "../engine/notation.h"
+#include "../engine/symmetry.h"
 
 /* The table for positions decided without a job: they are static wins
  * (a few nodes) or, rarely, a job's root whose file is missing. */
@@ -53,6 +54,47 @@ bool topcert_have(const TopCert *tc, Board b)
     char path[4096];
     topcert_path(tc, b, path, sizeof path);
     return access(path, R_OK) == 0;
+}
+
+/* The header of a certificate file: its winner and root (WINNER_NONE
+ * when the lines are not there). Reads at most the first 16 lines, each
+ * cut at 255 bytes: a header is short, and the file is not trusted. */
+static Winner cert_header(FILE *f, int n, Board *root, bool *has_root)
+{
+    char line[256];
+    Winner w = WINNER_NONE;
+    *has_root = false;
+    for (int i = 0; i < 16 && fgets(line, sizeof line, f); i++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strcmp(line, "winner order") == 0) w = WINNER_ORDER;
+        else if (strcmp(line, "winner chaos") == 0) w = WINNER_CHAOS;
+        else if (strncmp(line, "root ", 5) == 0) {
+            char e[NOTATION_ERR_LEN];
+            int size;
+            *has_root = notation_parse_position(line + 5, n, root, &size, e, sizeof e) == 0;
+        }
+    }
+    return w;
+}
+
+int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen)
+{
+    if (topcert_trivial(tc, b)) return 1;
+    char path[4096];
+    topcert_path(tc, b, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    Board root;
+    bool has_root;
+    Winner cw = cert_header(f, tc->r->n, &root, &has_root);
+    fclose(f);
+    bool same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));
+    if (cw == w && same) return 1;
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    snprintf(err, (size_t)errlen, "the store says %s wins %s, its certificate %s %s", winner_name(w), pos, path,
+             !same ? "is of another position" : cw == WINNER_NONE ? "names no winner" : "says the other side");
+    return 0;
 }
 
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
@@ -117,13 +159,12 @@ int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *
         path = own;
         prefix = "";
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
+    FILE *f = jobrun_open_tmp(path, tmp, sizeof tmp);
     int rc = f ? node_lines(tc, f, b, w, kids, moves, nkids, prefix) : -1;
     if (f && fclose(f) != 0) rc = -1;
     if (rc == 0 && rename(tmp, path) != 0) rc = -1;
     if (rc != 0) {
-        remove(tmp);
+        if (f) remove(tmp);
         snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
         return -1;
     }
@@ -133,7 +174,8 @@ int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *
 
 int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const char *prefix, char *err, int errlen)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    FILE *f = jobrun_open_tmp(path, tmp, sizeof tmp);
     int rc = f ? 0 : -1;
     if (f) {
         int n = tc->r->n;
@@ -148,6 +190,8 @@ int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const cha
         }
         if (fflush(f) != 0 || ferror(f)) rc = -1;
         if (fclose(f) != 0) rc = -1;
+        if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+        if (rc != 0) remove(tmp);
     }
     if (rc != 0) snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
     return rc;

@@ -18,7 +18,8 @@
  * file it names, each on its own (verify.h, "see" lines); nesting follows
  * the top tree's depth.
  *
- * Every file is written to NAME.tmp and renamed, so a killed run leaves no
+ * Every file is written to a temporary file of a unique name beside it
+ * (jobrun_open_tmp) and renamed, so a killed run leaves no
  * partial certificate under a real name.
  */
 #ifndef OCS_TOP_CERT_H
@@ -49,6 +50,16 @@ bool topcert_trivial(const TopCert *tc, Board b);
 
 /* Is there a certificate for b (or is none needed)? */
 bool topcert_have(const TopCert *tc, Board b);
+
+/* Does b's certificate in the folder claim w for b? A store's record of a
+ * position is used only when its certificate agrees (top_tree.c
+ * lookup): the store's checksum guards against damage, and this against
+ * a record and a certificate that disagree, so that a verdict taken from
+ * the store never contradicts the proof written for it. Reads only the
+ * file's header (winner and root lines), not the proof. 1 agrees (or b
+ * needs no certificate), 0 disagrees (the message says how), -1 no file
+ * to read. */
+int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Makes sure b, decided for w, has a certificate: present, trivial, or
  * solved and written now. 0, or -1 with a message. */

@@ -57,7 +57,14 @@ static int lookup(Ctx *c, Board b, Winner *w)
         top_fail(c, "store: %s", store_error(c->spec->store));
         return -1;
     }
-    if (rc == 1 && (!c->certify || topcert_have(&c->tc, b))) *w = v.winner;
+    if (rc != 1 || (c->certify && !topcert_have(&c->tc, b))) return 0;
+    char why[4600];
+    int agrees = c->certify ? topcert_agrees(&c->tc, b, v.winner, why, (int)sizeof why) : 1;
+    if (agrees == 0) {
+        top_fail(c, "store: %s", why);
+        return -1;
+    }
+    if (agrees == 1) *w = v.winner;
     return 0;
 }
 

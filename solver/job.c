@@ -55,13 +55,11 @@ int job_lock(JobOpts *o, FileLock *l, char *err, int errlen)
     filelock_init(l);
     o->lock = l;
     if (o->checkpoint) {
-        char path[FILELOCK_PATH_MAX], why[FILELOCK_PATH_MAX + 100];
-        if (snprintf(path, sizeof path, "%s.lock", o->checkpoint) >= (int)sizeof path) {
-            snprintf(err, (size_t)errlen, "checkpoint path too long");
-            return -1;
-        }
+        char why[FILELOCK_PATH_MAX + 100];
         long pid;
-        int rc = filelock_take(l, path, &pid, why, sizeof why);
+        /* the file under every name it has (filelock.h): a symlink or a
+         * hard link to a running solve's checkpoint is refused too */
+        int rc = filelock_take_file(l, o->checkpoint, &pid, why, sizeof why);
         if (rc == FILELOCK_BUSY && pid)
             snprintf(err, (size_t)errlen, "checkpoint '%s' is in use by another solve (pid %ld)", o->checkpoint, pid);
         else if (rc == FILELOCK_BUSY)
@@ -144,6 +142,9 @@ static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double 
     }
     res->save_error[0] = '\0';
     res->checkpoints++;
+    /* the rename made a new file: the lock on the file itself follows it
+     * (the old inode, if a hard link keeps it, is a copy from now on) */
+    if (o->lock) filelock_follow(o->lock);
     note(o, false, "checkpoint %s: %llu entries in %.1f s", o->checkpoint, (unsigned long long)saved, clock_seconds() - s0);
 }
 

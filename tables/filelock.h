@@ -46,6 +46,8 @@ enum { FILELOCK_BUSY = 1 }; /* filelock_take: another open file holds the lock *
 typedef struct {
     int fd; /* -1: not held */
     char path[FILELOCK_PATH_MAX];
+    int target_fd; /* filelock_take_file: the file itself, flocked; -1 none */
+    char target[FILELOCK_PATH_MAX];
 } FileLock;
 
 /* A lock not held (what filelock_release leaves, too). */
@@ -61,7 +63,30 @@ int filelock_take(FileLock *l, const char *path, long *holder, char *err, int er
 
 bool filelock_held(const FileLock *l);
 
-/* Removes the lock file and drops the lock; harmless on a lock not held. */
+/* One writer per FILE (a checkpoint, a proof), under every name FILE has.
+ * A lock file beside FILE by name alone is sidestepped by another name:
+ * a symlink G -> d/F makes G.lock, a hard link G to d/F is the same file
+ * under a name with no symlink to follow. So two locks are taken:
+ *   - the lock file of FILE's canonical path: every symlink followed, in
+ *     the folders and in FILE's own name (so a symlink to a FILE that does
+ *     not exist yet also reaches it), then ".lock" (filelock_take);
+ *   - when FILE exists and is a regular file, an flock on FILE itself (on
+ *     its inode: every hard link reaches it).
+ * A writer that replaces FILE by a rename (a checkpoint saved through
+ * FILE.tmp) moves the second lock to the new inode with filelock_follow.
+ * Returns 0 held; FILELOCK_BUSY when another open file holds either
+ * (*holder: the pid in the lock file, 0 when unknown: a hard link says no
+ * pid); -1 on another failure (FILE's folder cannot be resolved, the lock
+ * cannot be made). */
+int filelock_take_file(FileLock *l, const char *file, long *holder, char *err, int errlen);
+
+/* After FILE was replaced: the flock on FILE itself moves to the file now
+ * at that path (the old inode is no longer FILE). 0, or -1 when the new
+ * file cannot be locked (it then stays unlocked; the name lock holds). */
+int filelock_follow(FileLock *l);
+
+/* Removes the lock file and drops the lock (and the flock on the file
+ * itself); harmless on a lock not held. */
 void filelock_release(FileLock *l);
 
 #endif

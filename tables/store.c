@@ -10,8 +10,9 @@
 
 #include "../engine/symmetry.h"
 #include "errmsg.h"
-#include "le.h"
 #include "filelock.h"
+#include "le.h"
+#include "store_file.h"
 
 struct Store {
     MDB_env *env;
@@ -26,81 +27,7 @@ struct Store {
     char error[512];     /* store_get's last message; also why the Store is broken */
 };
 
-enum { STORE_DEFAULT_MB = 1024, DTW_NONE = 0xFFFF };
-
-/* ------------------------------------------------------------------ */
-/* Byte strings (le.h)                                                 */
-/* ------------------------------------------------------------------ */
-
-void store_key_encode(const StoreKey *k, StoreKeyBytes *out)
-{
-    out->b[0] = (uint8_t)k->rules;
-    out->b[1] = (uint8_t)k->n;
-    out->b[2] = (uint8_t)k->k;
-    out->b[3] = 0;
-    le_put(out->b + 4, k->pos.s[PIECE_X], 8);
-    le_put(out->b + 12, k->pos.s[PIECE_O], 8);
-}
-
-void store_key_decode(const StoreKeyBytes *in, StoreKey *k)
-{
-    k->rules = (RuleSet)in->b[0];
-    k->n = in->b[1];
-    k->k = in->b[2];
-    k->pos.s[PIECE_X] = le_get(in->b + 4, 8);
-    k->pos.s[PIECE_O] = le_get(in->b + 12, 8);
-}
-
-void store_value_encode(const StoreValue *v, StoreValueBytes *out)
-{
-    unsigned dtw = v->dtw < 0 ? DTW_NONE : (unsigned)v->dtw;
-    out->b[0] = (uint8_t)v->winner;
-    out->b[1] = v->move;
-    le_put(out->b + 2, dtw, 2);
-    out->b[4] = v->flags;
-    out->b[5] = v->source;
-    out->b[6] = STORE_FORMAT;
-    out->b[7] = 0;
-}
-
-int store_value_decode(const StoreValueBytes *in, StoreValue *v)
-{
-    if (in->b[6] != STORE_FORMAT || in->b[7] != 0) return -1;
-    if (in->b[0] != WINNER_ORDER && in->b[0] != WINNER_CHAOS) return -1;
-    v->winner = (Winner)in->b[0];
-    v->move = in->b[1];
-    unsigned dtw = (unsigned)le_get(in->b + 2, 2);
-    v->dtw = dtw == DTW_NONE ? STORE_DTW_UNKNOWN : (int)dtw;
-    v->flags = in->b[4];
-    v->source = in->b[5];
-    return 0;
-}
-
-void store_meta_encode(const StoreGame *g, unsigned version, StoreMetaBytes *out)
-{
-    memset(out->b, 0, sizeof out->b);
-    memcpy(out->b, STORE_MAGIC, 8);
-    le_put(out->b + 8, version, 2);
-    out->b[10] = (uint8_t)g->rules;
-    out->b[11] = (uint8_t)g->n;
-    out->b[12] = (uint8_t)g->k;
-}
-
-int store_meta_decode(const StoreMetaBytes *in, StoreGame *g, unsigned *version)
-{
-    if (memcmp(in->b, STORE_MAGIC, 8) != 0 || in->b[13] || in->b[14] || in->b[15]) return -1;
-    *version = (unsigned)le_get(in->b + 8, 2);
-    g->rules = (RuleSet)in->b[10];
-    g->n = in->b[11];
-    g->k = in->b[12];
-    return 0;
-}
-
-void store_game_name(const StoreGame *g, char *buf, size_t size)
-{
-    bool known = (int)g->rules >= RULES_ORIGINAL && (int)g->rules <= RULES_EXACT_END;
-    snprintf(buf, size, "%s %dx%d k=%d", known ? rules_name(g->rules) : "unknown-rules", g->n, g->n, g->k);
-}
+enum { STORE_DEFAULT_MB = 1024 };
 
 static bool game_valid(const StoreGame *g)
 {
@@ -124,32 +51,6 @@ static int check_game(const Store *s, const StoreKey *key, char *err, int errlen
     store_game_name(&g, want, sizeof want);
     errmsg_set(err, errlen, "store %s holds %s positions, not %s (one game per store)", s->path, have, want);
     return -1;
-}
-
-static MDB_val meta_key(void) { return (MDB_val){STORE_META_KEY_BYTES, (void *)STORE_META_KEY}; }
-
-static bool is_meta_key(const MDB_val *k)
-{
-    return k->mv_size == STORE_META_KEY_BYTES && memcmp(k->mv_data, STORE_META_KEY, STORE_META_KEY_BYTES) == 0;
-}
-
-/* Puts the meta record for g inside txn. */
-static int put_meta(Store *s, MDB_txn *txn, const StoreGame *g)
-{
-    StoreMetaBytes mb;
-    store_meta_encode(g, STORE_FORMAT, &mb);
-    MDB_val k = meta_key(), v = {sizeof mb.b, mb.b};
-    return mdb_put(txn, s->dbi, &k, &v, 0);
-}
-
-const char *store_source_name(int source)
-{
-    switch (source) {
-    case STORE_SOURCE_DFPN: return "df-pn";
-    case STORE_SOURCE_LEMMA: return "lemma";
-    case STORE_SOURCE_HAND: return "hand";
-    default: return "unknown";
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -207,6 +108,118 @@ static int check_value(const StoreKey *k, const StoreValue *v, char *err, int er
     return 0;
 }
 
+static MDB_val meta_key(void) { return (MDB_val){STORE_META_KEY_BYTES, (void *)STORE_META_KEY}; }
+
+static bool is_meta_key(const MDB_val *k)
+{
+    return k->mv_size == STORE_META_KEY_BYTES && memcmp(k->mv_data, STORE_META_KEY, STORE_META_KEY_BYTES) == 0;
+}
+
+/* Puts meta record m inside txn. */
+static int put_meta(Store *s, MDB_txn *txn, const StoreMeta *m)
+{
+    StoreMetaBytes mb;
+    store_meta_encode(m, &mb);
+    MDB_val k = meta_key(), v = {sizeof mb.b, mb.b};
+    return mdb_put(txn, s->dbi, &k, &v, 0);
+}
+
+/* The meta record in txn: 1 found (*m, of this format, its game valid),
+ * 0 none, -1 with a message naming path. */
+static int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *err, int errlen)
+{
+    MDB_val k = meta_key(), v;
+    int rc = mdb_get(txn, dbi, &k, &v);
+    if (rc == MDB_NOTFOUND) return 0;
+    if (rc != 0) {
+        errmsg_set(err, errlen, "store %s: cannot read its meta record: %s", path, mdb_strerror(rc));
+        return -1;
+    }
+    const uint8_t *b = v.mv_data;
+    /* A store of another format says so even when its meta record has
+     * another size (format 1's was 16 bytes). */
+    if (v.mv_size >= 10 && memcmp(b, STORE_MAGIC, 8) == 0 && le_get(b + 8, 2) != STORE_FORMAT) {
+        errmsg_set(err, errlen, "store %s has store format version %u (this ocsolve reads %d)", path,
+                   (unsigned)le_get(b + 8, 2), STORE_FORMAT);
+        return -1;
+    }
+    StoreMetaBytes mb;
+    if (v.mv_size != sizeof mb.b) {
+        errmsg_set(err, errlen, "store %s: not an ocsolve store (its meta record is not one)", path);
+        return -1;
+    }
+    memcpy(mb.b, b, sizeof mb.b);
+    if (store_meta_decode(&mb, m) != 0) {
+        errmsg_set(err, errlen, "store %s: %s", path,
+                   memcmp(b, STORE_MAGIC, 8) == 0 ? "corrupt meta record (it fails its check)"
+                                                  : "not an ocsolve store (its meta record is not one)");
+        return -1;
+    }
+    if (!game_valid(&m->game)) {
+        errmsg_set(err, errlen, "store %s: corrupt meta record (rules %d, n %d, k %d)", path, (int)m->game.rules,
+                   m->game.n, m->game.k);
+        return -1;
+    }
+    return 1;
+}
+
+/* One raw position record, checked: 0 (key and value filled), -1
+ * malformed (why says how), STORE_BAD_CHECK. */
+static int decode_record(const MDB_val *k, const MDB_val *v, StoreKey *key, StoreValue *val, uint64_t *check,
+                         const char **why)
+{
+    StoreKeyBytes kb;
+    StoreValueBytes vb;
+    *why = "a key or value of the wrong size";
+    if (k->mv_size != sizeof kb.b || v->mv_size != sizeof vb.b) return -1;
+    memcpy(kb.b, k->mv_data, sizeof kb.b);
+    memcpy(vb.b, v->mv_data, sizeof vb.b);
+    int rc = store_value_decode(&kb, &vb, val);
+    *why = rc == STORE_BAD_CHECK ? "fails its check" : "a malformed value";
+    if (rc != 0) return rc;
+    store_key_decode(&kb, key);
+    *why = "a malformed key";
+    if (kb.b[3] != 0) return -1;
+    *check = store_value_check(&vb);
+    return 0;
+}
+
+/* What a walk over every position record found. */
+typedef struct {
+    uint64_t records, bad, digest;
+    char first[200]; /* the first bad record's fault */
+} Walked;
+
+/* Reads every position record of txn, in key order, checking each
+ * (check_key too); bad ones are counted and told to bad (NULL: not
+ * told). 0, or LMDB's error. */
+static int walk_records(MDB_txn *txn, MDB_dbi dbi, Walked *w, StoreBadRecord bad, void *ctx)
+{
+    MDB_cursor *cur;
+    *w = (Walked){0};
+    int rc = mdb_cursor_open(txn, dbi, &cur);
+    if (rc != 0) return rc;
+    MDB_val k, v;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (is_meta_key(&k)) continue;
+        StoreKey key;
+        StoreValue val;
+        uint64_t check = 0;
+        const char *why;
+        w->records++;
+        int r = decode_record(&k, &v, &key, &val, &check, &why);
+        if (r == 0 && check_key(&key, NULL, 0) != 0) r = -1, why = "a key that is no position";
+        if (r == 0) {
+            w->digest ^= check;
+            continue;
+        }
+        if (!w->bad++) snprintf(w->first, sizeof w->first, "record %llu: %s", (unsigned long long)w->records, why);
+        if (bad) bad(k.mv_data, k.mv_size, why, ctx);
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Open and close                                                      */
 /* ------------------------------------------------------------------ */
@@ -246,6 +259,50 @@ static int prepare_dir(const char *path, bool readonly, char *err, int errlen)
     return 0;
 }
 
+/* Before LMDB maps anything: data.mdb, when it has anything in it,
+ * holds its meta pages and the pages the newest says (store_file.h);
+ * lock.mdb, when there, is a regular file (LMDB's open of a FIFO would
+ * block). 0, or -1 with a message. */
+static int check_files(const char *path, char *err, int errlen)
+{
+    char data[4200], why[400];
+    struct stat st;
+    snprintf(data, sizeof data, "%s/lock.mdb", path);
+    if (stat(data, &st) == 0 && !S_ISREG(st.st_mode)) {
+        errmsg_set(err, errlen, "store %s: lock.mdb is not a regular file", path);
+        return -1;
+    }
+    snprintf(data, sizeof data, "%s/data.mdb", path);
+    if (stat(data, &st) != 0) return 0; /* a new store */
+    if (S_ISREG(st.st_mode) && st.st_size == 0) return 0; /* LMDB makes it */
+    if (storefile_check(data, 0, false, NULL, why, sizeof why) == 0) return 0;
+    errmsg_set(err, errlen, "store %s: %s", path, why);
+    return -1;
+}
+
+/* After LMDB mapped the file and before it reads any page: every page of
+ * the snapshot a read transaction of ours pins (store_file.h, When). 0,
+ * or -1 with a message. */
+static int check_pages(Store *s, char *err, int errlen)
+{
+    char data[4200], why[400] = "";
+    snprintf(data, sizeof data, "%s/data.mdb", s->path);
+    for (int tries = 0; tries < 100; tries++) {
+        MDB_txn *txn;
+        int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
+        if (rc != 0) {
+            errmsg_set(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
+            return -1;
+        }
+        rc = storefile_check(data, (uint64_t)mdb_txn_id(txn), true, NULL, why, sizeof why);
+        mdb_txn_abort(txn);
+        if (rc == 0) return 0;
+        if (rc != STOREFILE_GONE) break;
+    }
+    errmsg_set(err, errlen, "store %s: %s", s->path, why[0] ? why : "it changed too fast to be checked");
+    return -1;
+}
+
 /* One writer (store.h): the flock on DIR/writer.lock, before LMDB opens
  * anything, so that a refused writer has touched nothing. */
 static int take_writer_lock(Store *s, char *err, int errlen)
@@ -278,51 +335,61 @@ static int open_env(Store *s, size_t map_mb, char *err, int errlen)
     return rc == 0 ? 0 : -1;
 }
 
+/* Every position record against the meta record m (store.h, Opening
+ * refuses). 0, or -1 with a message. */
+static int check_records(Store *s, MDB_txn *txn, const StoreMeta *m, char *err, int errlen)
+{
+    Walked w;
+    int rc = walk_records(txn, s->dbi, &w, NULL, NULL);
+    if (rc != 0) {
+        errmsg_set(err, errlen, "store %s: cannot read its records: %s", s->path, mdb_strerror(rc));
+        return -1;
+    }
+    if (w.bad) {
+        errmsg_set(err, errlen, "store %s is corrupt: %llu of %llu records bad (%s); 'ocsolve store check %s' lists them",
+                   s->path, (unsigned long long)w.bad, (unsigned long long)w.records, w.first, s->path);
+        return -1;
+    }
+    if (w.records != m->records || w.digest != m->digest) {
+        errmsg_set(err, errlen, "store %s is corrupt: %llu records where its meta record counts %llu%s", s->path,
+                   (unsigned long long)w.records, (unsigned long long)m->records,
+                   w.records == m->records ? ", and they are not the ones it sums" : "");
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads (or, first write-open of an empty store, writes) the meta record
- * inside txn and checks it against expect. 0, -1 with a message (the
- * transaction is the caller's to end). */
+ * inside txn, checks every record against it and the game against
+ * expect. 0, -1 with a message (the transaction is the caller's to end). */
 static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err, int errlen)
 {
-    MDB_val k = meta_key(), v;
-    int rc = mdb_get(txn, s->dbi, &k, &v);
-    if (rc == 0) {
-        StoreMetaBytes mb;
-        unsigned version = 0;
-        bool ok = v.mv_size == sizeof mb.b;
-        if (ok) memcpy(mb.b, v.mv_data, sizeof mb.b);
-        if (!ok || store_meta_decode(&mb, &s->game, &version) != 0) {
-            errmsg_set(err, errlen, "store %s: not an ocsolve store (its meta record is not one)", s->path);
-            return -1;
-        }
-        if (version != STORE_FORMAT) {
-            errmsg_set(err, errlen, "store %s has store format version %u (this ocsolve reads %d)", s->path, version,
-                    STORE_FORMAT);
-            return -1;
-        }
-        if (!game_valid(&s->game)) {
-            errmsg_set(err, errlen, "store %s: corrupt meta record (rules %d, n %d, k %d)", s->path, (int)s->game.rules,
-                    s->game.n, s->game.k);
-            return -1;
-        }
+    StoreMeta m;
+    int found = read_meta(s->path, txn, s->dbi, &m, err, errlen);
+    if (found < 0) return -1;
+    if (found) {
+        if (check_records(s, txn, &m, err, errlen) != 0) return -1;
+        s->game = m.game;
         s->has_game = true;
-    } else if (rc == MDB_NOTFOUND) {
+    } else {
         MDB_stat ms;
-        rc = mdb_stat(txn, s->dbi, &ms);
+        int rc = mdb_stat(txn, s->dbi, &ms);
         if (rc == 0 && ms.ms_entries > 0) {
             errmsg_set(err, errlen,
-                    "store %s: no ocsolve meta record, yet %zu record%s (another program's database, "
-                    "or a store made before meta records)",
-                    s->path, (size_t)ms.ms_entries, ms.ms_entries == 1 ? "" : "s");
+                       "store %s: no ocsolve meta record, yet %zu record%s (another program's database, "
+                       "or a store made before meta records)",
+                       s->path, (size_t)ms.ms_entries, ms.ms_entries == 1 ? "" : "s");
             return -1;
         }
-        if (rc == 0 && expect && !s->readonly && (rc = put_meta(s, txn, expect)) == 0) {
+        if (rc == 0 && expect && !s->readonly &&
+            (rc = put_meta(s, txn, &(StoreMeta){*expect, STORE_FORMAT, 0, 0})) == 0) {
             s->game = *expect;
             s->has_game = true;
         }
-    }
-    if (rc != 0 && rc != MDB_NOTFOUND) {
-        errmsg_set(err, errlen, "store %s: cannot read its meta record: %s", s->path, mdb_strerror(rc));
-        return -1;
+        if (rc != 0) {
+            errmsg_set(err, errlen, "store %s: cannot write its meta record: %s", s->path, mdb_strerror(rc));
+            return -1;
+        }
     }
     if (expect && s->has_game && !game_equal(expect, &s->game)) {
         char have[64], want[64];
@@ -378,7 +445,8 @@ Store *store_open_game(const char *path, bool readonly, size_t map_mb, const Sto
     snprintf(s->path, sizeof s->path, "%s", path);
     s->readonly = readonly;
     filelock_init(&s->lock);
-    if ((readonly || take_writer_lock(s, err, errlen) == 0) && open_env(s, map_mb, err, errlen) == 0 &&
+    if ((readonly || take_writer_lock(s, err, errlen) == 0) && check_files(path, err, errlen) == 0 &&
+        open_env(s, map_mb, err, errlen) == 0 && check_pages(s, err, errlen) == 0 &&
         open_db(s, expect, err, errlen) == 0)
         return s;
     store_close(s);
@@ -439,10 +507,52 @@ static StoreValue merge(const StoreValue *old, const StoreValue *nw)
     return m;
 }
 
-/* One write transaction: read, merge, write, commit; with game (the
- * store has none yet), the meta record too. 0 done; 1 the map was full
- * (nothing written); STORE_CONFLICT or -3 (a corrupt record), message in
- * err; -1 LMDB's error code in *mdb_rc. */
+/* Inside a write transaction: the value to write for key k (the
+ * stored record merged with v), and the meta record updated for it
+ * (count and digest). 0 write *keep, 1 nothing new, STORE_CONFLICT or -3
+ * (a corrupt record or meta record) with a message in err, -1 LMDB's
+ * error in *mdb_rc. */
+static int merge_in_txn(Store *s, MDB_txn *txn, MDB_val *k, const StoreValue *v, const StoreGame *game,
+                        StoreValue *keep, StoreMeta *meta, int *mdb_rc, char *err, int errlen)
+{
+    int found = read_meta(s->path, txn, s->dbi, meta, err, errlen);
+    if (found < 0 || (!found && !game)) {
+        if (!found) errmsg_set(err, errlen, "store %s is corrupt: its meta record is gone", s->path);
+        return -3;
+    }
+    if (!found) *meta = (StoreMeta){*game, STORE_FORMAT, 0, 0};
+    *keep = *v;
+    MDB_val old;
+    int rc = mdb_get(txn, s->dbi, k, &old);
+    if (rc == MDB_NOTFOUND) {
+        meta->records++;
+        return 0;
+    }
+    if (rc != 0) return *mdb_rc = rc, -1;
+    StoreKey ok;
+    StoreValue ov;
+    uint64_t check;
+    const char *why;
+    if (decode_record(k, &old, &ok, &ov, &check, &why) != 0) {
+        errmsg_set(err, errlen, "store %s is corrupt: the record of this position %s", s->path, why);
+        return -3;
+    }
+    if (ov.winner != v->winner) {
+        errmsg_set(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
+                   ov.winner == WINNER_ORDER ? "order" : "chaos", v->winner == WINNER_ORDER ? "order" : "chaos");
+        return STORE_CONFLICT;
+    }
+    *keep = merge(&ov, v);
+    if (keep->move == ov.move && keep->dtw == ov.dtw && keep->flags == ov.flags && keep->source == ov.source)
+        return 1;
+    meta->digest ^= check; /* the old record leaves the digest */
+    return 0;
+}
+
+/* One write transaction: read, merge, write the record and the meta
+ * record, commit; with game (the store has none yet) the meta record is
+ * made. 0 done; 1 the map was full (nothing written); STORE_CONFLICT or
+ * -3 (a corrupt record), message in err; -1 LMDB's error code in *mdb_rc. */
 static int put_txn(Store *s, MDB_val *k, const StoreValue *v, const StoreGame *game, int *mdb_rc, char *err,
                    int errlen)
 {
@@ -457,37 +567,20 @@ static int put_txn(Store *s, MDB_val *k, const StoreValue *v, const StoreGame *g
         *mdb_rc = rc;
         return -1;
     }
-    StoreValue keep = *v;
-    MDB_val old;
-    rc = mdb_get(txn, s->dbi, k, &old);
-    if (rc == 0) {
-        StoreValue ov;
-        StoreValueBytes ob;
-        if (old.mv_size != sizeof ob.b || (memcpy(ob.b, old.mv_data, sizeof ob.b), store_value_decode(&ob, &ov)) != 0) {
-            mdb_txn_abort(txn);
-            errmsg_set(err, errlen, "store %s: corrupt record for this position", s->path);
-            return -3;
-        }
-        if (ov.winner != v->winner) {
-            mdb_txn_abort(txn);
-            errmsg_set(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
-                    ov.winner == WINNER_ORDER ? "order" : "chaos", v->winner == WINNER_ORDER ? "order" : "chaos");
-            return STORE_CONFLICT;
-        }
-        keep = merge(&ov, v);
-        if (keep.move == ov.move && keep.dtw == ov.dtw && keep.flags == ov.flags && keep.source == ov.source) {
-            mdb_txn_abort(txn); /* nothing new */
-            return 0;
-        }
-    } else if (rc != MDB_NOTFOUND) {
+    StoreValue keep;
+    StoreMeta meta;
+    int r = merge_in_txn(s, txn, k, v, game, &keep, &meta, mdb_rc, err, errlen);
+    if (r != 0) {
         mdb_txn_abort(txn);
-        *mdb_rc = rc;
-        return -1;
+        return r == 1 ? 0 : r;
     }
+    StoreKeyBytes kb;
+    memcpy(kb.b, k->mv_data, sizeof kb.b);
     StoreValueBytes vb;
-    store_value_encode(&keep, &vb);
+    store_value_encode(&kb, &keep, &vb);
+    meta.digest ^= store_value_check(&vb);
     MDB_val val = {sizeof vb.b, vb.b};
-    rc = game ? put_meta(s, txn, game) : 0;
+    rc = put_meta(s, txn, &meta);
     if (rc == 0) rc = mdb_put(txn, s->dbi, k, &val, 0);
     if (rc == 0) rc = mdb_txn_commit(txn);
     else mdb_txn_abort(txn);
@@ -597,17 +690,19 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
         return -1;
     }
     rc = mdb_get(txn, s->dbi, &k, &val);
-    StoreValueBytes vb;
-    if (rc == 0 && val.mv_size == sizeof vb.b) memcpy(vb.b, val.mv_data, sizeof vb.b);
-    size_t size = rc == 0 ? val.mv_size : 0;
+    StoreKey got;
+    uint64_t check;
+    const char *why = "";
+    int bad = rc == 0 ? decode_record(&k, &val, &got, out, &check, &why) : 0;
     mdb_txn_abort(txn);
     if (rc == MDB_NOTFOUND) return 0;
     if (rc != 0) {
         errmsg_set(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
     }
-    if (size != sizeof vb.b || store_value_decode(&vb, out) != 0) {
-        errmsg_set(s->error, sizeof s->error, "store %s: corrupt record for this position", s->path);
+    /* never used: a record that fails its check (store.h) */
+    if (bad) {
+        errmsg_set(s->error, sizeof s->error, "store %s is corrupt: the record of this position %s", s->path, why);
         return -1;
     }
     if (out->move != MOVE_NONE) out->move = sym_move(out->move, sym_inverse(sym), key->n);
@@ -638,20 +733,15 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
     int ret = 0;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
         if (is_meta_key(&k)) continue; /* checked at open */
-        StoreKeyBytes kb;
-        StoreValueBytes vb;
         StoreKey key;
         StoreValue val;
-        bool ok = k.mv_size == sizeof kb.b && v.mv_size == sizeof vb.b;
-        if (ok) {
-            memcpy(kb.b, k.mv_data, sizeof kb.b);
-            memcpy(vb.b, v.mv_data, sizeof vb.b);
-            store_key_decode(&kb, &key);
-            ok = kb.b[3] == 0 && check_key(&key, NULL, 0) == 0 && store_value_decode(&vb, &val) == 0;
-        }
-        if (!ok) {
-            errmsg_set(err, errlen, "store %s: corrupt record (key of %zu bytes, value of %zu)", s->path, k.mv_size,
-                    v.mv_size);
+        uint64_t check;
+        const char *why;
+        int bad = decode_record(&k, &v, &key, &val, &check, &why);
+        if (bad == 0 && check_key(&key, NULL, 0) != 0) bad = -1, why = "a key that is no position";
+        if (bad) {
+            errmsg_set(err, errlen, "store %s is corrupt: a record %s; 'ocsolve store check %s' lists the bad ones",
+                       s->path, why, s->path);
             ret = -1;
             break;
         }
@@ -697,5 +787,80 @@ int store_stats(Store *s, StoreStats *out, char *err, int errlen)
         return -1;
     }
     out->file_bytes = (uint64_t)st.st_size;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The check of a store that is not trusted                            */
+/* ------------------------------------------------------------------ */
+
+/* What the walk and the meta record say, as store_check's one line. */
+static void check_verdict(StoreCheck *out, int found, const char *meta_why, const Walked *w)
+{
+    char *p = out->problem;
+    size_t n = sizeof out->problem;
+    if (found < 0) snprintf(p, n, "%s", meta_why);
+    else if (!found && w->records) snprintf(p, n, "no meta record, yet %llu records", (unsigned long long)w->records);
+    else if (w->bad)
+        snprintf(p, n, "%llu of %llu records bad (the first: %s)", (unsigned long long)w->bad,
+                 (unsigned long long)w->records, w->first);
+    else if (found && w->records != out->meta.records)
+        snprintf(p, n, "%llu records where the meta record counts %llu (records lost or added)",
+                 (unsigned long long)w->records, (unsigned long long)out->meta.records);
+    else if (found && w->digest != out->meta.digest)
+        snprintf(p, n, "the records are not the ones the meta record sums (a record replaced)");
+}
+
+/* A message without its leading "store PATH: " (store_check's caller
+ * names the store itself). */
+static void strip_store(char *msg, const char *path)
+{
+    char head[4200];
+    snprintf(head, sizeof head, "store %s: ", path);
+    size_t n = strlen(head);
+    if (strncmp(msg, head, n) == 0) memmove(msg, msg + n, strlen(msg + n) + 1);
+}
+
+int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx, char *err, int errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (strlen(path) >= sizeof((Store *)0)->path - 16) {
+        errmsg_set(err, errlen, "store %s: path too long", path);
+        return -1;
+    }
+    if (prepare_dir(path, true, err, errlen) != 0) return -1;
+    if (check_files(path, out->problem, sizeof out->problem) != 0) return strip_store(out->problem, path), 0;
+    Store *s = calloc(1, sizeof *s);
+    if (!s) {
+        errmsg_set(err, errlen, "store %s: out of memory", path);
+        return -1;
+    }
+    snprintf(s->path, sizeof s->path, "%s", path);
+    s->readonly = true;
+    filelock_init(&s->lock);
+    MDB_txn *txn = NULL;
+    int rc = -1;
+    if (open_env(s, 0, out->problem, sizeof out->problem) == 0 &&
+        check_pages(s, out->problem, sizeof out->problem) == 0) {
+        out->file_ok = true;
+        rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
+        if (rc == 0) rc = mdb_dbi_open(txn, NULL, 0, &s->dbi);
+        if (rc != 0) snprintf(out->problem, sizeof out->problem, "cannot read it: %s", mdb_strerror(rc));
+    }
+    if (rc == 0) {
+        char why[512] = "";
+        Walked w;
+        int found = read_meta(path, txn, s->dbi, &out->meta, why, sizeof why);
+        out->meta_ok = found == 1;
+        rc = walk_records(txn, s->dbi, &w, bad, ctx);
+        out->records = w.records;
+        out->bad = w.bad;
+        out->digest = w.digest;
+        if (rc != 0) snprintf(out->problem, sizeof out->problem, "cannot read its records: %s", mdb_strerror(rc));
+        else check_verdict(out, found, why, &w);
+    }
+    if (txn) mdb_txn_abort(txn);
+    store_close(s);
+    strip_store(out->problem, path);
     return 0;
 }

@@ -32,10 +32,10 @@
  *          canonicalise themselves: callers pass any of the 16 images and
  *          all of them reach the one record.
  *
- * Value, 8 bytes:
+ * Value, 16 bytes:
  *
- *   byte 0        1       2            4       5        6         7        8
- *        | winner | move | dtw (LE)   | flags | source | version | 0      |
+ *   byte 0        1       2            4       5        6         7   8            16
+ *        | winner | move | dtw (LE)   | flags | source | version | 0 | check (LE)   |
  *
  *   winner  1 Order, 2 Chaos (Winner; a store holds decided positions only);
  *   move    a winning move of the side to move IN THE CANONICAL FRAME
@@ -47,30 +47,58 @@
  *           `solve --dtw` reports it; 0xFFFF unknown (always for Chaos);
  *   flags   STORE_FLAG_*; merged by OR;
  *   source  who decided it (STORE_SOURCE_*);
- *   version STORE_FORMAT (1); a record of another version is refused as
- *           corrupt rather than misread. Byte 7 is zero (reserved).
+ *   version STORE_FORMAT (2); a record of another version is refused as
+ *           corrupt rather than misread. Byte 7 is zero (reserved);
+ *   check   XXH3-64 (seed STORE_SEED) of the record's 20 key bytes and
+ *           then value bytes 0..7.
+ *
+ * Why a checksum over key and value: LMDB checks nothing of what it
+ * stores, and one flipped bit in a winner byte turns a Chaos win into an
+ * Order win that a search then takes as a fact. With the check, a record
+ * whose winner, move or distance changed, or whose key now names another
+ * position, fails, and a failing record is never used: opening the store
+ * refuses it (below), and store_get and store_foreach refuse a record
+ * that fails later. The check guards against corruption (a disk, a copy,
+ * a damaged snapshot); it is no signature: a record rewritten on purpose
+ * with a matching check is caught only by the certificates, which the
+ * verifier checks (a store is a cache of results, a certificate the
+ * proof).
  *
  * Meta record, one per store: key STORE_META_KEY, 5 bytes, 0xFF "meta". Its
  * first byte is no rule set's number (position keys start with 0..2) and
  * its length is not 20, so it sorts after every position and can never be
- * read as one (store_foreach skips it). Value, 16 bytes:
+ * read as one (store_foreach skips it). Value, 40 bytes:
  *
- *   byte 0            8              10      11    12    13          16
- *        | "OCSSTORE" | version (LE)  | rules | n   | k   | 0 0 0     |
+ *   byte 0           8             10      11    12    13      16        24       32      40
+ *        | "OCSSTORE" | version (LE) | rules | n   | k   | 0 0 0 | records | digest | check |
  *
  *   magic   STORE_MAGIC, the 8 bytes "OCSSTORE": an LMDB database of
  *           another program has no such record;
  *   version STORE_FORMAT, the format of the whole store (meta and
  *           records); a store of another version is refused at open;
- *   rules, n, k  the game of every position in the store.
- * It is written with the first write-open of an empty store when the
- * caller names the game (store_open_game), else with the first put (its
- * key's game), in that put's transaction. Opening refuses, with one line
- * naming the store and the reason: a data.mdb that is not an LMDB file (or
- * one of another LMDB version); a meta record without the magic, of
- * another version, or naming no valid game; records without a meta record
- * (another program's database, or a store made before meta records
- * existed); a game other than the one the caller expects.
+ *   rules, n, k  the game of every position in the store;
+ *   records the number of position records (LE);
+ *   digest  the XOR of every position record's check (LE);
+ *   check   XXH3-64 (seed STORE_SEED) of the meta key and bytes 0..31.
+ * Every put updates records and digest in the transaction that writes the
+ * record, so they always describe the committed records: a record that
+ * vanished or appeared shows as a count or digest that no longer matches.
+ * The meta record is written with the first write-open of an empty store
+ * when the caller names the game (store_open_game), else with the first
+ * put (its key's game), in that put's transaction.
+ *
+ * Opening refuses, with one line naming the store and the reason:
+ *   - a data.mdb that is not an LMDB file (or of another LMDB version), or
+ *     one that store_file.h finds truncated or corrupt: it is read with
+ *     plain reads before LMDB maps it, since LMDB would crash on it;
+ *   - a meta record without the magic, of another version, failing its
+ *     check, or naming no valid game; records without a meta record
+ *     (another program's database);
+ *   - a game other than the one the caller expects;
+ *   - any position record that is malformed or fails its check, or
+ *     records that do not match the meta record's count or digest. Every
+ *     open reads every record for this (about a second for a million;
+ *     `ocsolve store check DIR` lists the bad records one by one).
  *
  * Merging: a put for a position already stored never changes its winner.
  * If the stored winner differs, the put fails with STORE_CONFLICT and the
@@ -135,8 +163,9 @@
 #include "../engine/board.h"
 #include "../engine/rules.h"
 
-enum { STORE_KEY_BYTES = 20, STORE_VALUE_BYTES = 8, STORE_FORMAT = 1 };
-enum { STORE_META_KEY_BYTES = 5, STORE_META_BYTES = 16 };
+enum { STORE_KEY_BYTES = 20, STORE_VALUE_BYTES = 16, STORE_FORMAT = 2 };
+enum { STORE_META_KEY_BYTES = 5, STORE_META_BYTES = 40 };
+#define STORE_SEED 0x4F43535354524532ULL /* "OCSSTRE2": the checks' XXH3 seed */
 #define STORE_META_KEY "\xFF" "meta" /* STORE_META_KEY_BYTES bytes, no NUL */
 #define STORE_MAGIC "OCSSTORE"       /* 8 bytes, no NUL */
 enum { STORE_DTW_UNKNOWN = -1 };
@@ -157,12 +186,13 @@ typedef struct {
     uint8_t b[STORE_VALUE_BYTES];
 } StoreValueBytes;
 _Static_assert(sizeof(StoreKeyBytes) == 20, "store key: 1 rules + 1 n + 1 k + 1 zero + 8 X + 8 O bytes");
-_Static_assert(sizeof(StoreValueBytes) == 8,
-               "store value: winner, move, 2 dtw, flags, source, version, zero");
+_Static_assert(sizeof(StoreValueBytes) == 16,
+               "store value: winner, move, 2 dtw, flags, source, version, zero, 8 check");
 typedef struct {
     uint8_t b[STORE_META_BYTES];
 } StoreMetaBytes;
-_Static_assert(sizeof(StoreMetaBytes) == 16, "store meta: 8 magic + 2 version + rules + n + k + 3 zero bytes");
+_Static_assert(sizeof(StoreMetaBytes) == 40,
+               "store meta: 8 magic + 2 version + rules + n + k + 3 zero + 8 records + 8 digest + 8 check");
 _Static_assert(sizeof(STORE_META_KEY) - 1 == STORE_META_KEY_BYTES, "meta key: 0xFF then \"meta\"");
 _Static_assert(sizeof(STORE_MAGIC) - 1 == 8, "store magic: 8 bytes");
 _Static_assert((int)STORE_META_KEY_BYTES != (int)STORE_KEY_BYTES, "the meta key is never a position key");
@@ -251,18 +281,52 @@ int store_stats(Store *s, StoreStats *out, char *err, int errlen);
 typedef int (*StoreVisit)(const StoreKey *key, const StoreValue *v, void *ctx);
 int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen);
 
+/* The meta record's content. */
+typedef struct {
+    StoreGame game;
+    unsigned version;
+    uint64_t records, digest;
+} StoreMeta;
+
+/* What store_check found (`ocsolve store check DIR`). */
+typedef struct {
+    bool file_ok;     /* data.mdb passed store_file.h's checks */
+    bool meta_ok;     /* a meta record of this format whose check holds */
+    StoreMeta meta;   /* when meta_ok */
+    uint64_t records; /* position records read */
+    uint64_t bad;     /* of them, malformed or failing their check */
+    uint64_t digest;  /* the XOR of the good records' checks */
+    char problem[512]; /* the first fault, one line naming it; empty: sound */
+} StoreCheck;
+/* Told about each bad record: its raw key bytes and why. */
+typedef void (*StoreBadRecord)(const uint8_t *key, size_t klen, const char *why, void *ctx);
+/* Reads the store at path without trusting any of it: data.mdb by
+ * store_file.h, then (if that passed) every record, its check and the
+ * meta record's count and digest, telling bad (may be NULL) about each
+ * bad record. Never takes the writer lock. 0 when it could look (out
+ * says what it found: sound exactly when out->problem is empty), or -1
+ * with a message when path holds no store at all. */
+int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx, char *err, int errlen);
+
 /* The byte strings (exposed for tests): no canonicalisation here. */
 void store_key_encode(const StoreKey *k, StoreKeyBytes *out);
 void store_key_decode(const StoreKeyBytes *in, StoreKey *k);
-void store_value_encode(const StoreValue *v, StoreValueBytes *out);
-/* -1 on a malformed record (winner, version, reserved byte). */
-int store_value_decode(const StoreValueBytes *in, StoreValue *v);
-/* The meta record's value for game g with format version (STORE_FORMAT;
- * tests write others). */
-void store_meta_encode(const StoreGame *g, unsigned version, StoreMetaBytes *out);
-/* -1 without the magic or with a non-zero reserved byte; else 0, with the
- * version and the game as written (not checked). */
-int store_meta_decode(const StoreMetaBytes *in, StoreGame *g, unsigned *version);
+/* The value of the record with key bytes kb, its check included. */
+void store_value_encode(const StoreKeyBytes *kb, const StoreValue *v, StoreValueBytes *out);
+enum { STORE_BAD_CHECK = -2 };
+/* 0; -1 on a malformed value (winner, version, reserved byte);
+ * STORE_BAD_CHECK when the check does not match key and value. */
+int store_value_decode(const StoreKeyBytes *kb, const StoreValueBytes *in, StoreValue *v);
+/* The check a value carries (bytes 8..15), as the digest sums it. */
+uint64_t store_value_check(const StoreValueBytes *in);
+
+/* The meta record's value (m->version: STORE_FORMAT; tests write others),
+ * its check computed. */
+void store_meta_encode(const StoreMeta *m, StoreMetaBytes *out);
+/* -1 without the magic, with a non-zero reserved byte or a check that
+ * fails; else 0, with the version, game, count and digest as written
+ * (not checked against anything). */
+int store_meta_decode(const StoreMetaBytes *in, StoreMeta *m);
 /* "original 6x6 k=5" */
 void store_game_name(const StoreGame *g, char *buf, size_t size);
 

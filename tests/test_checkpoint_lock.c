@@ -172,3 +172,79 @@ Test(checkpoint_lock, job_lock_in_library)
     job_unlock(&none);
     tl_rm_dir(dir);
 }
+
+/* Another name for the file itself: a symlink to F (G -> F, its own G.lock
+ * before 2026-12-03) and a hard link to F (the same inode under another
+ * name), made while a solve works on F and also after it saved F again
+ * (each save renames a new file onto F: the lock follows it). Each is
+ * refused while the first runs. */
+Test(checkpoint_lock, links_to_the_file_refused)
+{
+    char dir[64];
+    enter_dir(dir, sizeof dir);
+    pid_t first = spawn("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "8",
+                        "--checkpoint", "F", "--checkpoint-every", "0.2");
+    struct stat st;
+    for (int i = 0; i < 400 && stat("F", &st) != 0; i++) sleep_ms(10);
+    cr_assert_eq(stat("F", &st), 0, "the first solve saved no checkpoint within 4 s");
+    cr_assert_eq(symlink("F", "G"), 0);
+    cr_assert_eq(link("F", "H"), 0);
+    sleep_ms(700); /* saves happen every 0.2 s: H is the old inode now */
+    cr_assert_eq(link("F", "H2"), 0);
+    const char *names[] = {"G", "H2"};
+    for (size_t i = 0; i < 2; i++) {
+        Run r;
+        run_argv(&r, ARGS("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "1",
+                          "--checkpoint", names[i], "--resume", names[i]));
+        char want[80];
+        snprintf(want, sizeof want, "checkpoint '%s' is in use by another solve", names[i]);
+        expect_one_line(&r, 2, want);
+        run_free(&r);
+    }
+    /* H was F's inode until a save replaced F: now a copy of its own */
+    Run r;
+    run_argv(&r, ARGS("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "0.3",
+                      "--checkpoint", "H", "--resume", "H"));
+    cr_expect(r.exited && r.code == 0, "H, no longer F: exit %d [%s]", r.code, r.err);
+    run_free(&r);
+    cr_assert_eq(kill(first, SIGTERM), 0);
+    int status;
+    cr_assert_eq(waitpid(first, &status, 0), first);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM, "first solve: status %d", status);
+    unlink("G");
+    unlink("H");
+    unlink("H2");
+    unlink("H.tmp");
+    leave_dir(dir);
+}
+
+/* Two `ocsolve jobs` runs with the same certificate folder, or the same
+ * proof file under another name, do not both start. */
+Test(checkpoint_lock, jobs_outputs_one_run_each)
+{
+    char dir[64];
+    enter_dir(dir, sizeof dir);
+    pid_t first = spawn("jobs", "--workers", "1", "--no-centre", "--quiet", "--job-tt-mb", "8", "--time-limit", "6",
+                        "--store", "s1", "--certs", "c", "--proof", "P", "-", "Xc3");
+    struct stat st;
+    for (int i = 0; i < 400 && stat("c/writer.lock", &st) != 0; i++) sleep_ms(10);
+    cr_assert_eq(stat("c/writer.lock", &st), 0, "the first run took no lock on its certificate folder");
+    sleep_ms(200);
+    cr_assert_eq(symlink("P", "Q"), 0);
+    Run r;
+    run_argv(&r, ARGS("jobs", "--workers", "1", "--no-centre", "--quiet", "--job-tt-mb", "8", "--time-limit", "1",
+                      "--store", "s2", "--certs", "link/c", "--proof", "P2", "-", "Xc3"));
+    expect_one_line(&r, 2, "certificate folder 'link/c' is in use by another run");
+    run_free(&r);
+    run_argv(&r, ARGS("jobs", "--workers", "1", "--no-centre", "--quiet", "--job-tt-mb", "8", "--time-limit", "1",
+                      "--store", "s3", "--certs", "c3", "--proof", "Q", "-", "Xc3"));
+    expect_one_line(&r, 2, "proof file 'Q' is in use by another run");
+    run_free(&r);
+    cr_assert_eq(kill(first, SIGTERM), 0);
+    int status;
+    cr_assert_eq(waitpid(first, &status, 0), first);
+    cr_expect(WIFEXITED(status), "first run: status %d", status);
+    cr_expect(stat("c/writer.lock", &st) != 0, "the first run left its folder's lock behind");
+    cr_assert_eq(system("rm -rf s1 s2 s3 c c3 P P2 Q"), 0);
+    leave_dir(dir);
+}

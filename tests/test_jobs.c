@@ -193,11 +193,11 @@ typedef struct {
     int n, k, rules;
     int seen, checked, bad;
     char first_bad[80];
-} StoreCheck;
+} StoreAgainstBrute;
 
 static int check_record(const StoreKey *key, const StoreValue *v, void *ctx)
 {
-    StoreCheck *sc = ctx;
+    StoreAgainstBrute *sc = ctx;
     sc->seen++;
     if (sc->seen % 3 != 1) return 0; /* a sample: every third record */
     RefPos p = {.n = key->n, .k = key->k, .rules = sc->rules};
@@ -245,7 +245,7 @@ Test(jobs, store_second_run_at_once)
     StoreStats ss;
     cr_assert_eq(store_stats(st, &ss, err, sizeof err), 0, "%s", err);
     cr_expect_geq(ss.entries, 3, "only %llu records", (unsigned long long)ss.entries);
-    StoreCheck sc = {.m = m, .rules = REF_ORIGINAL};
+    StoreAgainstBrute sc = {.m = m, .rules = REF_ORIGINAL};
     cr_assert_eq(store_foreach(st, check_record, &sc, err, sizeof err), 0, "%s", err);
     cr_expect_eq(sc.bad, 0, "%d of %d sampled records disagree with the brute force, e.g. %s", sc.bad, sc.checked,
                  sc.first_bad);

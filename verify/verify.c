@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../engine/notation.h"
 #include "verify_cert.h"
@@ -153,7 +155,7 @@ static int prove_see(Verifier *v, Entry *e)
     VerifyResult *sub = malloc(sizeof *sub);
     if (!sub) return free(key), vc_error(v->res, VERIFY_MALFORMED, "out of memory");
     VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
-    Nest nest = vnest(depth, ss, NULL, 0);
+    Nest nest = vnest(depth, ss, NULL, 0, v->nest->lim);
     int rc = vr_verify_nested(s->path, &x, sub, &nest);
     if (rc == VERIFY_VALID) {
         v->res->positions_checked += sub->positions_checked;
@@ -335,22 +337,69 @@ void vr_result_init(VerifyResult *out)
     out->longest = -1;
 }
 
+/* The limits lim with the defaults for its 0 fields (and for lim NULL). */
+VerifyLimits vr_limits(const VerifyLimits *lim)
+{
+    VerifyLimits l = lim ? *lim : (VerifyLimits){0, 0};
+    if (!l.max_bytes) l.max_bytes = VERIFY_DEFAULT_MAX_BYTES;
+    if (!l.max_lines) l.max_lines = VERIFY_DEFAULT_MAX_LINES;
+    return l;
+}
+
 int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
 {
     vr_result_init(out);
-    Source src = {.f = fmemopen((void *)text, strlen(text), "r")};
+    VerifyLimits lim = vr_limits(NULL);
+    Source src = {.f = fmemopen((void *)text, strlen(text), "r"), .lim = lim};
     if (!src.f) return vc_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
-    Nest nest = vnest(0, NULL, NULL, 0);
+    Nest nest = vnest(0, NULL, NULL, 0, &lim);
     int rc = run(&src, "<text>", exp, out, &nest);
     fclose(src.f);
     return rc;
 }
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+         : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "of another kind";
+}
+
+/* Opens path, a certificate, for reading (verify.h): a regular file of at
+ * most lim->max_bytes bytes, or an error. stat() first, so that a device
+ * or FIFO is refused without being opened (opening one may block, or act);
+ * then open() with O_NONBLOCK, in case a FIFO took the file's place since
+ * (its open then returns at once), and fstat() the file opened, which is
+ * what will be read. */
+static FILE *open_cert(const char *path, const VerifyLimits *lim, VerifyResult *out)
+{
+    struct stat st;
+    int fd = -1;
+    bool opened = stat(path, &st) == 0;
+    if (opened && S_ISREG(st.st_mode)) opened = (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0;
+    if (opened && fd >= 0) opened = fstat(fd, &st) == 0;
+    if (!opened) {
+        vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        vc_error(out, VERIFY_MALFORMED, "certificate '%s' is not a regular file (%s)", path, file_kind(st.st_mode));
+    } else if ((uint64_t)st.st_size > lim->max_bytes) {
+        vc_error(out, VERIFY_MALFORMED,
+                 "certificate '%s' is %llu bytes, more than the limit of %llu for a file (--max-bytes)", path,
+                 (unsigned long long)st.st_size, (unsigned long long)lim->max_bytes);
+    } else { /* O_NONBLOCK stays: it changes nothing on a regular file, and a pseudo-file that would
+              * block (/proc/kmsg) gives a read error instead */
+        FILE *f = fdopen(fd, "r");
+        if (f) return f;
+        vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (fd >= 0) close(fd);
+    return NULL;
+}
+
 int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest)
 {
     vr_result_init(out);
-    Source src = {.f = fopen(path, "r"), .path = path};
-    if (!src.f) return vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    Source src = {.f = open_cert(path, nest->lim, out), .path = path, .lim = *nest->lim};
+    if (!src.f) return out->status;
     int rc = run(&src, path, exp, out, nest);
     fclose(src.f);
     return rc;
@@ -358,8 +407,14 @@ int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *ou
 
 int verify_file_ex(const char *path, const VerifyExpect *exp, VerifyResult *out)
 {
+    return verify_file_limits(path, exp, 1, NULL, out);
+}
+
+/* One thread (verify_file_limits with threads <= 1). */
+int vr_verify_one(const char *path, const VerifyExpect *exp, const VerifyLimits *lim, VerifyResult *out)
+{
     SubSet ss = {0};
-    Nest nest = vnest(0, &ss, NULL, 0);
+    Nest nest = vnest(0, &ss, NULL, 0, lim);
     int rc = vr_verify_nested(path, exp, out, &nest);
     vsubs_free(&ss);
     return rc;

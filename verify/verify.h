@@ -94,6 +94,38 @@
  * for Chaos; either side plays X or O) is an Order win with the position's
  * side to move. Order then wins by answering each ring move in the pair
  * and following the small game's strategy in the centre.
+ *
+ * A certificate is untrusted input: reading one, the top file or a file a
+ * see line names, takes bounded time and memory whatever the file is.
+ * Invariants:
+ *   - Only regular files are read. A path is stat()ed first and anything
+ *     else (a directory, a FIFO, a device such as /dev/zero or a terminal
+ *     behind /dev/stdin, a socket; also through a symlink) is refused
+ *     without being opened: "certificate 'F' is not a regular file (a
+ *     character device)". It is then opened with O_NONBLOCK (a FIFO put
+ *     there in between cannot block the open; a pseudo-file such as
+ *     /proc/kmsg gives a read error instead of waiting) and fstat()ed
+ *     again.
+ *   - A line has at most VERIFY_LINE_MAX bytes (its newline not counted).
+ *     The longest legitimate line is a see line with a PATH_MAX (4096) path,
+ *     about 4.2 KB; a pairing line on 8x8 is about 300 bytes.
+ *   - A NUL byte is refused where it stands (the line and column).
+ *   - A file has at most VerifyLimits.max_bytes bytes (refused by its size
+ *     before a byte is read, and counted while reading, in case it grows)
+ *     and max_lines lines (of any kind: blank and comment lines count).
+ *     The limits are per file, not per verification, so that a file's
+ *     check, and the result, never depend on the order in which threads
+ *     or see lines reach the files (see Threads above). A verification
+ *     checks each file it reaches once (again only in the one-thread pass
+ *     after a pre-pass, or where a file proved deeper no longer fits
+ *     under the nesting bound).
+ *   - Reading stops at the first refusal: nothing after it is read.
+ * Every refusal makes the file malformed (VERIFY_MALFORMED) with one line
+ * naming the file (and the line); a file a see line names makes the
+ * certificate naming it invalid, like any other malformed sub-certificate.
+ * So reading a file takes time in proportion to at most max_bytes and,
+ * besides the table of its position lines (at most max_lines of them),
+ * one line's buffer of memory.
  */
 #ifndef OCS_VERIFY_H
 #define OCS_VERIFY_H
@@ -128,6 +160,24 @@ typedef struct {
     char error[VERIFY_ERR_LEN]; /* "" when valid; else one line, without a trailing newline */
 } VerifyResult;
 
+/* The bound on a certificate line, in bytes without its newline: 16 times
+ * the longest legitimate line (a see line with a 4096-byte path). */
+enum { VERIFY_LINE_MAX = 65536 };
+
+/* The limits on reading one certificate file (the top one and each one a
+ * see line names). The defaults take the largest certificates written so
+ * far with room to spare: 1.23 M lines and 50 MB a file (README), the
+ * solver's --proof-max-lines default of 10 M lines (about 410 MB on 6x6,
+ * 690 MB on 8x8); the table of a file of 16 M position lines takes at
+ * most about 3 GB (24 bytes an entry, 1.5-3 entries a line). A 2 GB file
+ * is refused by its size before it is read. */
+#define VERIFY_DEFAULT_MAX_BYTES (UINT64_C(1) << 30)
+#define VERIFY_DEFAULT_MAX_LINES UINT64_C(16000000)
+typedef struct {
+    uint64_t max_bytes; /* bytes a file; 0: VERIFY_DEFAULT_MAX_BYTES */
+    uint64_t max_lines; /* lines a file; 0: VERIFY_DEFAULT_MAX_LINES */
+} VerifyLimits;
+
 /* Return out->status. Malformed errors name the source ("FILE:LINE: ..."). */
 int verify_file(const char *path, VerifyResult *out);
 int verify_text(const char *text, VerifyResult *out);
@@ -139,5 +189,9 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
  * verify_file_ex. Same result as verify_file_ex (above). */
 enum { VERIFY_MAX_THREADS = 256 };
 int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, VerifyResult *out);
+/* verify_file_threads within the limits lim (NULL: the defaults); the
+ * other entry points read within the defaults. */
+int verify_file_limits(const char *path, const VerifyExpect *exp, int threads, const VerifyLimits *lim,
+                       VerifyResult *out);
 
 #endif

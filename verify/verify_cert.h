@@ -77,14 +77,16 @@ typedef struct {
     size_t nsee, capsee;
 } Verifier;
 
-/* Where a certificate's lines come from: a file or a text. */
+/* Where a certificate's lines come from: a file or a text, read within
+ * lim (verify.h): a line at most VERIFY_LINE_MAX bytes, no NUL byte, at
+ * most lim.max_lines lines and lim.max_bytes bytes. */
 typedef struct {
     FILE *f;
     const char *path; /* NULL for text */
-    char *buf;
-    size_t cap;
-    long line;
-    bool nul; /* the line held a NUL byte */
+    char *buf;        /* the current line without its newline, NUL-terminated: VERIFY_LINE_MAX + 1 bytes */
+    long line;        /* lines read */
+    uint64_t bytes;   /* bytes read */
+    VerifyLimits lim; /* both set (no 0) */
 } Source;
 
 /* res->error set from fmt; returns status (and sets res->status). */
@@ -96,7 +98,8 @@ void vc_format_pos(const uint8_t *cells, int n, char out[NOTATION_POS_LEN]);
  * v->winner, v->root, v->sym), the position lines into v->tab, the see
  * lines into v->see; pairing lines are checked as they are read (the
  * first failure in v->bad_lemma). 0, or VERIFY_MALFORMED with v->res's
- * error set. */
+ * error set; it reads nothing past the first fault (a refused byte, a
+ * line over the bound, a malformed line). */
 int vc_read_cert(Verifier *v, Source *src);
 
 #endif

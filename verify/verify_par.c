@@ -105,7 +105,7 @@ static void check_task(Prepass *pp, size_t i)
     VerifyExpect x = {t->n, t->k, t->rules, t->winner, root};
     pthread_mutex_unlock(&pp->mu);
     VerifyResult r;
-    Nest nest = vnest(i == 0 ? 0 : 1, pp->subs, pp, i);
+    Nest nest = vnest(i == 0 ? 0 : 1, pp->subs, pp, i, pp->lim);
     int rc = vr_verify_nested(path, i == 0 ? pp->exp : &x, &r, &nest);
     pthread_mutex_lock(&pp->mu);
     t = &pp->subs->s[i];
@@ -180,15 +180,23 @@ static void settle(SubSet *ss)
 
 int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, VerifyResult *out)
 {
-    if (threads <= 1) return verify_file_ex(path, exp, out);
+    return verify_file_limits(path, exp, threads, NULL, out);
+}
+
+int verify_file_limits(const char *path, const VerifyExpect *exp, int threads, const VerifyLimits *limits,
+                       VerifyResult *out)
+{
+    const VerifyLimits lim = vr_limits(limits);
+    if (threads <= 1) return vr_verify_one(path, exp, &lim, out);
     SubSet ss = {0};
-    Prepass pp = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .subs = &ss, .exp = exp};
+    Prepass pp = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .subs = &ss, .exp = exp,
+                  .lim = &lim};
     atomic_init(&pp.stop, false);
     vr_result_init(&pp.top);
     Sub top = {.path = strdup(path), .state = S_QUEUED};
     if (!top.path || vsub_add(&ss, &top) == SIZE_MAX) { /* no memory for the pre-pass: one thread */
         free(top.path);
-        return verify_file_ex(path, exp, out);
+        return vr_verify_one(path, exp, &lim, out);
     }
     prepass_run(&pp, threads);
     settle(&ss);
@@ -203,7 +211,7 @@ int verify_file_threads(const char *path, const VerifyExpect *exp, int threads, 
         *out = pp.top;
         rc = out->status;
     } else {
-        Nest nest = vnest(0, &ss, NULL, 0);
+        Nest nest = vnest(0, &ss, NULL, 0, &lim);
         rc = vr_verify_nested(path, exp, out, &nest);
     }
     vsubs_free(&ss);

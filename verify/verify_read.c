@@ -2,7 +2,9 @@
  * its position lines into the table of positions, keyed by the exact
  * canonical position; conflicting lines for one position are refused
  * here, and pairing lines are checked as they are read. What the lines
- * prove is checked afterwards (verify.c). */
+ * prove is checked afterwards (verify.c). Lines are read within the
+ * limits of verify.h (bounded length, no NUL byte, at most so many lines
+ * and bytes), and reading stops at the first fault. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -86,15 +88,47 @@ void vc_format_pos(const uint8_t *cells, int n, char out[NOTATION_POS_LEN])
 
 /* --- reading the certificate --- */
 
-
-/* The next line (without its newline) in src->buf: 1, 0 at the end, -1 on a read error. */
-static int next_line(Source *src)
+#define MALFORMED(line, ...) malformed(v, line, __VA_ARGS__)
+static int malformed(Verifier *v, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int malformed(Verifier *v, long line, const char *fmt, ...)
 {
-    ssize_t len = getline(&src->buf, &src->cap, src->f);
-    if (len < 0) return ferror(src->f) ? -1 : 0;
-    src->line++;
-    src->nul = strlen(src->buf) != (size_t)len;
-    if (len > 0 && src->buf[len - 1] == '\n') src->buf[len - 1] = '\0';
+    char msg[VERIFY_ERR_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0) return vc_error(v->res, VERIFY_MALFORMED, "%s:%ld: %s", v->name, line, msg);
+    return vc_error(v->res, VERIFY_MALFORMED, "%s: %s", v->name, msg);
+}
+
+/* The next line (without its newline) into src->buf: 1; 0 at the end; -1
+ * with the error set on a read error or a refusal (verify.h): more lines
+ * or bytes than the limits, a NUL byte, a line over VERIFY_LINE_MAX. It
+ * reads a byte at a time into a buffer of fixed size and stops at the
+ * byte refused, so that no file (/dev/zero, one endless line) can make
+ * it read on or grow; getc_unlocked: each thread reads its own FILE. */
+static int next_line(Verifier *v, Source *src)
+{
+    long ln = src->line + 1;
+    int c = getc_unlocked(src->f);
+    if (c == EOF) return ferror(src->f) ? MALFORMED(ln, "read error: %s", strerror(errno)), -1 : 0;
+    if ((uint64_t)ln > src->lim.max_lines)
+        return MALFORMED(ln, "more than %llu lines, the limit for a file (--max-lines)",
+                         (unsigned long long)src->lim.max_lines), -1;
+    size_t len = 0;
+    for (; c != EOF && c != '\n'; c = getc_unlocked(src->f)) {
+        if (c == '\0') return MALFORMED(ln, "NUL byte at column %zu: not a text file", len + 1), -1;
+        if (len == VERIFY_LINE_MAX)
+            return MALFORMED(ln, "line longer than %d bytes, the limit for a line", VERIFY_LINE_MAX), -1;
+        src->buf[len++] = (char)c;
+    }
+    if (c == EOF && ferror(src->f)) return MALFORMED(ln, "read error: %s", strerror(errno)), -1;
+    src->buf[len] = '\0';
+    src->bytes += len + (c == '\n');
+    if (src->bytes > src->lim.max_bytes) /* the size was checked at open: the file grew since */
+        return MALFORMED(ln, "more than %llu bytes, the limit for a file (--max-bytes)",
+                         (unsigned long long)src->lim.max_bytes), -1;
+    src->line = ln;
     return 1;
 }
 
@@ -117,19 +151,6 @@ static bool whole_number(const char *s, int *out)
         if (*p < '0' || *p > '9') return false;
     *out = atoi(s);
     return true;
-}
-
-#define MALFORMED(line, ...) malformed(v, line, __VA_ARGS__)
-static int malformed(Verifier *v, long line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int malformed(Verifier *v, long line, const char *fmt, ...)
-{
-    char msg[VERIFY_ERR_LEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (line > 0) return vc_error(v->res, VERIFY_MALFORMED, "%s:%ld: %s", v->name, line, msg);
-    return vc_error(v->res, VERIFY_MALFORMED, "%s: %s", v->name, msg);
 }
 
 static int parse_position(Verifier *v, long line, const char *what, const char *word, uint8_t *cells)
@@ -337,12 +358,10 @@ int vc_read_cert(Verifier *v, Source *src)
     Header h = {0};
     char *w[W_MAX];
     int rc = 0, got;
-    while (rc == 0 && (got = next_line(src)) > 0) {
+    if (!src->buf && !(src->buf = malloc(VERIFY_LINE_MAX + 1))) /* one line's room, for good */
+        return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
+    while (rc == 0 && (got = next_line(v, src)) > 0) {
         long ln = src->line;
-        if (src->nul) {
-            rc = MALFORMED(ln, "NUL byte in the line: not a text file");
-            break;
-        }
         int nw = split_words(src->buf, w, W_MAX);
         if (nw == 0) continue;
         if (!h.magic) {
@@ -374,7 +393,7 @@ int vc_read_cert(Verifier *v, Source *src)
             rc = add_line(v, ln, w[0], w[1]);
         }
     }
-    if (rc == 0 && got < 0) rc = MALFORMED(src->line + 1, "read error: %s", strerror(errno));
+    if (rc == 0 && got < 0) rc = VERIFY_MALFORMED; /* next_line said why */
     if (rc == 0 && !h.magic) rc = MALFORMED(0, "empty file, not an ocproof certificate");
     if (rc == 0 && !h.done) rc = finish_header(v, &h, 0);
     free(h.root_text);

@@ -70,6 +70,7 @@ typedef struct Prepass {
     pthread_cond_t cv;  /* an entry queued, or a check ended */
     SubSet *subs;
     const VerifyExpect *exp; /* what the top file (entry 0) must prove */
+    const VerifyLimits *lim; /* the reading limits of every file */
     VerifyResult top;        /* entry 0's own check */
     int top_root_empty;      /* entry 0's root's empty cells */
     int running;             /* checks under way */
@@ -98,11 +99,12 @@ typedef struct {
     int rest;     /* out: the fewest empty cells left where a game the proof follows ends (VSUB_REST_NONE:
                      none yet), the files its see lines reached included except with pre */
     int root_empty; /* out: the root's empty cells */
+    const VerifyLimits *lim; /* the reading limits, never NULL: every nested file is read within the same */
 } Nest;
 
-static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task)
+static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task, const VerifyLimits *lim)
 {
-    return (Nest){.depth = depth, .subs = subs, .pre = pre, .task = task, .rest = VSUB_REST_NONE};
+    return (Nest){.depth = depth, .subs = subs, .pre = pre, .task = task, .rest = VSUB_REST_NONE, .lim = lim};
 }
 
 /* What makes two see lines name the same file (real paths of the file and
@@ -120,5 +122,9 @@ uint64_t vsub_count(SubSet *ss, size_t i);
  * result's initial state. */
 int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest);
 void vr_result_init(VerifyResult *out);
+/* lim with the defaults for its 0 fields (lim NULL: the defaults). */
+VerifyLimits vr_limits(const VerifyLimits *lim);
+/* The whole verification of path on one thread, within *lim (set). */
+int vr_verify_one(const char *path, const VerifyExpect *exp, const VerifyLimits *lim, VerifyResult *out);
 
 #endif
