@@ -135,11 +135,12 @@ static int canonical_path(const char *path, char *out, size_t len, char *err, in
         free(real);
         ssize_t n = readlink(joined, link, sizeof link - 1);
         if (n < 0) { /* not a symlink (or missing): this is the file */
-            if (strlen(joined) >= len) {
+            size_t jl = strlen(joined);
+            if (jl >= len) {
                 errmsg_set(err, errlen, "'%s': path too long", path);
                 return -1;
             }
-            snprintf(out, len, "%s", joined);
+            memcpy(out, joined, jl + 1);
             return 0;
         }
         link[n] = '\0';
