@@ -36,7 +36,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: bench-opening all deps test layout-check solve solve-search solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
+.PHONY: bench-opening all deps test layout-check solve solve-search solve-opening solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
 all: $(B)/ocsolve $(B)/ocsolve-mpi
 
@@ -52,6 +52,9 @@ help:
 	@echo "                store and certificates in work/search-RULES, resumed by running it again"
 	@echo "                (SOLVE_THREADS, SOLVE_SECONDS, SEARCH_TT_MB, SEARCH_DIR; scripts/solve-search);"
 	@echo "                its report in SEARCH_DIR (RECORD=1: results/search-RULES.md, earlier runs kept)"
+	@echo "make solve-opening MOVE=Xa1  one opening by the job-level search, resumable on another machine:"
+	@echo "                store and journal snapshots in results/openings/RULES-MOVE/ (commit them),"
+	@echo "                certificates made at the end (SOLVE_SECONDS; scripts/solve-opening)"
 	@echo "make solve-monolithic  the same by one df-pn with a checkpoint (SOLVE_TT_MB, SOLVE_CKPT)"
 	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
@@ -144,7 +147,7 @@ sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c
 # independent verifier and print one verdict line (scripts/solve-claim).
 # CLAIM_SECONDS bounds the search (default 600), CLAIM_TT_MB its table.
 RULES         ?= original
-ifneq ($(filter solve solve-search solve-monolithic,$(MAKECMDGOALS)),)
+ifneq ($(filter solve solve-search solve-opening solve-monolithic,$(MAKECMDGOALS)),)
 ifeq ($(filter $(RULES),original exact exact-end),)
 $(error unknown RULES '$(RULES)' (original, exact or exact-end))
 endif
@@ -170,6 +173,15 @@ SOLVE_SECONDS ?=
 solve-search: $(B)/ocsolve
 	@SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_SECONDS=$(SOLVE_SECONDS) SEARCH_DIR=$(SEARCH_DIR) SEARCH_TT_MB=$(SEARCH_TT_MB) \
 	  SOLVE_RECORD=$(RECORD) scripts/solve-search $(RULES)
+
+# One opening (MOVE: a first move, or a few moves, e.g. MOVE=Xa1) by the
+# job-level search, as a run that outlives a machine: its store and journal
+# are snapshotted into results/openings/RULES-MOVE/ (commit them), a fresh
+# clone resumes from there, and the certificates are made at the end
+# (scripts/solve-opening; SOLVE_SECONDS bounds one run).
+MOVE          ?=
+solve-opening: $(B)/ocsolve
+	@SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_SECONDS=$(SOLVE_SECONDS) scripts/solve-opening "$(MOVE)" $(RULES)
 
 # The one monolithic df-pn of the empty board (the first wave's job, kept
 # for comparison): half the machine's memory (at most 16 GiB) for one

@@ -61,6 +61,10 @@ static const char jobs_help[] =
     "                     (default with --store: DIR/certs; created when missing)\n"
     "  --proof FILE       the run's certificate (its see lines name the --certs\n"
     "                     folder); check it with ocsolve verify FILE\n"
+    "  --certs-later      a stored position counts without its certificate (a\n"
+    "                     store resumed from a snapshot); the certificates the\n"
+    "                     proof needs are made at the end, composed from the\n"
+    "                     store's records or re-proved (needs --store)\n"
     "  --log FILE         the progress figures as CSV (appended), for plotting\n"
     "  --job-log FILE     one CSV line per job (when, where in the top tree, its\n"
     "                     budget, nodes and result, and whether its node is in\n"
@@ -76,7 +80,7 @@ static const char jobs_help[] =
     "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -95,6 +99,7 @@ static const struct option jobs_longopts[] = {
     {"reply-order", required_argument, NULL, O_REPLYO},
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
+    {"certs-later", no_argument, NULL, O_LATER},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -186,12 +191,14 @@ static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g)
         fprintf(stderr, "ocsolve jobs: journal %s: dropped its torn last record (a write cut off by a kill)\n", path);
 }
 
-static void print_result(const JobsResult *res, bool with_certs)
+static void print_result(const JobsResult *res, bool with_certs, bool later)
 {
     printf("result: %s\n", winner_name(res->winner));
     if (res->root_from_store)
         printf("decided by: the store (an earlier run's record of this position, its checksum good%s; no search "
-               "ran)\n", with_certs ? " and its certificate's header agreeing" : "");
+               "ran)\n",
+               !with_certs ? "" : later ? "; its certificate made from the store at the end"
+                                        : " and its certificate's header agreeing");
     printf("jobs: %llu (%llu decided, %llu undecided, %llu stopped), %llu helped by an idle worker\n",
            (unsigned long long)res->jobs_run, (unsigned long long)res->jobs_decided,
            (unsigned long long)res->jobs_undecided, (unsigned long long)res->jobs_stopped,
@@ -218,6 +225,9 @@ static void print_result(const JobsResult *res, bool with_certs)
     if (res->cert_files)
         printf("certificates: %llu files, the jobs' %llu lines, %.1f s writing them\n",
                (unsigned long long)res->cert_files, (unsigned long long)res->cert_lines, res->cert_seconds);
+    if (res->cert_composed || res->cert_resolved)
+        printf("certificates made at the end: %llu composed from the store's records, %llu re-proved\n",
+               (unsigned long long)res->cert_composed, (unsigned long long)res->cert_resolved);
 }
 
 int cmd_jobs(int argc, char **argv) { return cmd_jobs_host(argc, argv, NULL); }
@@ -247,6 +257,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_TIME: s.time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: store_dir = optarg; break;
         case O_NOCENTRE: cfg.kn.centre = false; break;
+        case O_LATER: s.certs_later = true; break;
         case O_SEPARATE: s.separate_tables = true; break;
         case O_NOEXPECT: s.no_expect = true; break;
         case O_MAJORITY: s.expect_majority = true; break;
@@ -288,6 +299,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     }
     if (s.reply_depth > 0 && s.reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
     if (reply_order && s.reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
+    if (s.certs_later && !store_dir) cli_fail("--certs-later needs --store");
     if (!host && s.reply_tables > 0 && s.reply_tables < s.workers)
         cli_fail("--reply-tables %d: fewer than the %d workers", s.reply_tables, s.workers);
     if (host) {
@@ -331,7 +343,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     }
     filelock_release(&proof_lock);
     filelock_release(&certs_lock);
-    print_result(&res, s.cert_dir != NULL);
+    print_result(&res, s.cert_dir != NULL, s.certs_later);
     if (s.proof && res.winner != WINNER_NONE) printf("proof: %s\n", s.proof);
     if (res.interrupted) {
         printf("stopped by signal %d\n", job_signal());

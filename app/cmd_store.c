@@ -34,6 +34,9 @@ static const char store_help[] =
     "                                     LMDB file's pages, each record's checksum, the\n"
     "                                     count and digest of the meta record; one line\n"
     "                                     per bad record; exit 1 when corrupt\n"
+    "  snapshot DIR OUT                   a compact copy of the store as OUT/data.mdb\n"
+    "                                     (consistent while a writer works; for commits\n"
+    "                                     that a later run resumes from)\n"
     "  put [options] DIR POSITION WINNER [MOVE] [DTW]\n"
     "                                     store a result (tests, hand repair); WINNER\n"
     "                                     order or chaos, MOVE e.g. Xc3 or -, DTW plies\n"
@@ -292,9 +295,24 @@ static int do_check(int argc, char **argv)
     return 0;
 }
 
+static int do_snapshot(int argc, char **argv)
+{
+    if (usage_opts(argc, argv, NULL, NULL)) return 0;
+    need_args(argc - optind, 2, 2, "snapshot", "DIR and OUT");
+    Store *s = open_or_fail(argv[optind], true, NULL);
+    char err[512];
+    StoreStats st;
+    int rc = store_stats(s, &st, err, sizeof err) == 0 ? store_snapshot(s, argv[optind + 1], err, sizeof err) : -1;
+    store_close(s);
+    if (rc != 0) cli_fail("%s", err);
+    printf("snapshot of %s: %llu records in %s/data.mdb\n", argv[optind], (unsigned long long)st.entries,
+           argv[optind + 1]);
+    return 0;
+}
+
 int cmd_store(int argc, char **argv)
 {
-    if (argc < 2) cli_fail("store needs a COMMAND: stats, get, export, put or check (try 'ocsolve store --help')");
+    if (argc < 2) cli_fail("store needs a COMMAND: stats, get, export, put, check or snapshot (try 'ocsolve store --help')");
     const char *sub = argv[1];
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0 || strcmp(sub, "help") == 0) {
         fputs(store_help, stdout);
@@ -303,8 +321,9 @@ int cmd_store(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(int, char **);
-    } subs[] = {{"stats", do_stats}, {"get", do_get}, {"export", do_export}, {"put", do_put}, {"check", do_check}};
+    } subs[] = {{"stats", do_stats}, {"get", do_get}, {"export", do_export}, {"put", do_put}, {"check", do_check},
+                  {"snapshot", do_snapshot}};
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
         if (strcmp(sub, subs[i].name) == 0) return subs[i].run(argc - 1, argv + 1);
-    cli_fail("unknown store command '%s' (stats, get, export, put or check)", sub);
+    cli_fail("unknown store command '%s' (stats, get, export, put, check or snapshot)", sub);
 }

@@ -266,6 +266,10 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     c.job_nodes_max = spec->job_nodes_max > c.job_nodes ? spec->job_nodes_max : c.job_nodes;
     c.certify = spec->cert_dir != NULL;
     topcert_init(&c.tc, r, cfg, spec->cert_dir);
+    if (spec->certs_later && spec->store) {
+        c.tc.store = spec->store;
+        c.tc.mini_bytes = spec->job_tt_bytes;
+    }
     centre_init(&c.centre, r);
     c.centre.on = c.centre.on && cfg->kn.centre;
     c.started = clock_seconds();
@@ -290,6 +294,8 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     }
     out->tree_nodes = c.nt;
     out->cert_files += c.tc.written;
+    out->cert_composed = c.tc.composed;
+    out->cert_resolved = c.tc.solved;
     out->seconds = clock_seconds() - c.started;
     topcert_free(&c.tc);
     job_log_free(&c);

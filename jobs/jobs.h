@@ -163,6 +163,13 @@ typedef struct {
                             * limit: running jobs are interrupted and taken,
                             * the job log written; NULL: none */
     Store *store;          /* NULL: none */
+    bool certs_later;      /* with certificates and a store: a stored position
+                            * counts even without its certificate (a store
+                            * resumed from a snapshot, whose certificates
+                            * were not kept), and the certificates the
+                            * run's proof needs are made at the end:
+                            * composed from the store's records, else
+                            * re-proved (top_cert.h) */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
                             * beside the store; NULL: none */
     FILE *job_log;         /* one CSV line per job, written at the end of the run
@@ -190,6 +197,8 @@ typedef struct {
     uint64_t twin_hits;    /* decided as another top-tree node of the same position */
     uint64_t journal_hits; /* leaves given a past run's undecided job outcome, not run again */
     uint64_t cert_files, cert_lines; /* certificate files written; the jobs' lines */
+    uint64_t cert_composed, cert_resolved; /* of the files, composed from the store's
+                                            * records, and re-proved, at the end */
     double cert_seconds;   /* the workers' time writing certificates */
     uint32_t root_pn, root_dn;
     double seconds;

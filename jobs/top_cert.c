@@ -100,8 +100,11 @@ int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen)
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (topcert_have(tc, b)) return 0;
+    int composed = topcert_compose(tc, b, w, err, errlen);
+    if (composed <= 0) return composed;
     if (!tc->mini_ready) {
-        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, (size_t)TOPCERT_MINI_MB << 20, 1, tc->dir) != 0) {
+        size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
+        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
             snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
             return -1;
         }

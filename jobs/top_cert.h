@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 
+#include "../tables/store.h"
 #include "job_run.h"
 
 typedef struct {
@@ -35,7 +36,11 @@ typedef struct {
     const char *dir;
     JobRunner mini; /* for positions decided without a job; allocated on first use */
     bool mini_ready;
-    uint64_t written, solved; /* files written here; of them, solved here */
+    size_t mini_bytes; /* the re-proving table (default TOPCERT_MINI_MB MiB) */
+    Store *store;      /* set: missing certificates are composed from its
+                        * records where they cover the position (top_regen.c) */
+    uint64_t written, solved, composed; /* files written here; of them, solved
+                                         * here, composed from the store */
 } TopCert;
 
 void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir);
@@ -61,9 +66,16 @@ bool topcert_have(const TopCert *tc, Board b);
  * to read. */
 int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
 
-/* Makes sure b, decided for w, has a certificate: present, trivial, or
+/* Makes sure b, decided for w, has a certificate: present, trivial,
+ * composed from the store's records (tc->store set: topcert_compose), or
  * solved and written now. 0, or -1 with a message. */
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
+
+/* The certificate of b, won by w, from the store's records of b and its
+ * children (top_regen.c argues it): 0 written (and its children's,
+ * recursively), 1 the records do not cover b (re-prove it), -1 an error
+ * (message in err). */
+int topcert_compose(TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Writes the certificate of b decided for w by its children: kids[i]
  * (each ensured by the caller) reached by moves[i]; when the winner is to

@@ -2,11 +2,13 @@
 #include "store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../engine/symmetry.h"
 #include "errmsg.h"
@@ -862,5 +864,37 @@ int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx
     if (txn) mdb_txn_abort(txn);
     store_close(s);
     strip_store(out->problem, path);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Snapshots                                                           */
+/* ------------------------------------------------------------------ */
+
+int store_snapshot(Store *s, const char *dir, char *err, int errlen)
+{
+    if (check_usable(s, err, errlen) != 0) return -1;
+    char tmp[4200], final[4200];
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        errmsg_set(err, errlen, "snapshot %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s/data.mdb.tmp", dir);
+    snprintf(final, sizeof final, "%s/data.mdb", dir);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        errmsg_set(err, errlen, "snapshot %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    int rc = mdb_env_copyfd2(s->env, fd, MDB_CP_COMPACT);
+    const char *why = rc ? mdb_strerror(rc) : NULL;
+    if (!rc && fsync(fd) != 0) why = strerror(errno);
+    if (close(fd) != 0 && !why) why = strerror(errno);
+    if (!why && rename(tmp, final) != 0) why = strerror(errno);
+    if (why) {
+        remove(tmp);
+        errmsg_set(err, errlen, "snapshot of store %s into %s: %s", s->path, dir, why);
+        return -1;
+    }
     return 0;
 }

@@ -288,6 +288,15 @@ typedef struct {
     uint64_t records, digest;
 } StoreMeta;
 
+/* A consistent, compact copy of the store's data file (LMDB's
+ * mdb_env_copy2 with compaction, through a read transaction, so a writer
+ * may go on meanwhile) as dir/data.mdb: written to dir/data.mdb.tmp,
+ * synced and renamed, so a kill leaves the previous copy whole; dir is
+ * made when missing. Only data.mdb: a store opened from dir makes its own
+ * lock file. For snapshots that a later run, on another machine, resumes
+ * from (commit-sized: free pages are dropped). 0, or -1 with a message. */
+int store_snapshot(Store *s, const char *dir, char *err, int errlen);
+
 /* What store_check found (`ocsolve store check DIR`). */
 typedef struct {
     bool file_ok;     /* data.mdb passed store_file.h's checks */

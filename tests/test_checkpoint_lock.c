@@ -175,25 +175,25 @@ Test(checkpoint_lock, job_lock_in_library)
 
 /* Another name for the file itself: a symlink to F (G -> F, its own G.lock
  * before 2026-12-03) and a hard link to F (the same inode under another
- * name), made while a solve works on F and also after it saved F again
- * (each save renames a new file onto F: the lock follows it). Each is
- * refused while the first runs. */
+ * name), made while a solve works on F: each is refused. The first solve
+ * resumes F and saves only at its end, so F stays the inode it locked. */
 Test(checkpoint_lock, links_to_the_file_refused)
 {
     char dir[64];
     enter_dir(dir, sizeof dir);
-    pid_t first = spawn("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "8",
-                        "--checkpoint", "F", "--checkpoint-every", "0.2");
+    Run r;
+    expect_ok(&r, "solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "0.2",
+              "--checkpoint", "F");
+    run_free(&r);
+    pid_t first = spawn("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "20",
+                        "--checkpoint", "F", "--resume", "F", "--checkpoint-every", "1000");
     struct stat st;
-    for (int i = 0; i < 400 && stat("F", &st) != 0; i++) sleep_ms(10);
-    cr_assert_eq(stat("F", &st), 0, "the first solve saved no checkpoint within 4 s");
+    for (int i = 0; i < 1000 && lock_holder("F.lock") != (long)first; i++) sleep_ms(10);
+    cr_assert_eq(lock_holder("F.lock"), (long)first, "the first solve took no lock within 10 s");
     cr_assert_eq(symlink("F", "G"), 0);
     cr_assert_eq(link("F", "H"), 0);
-    sleep_ms(700); /* saves happen every 0.2 s: H is the old inode now */
-    cr_assert_eq(link("F", "H2"), 0);
-    const char *names[] = {"G", "H2"};
-    for (size_t i = 0; i < 2; i++) {
-        Run r;
+    const char *names[] = {"G", "H", "link/H"};
+    for (size_t i = 0; i < 3; i++) {
         run_argv(&r, ARGS("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "1",
                           "--checkpoint", names[i], "--resume", names[i]));
         char want[80];
@@ -201,21 +201,46 @@ Test(checkpoint_lock, links_to_the_file_refused)
         expect_one_line(&r, 2, want);
         run_free(&r);
     }
-    /* H was F's inode until a save replaced F: now a copy of its own */
-    Run r;
-    run_argv(&r, ARGS("solve", "--no-centre", "--quiet", "--threads", "1", "--tt-mb", "16", "--time-limit", "0.3",
-                      "--checkpoint", "H", "--resume", "H"));
-    cr_expect(r.exited && r.code == 0, "H, no longer F: exit %d [%s]", r.code, r.err);
-    run_free(&r);
     cr_assert_eq(kill(first, SIGTERM), 0);
     int status;
     cr_assert_eq(waitpid(first, &status, 0), first);
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM, "first solve: status %d", status);
+    cr_expect_eq(stat("F", &st), 0);
     unlink("G");
     unlink("H");
-    unlink("H2");
-    unlink("H.tmp");
     leave_dir(dir);
+}
+
+/* A save renames a new file onto F: the lock on the file itself follows
+ * it (filelock_follow), so a hard link made after the save is refused,
+ * and the old inode, still under a hard link made before, is free. */
+Test(checkpoint_lock, lock_follows_the_saved_file)
+{
+    char dir[64], f[128], tmp[128], h[128], h2[128], err[512];
+    tl_tmp_dir(dir, sizeof dir, "ckptlock");
+    snprintf(f, sizeof f, "%s/F", dir);
+    snprintf(tmp, sizeof tmp, "%s/F.tmp", dir);
+    snprintf(h, sizeof h, "%s/H", dir);
+    snprintf(h2, sizeof h2, "%s/H2", dir);
+    tl_write_text(dir, "F", "one\n");
+    FileLock a, b;
+    cr_assert_eq(filelock_take_file(&a, f, NULL, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(link(f, h), 0);
+    cr_expect_eq(filelock_take_file(&b, h, NULL, err, sizeof err), FILELOCK_BUSY, "H is F: %s", err);
+    tl_write_text(dir, "F.tmp", "two\n");
+    cr_assert_eq(rename(tmp, f), 0);
+    cr_expect_eq(filelock_follow(&a), 0);
+    cr_assert_eq(link(f, h2), 0);
+    cr_expect_eq(filelock_take_file(&b, h2, NULL, err, sizeof err), FILELOCK_BUSY, "H2 is the new F: %s", err);
+    cr_expect_eq(filelock_take_file(&b, h, NULL, err, sizeof err), 0, "H is the old F, a copy now: %s", err);
+    filelock_release(&b);
+    filelock_release(&a);
+    unlink(h);
+    unlink(h2);
+    char lock[160];
+    snprintf(lock, sizeof lock, "%s/H.lock", dir);
+    unlink(lock);
+    tl_rm_dir(dir);
 }
 
 /* Two `ocsolve jobs` runs with the same certificate folder, or the same

@@ -1,0 +1,106 @@
+/* top_regen.c - certificates made again from the store's records
+ * (top_cert.h, topcert_compose): for long runs that go on from a
+ * committed snapshot of the store on a machine without the certificate
+ * folder (issue 35: certificates are too big to commit).
+ *
+ * Why it may compose: a store record is a fact a past run decided (a job's
+ * df-pn, a top-tree node from its children, a lemma), guarded by its
+ * checksum (store.h). The top-tree node records were decided from children
+ * that were put too (every decided top-tree node, job root and statically
+ * decided child is put), so a node's certificate can be rebuilt from its
+ * children's records as the run first built it: the winner to move plays
+ * the stored move (or any child stored as a win for it), the loser's every
+ * distinct child (up to symmetry) must be stored as the winner's, or be
+ * over or an immediate Order win (the verifier judges those itself). A
+ * position the records do not cover that way (a job's root: jobs store no
+ * children) is re-proved by df-pn, knowing nothing but the rules (the
+ * value is known, so only the proof is searched for). Nothing is trusted
+ * in the end: the composed certificate is the verifier's to check, and a
+ * record that lied would show as a re-proof that finds the other winner
+ * (an error) or a certificate that does not verify. */
+#include <stdio.h>
+
+#include "../engine/moves.h"
+#include "../engine/notation.h"
+#include "../engine/symmetry.h"
+#include "top_cert.h"
+
+/* Is c a win for w that needs no certificate of its own, or a position
+ * the store holds as w's? */
+static bool covered(TopCert *tc, Board c, Winner w)
+{
+    Winner st = rules_status(tc->r, c);
+    if (st != WINNER_NONE) return st == w;
+    /* Order to move completes a line: Order's, and no file says so */
+    if (topcert_trivial(tc, c)) return w == WINNER_ORDER;
+    char e[8];
+    if (topcert_have(tc, c)) return topcert_agrees(tc, c, w, e, (int)sizeof e) == 1;
+    StoreKey k = {tc->r->rules, tc->r->n, tc->r->k, c};
+    StoreValue v;
+    return store_get(tc->store, &k, &v) == 1 && v.winner == w;
+}
+
+/* The distinct children of b (up to symmetry), and the moves to them. */
+static int children(const TopCert *tc, Board b, Board *kids, Move *moves)
+{
+    MoveList ml;
+    moves_generate(b, tc->r->cells, &ml);
+    Board canon[MOVES_MAX];
+    int nk = 0;
+    for (int m = 0; m < ml.count; m++) {
+        Board cb = b;
+        board_place(&cb, ml.m[m]);
+        Board cf = sym_canonical(cb, tc->r->n, NULL);
+        bool dup = false;
+        for (int j = 0; j < nk && !dup; j++) dup = board_equal(canon[j], cf);
+        if (dup) continue;
+        canon[nk] = cf;
+        kids[nk] = cb;
+        moves[nk++] = ml.m[m];
+    }
+    return nk;
+}
+
+int topcert_compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
+{
+    if (!tc->store) return 1;
+    StoreKey key = {tc->r->rules, tc->r->n, tc->r->k, b};
+    StoreValue v;
+    int got = store_get(tc->store, &key, &v);
+    if (got < 0) {
+        snprintf(err, (size_t)errlen, "%s", store_error(tc->store));
+        return -1;
+    }
+    if (got == 0 || v.winner != w) return 1;
+    Board kids[MOVES_MAX];
+    Move moves[MOVES_MAX];
+    int nk = children(tc, b, kids, moves);
+    bool mover = board_order_to_move(b) == (w == WINNER_ORDER);
+    if (mover) {
+        /* the stored move first, else any child the store holds as w's */
+        int pick = -1;
+        if (v.move != MOVE_NONE) {
+            Board cb = b;
+            board_place(&cb, v.move);
+            Board cf = sym_canonical(cb, tc->r->n, NULL);
+            for (int i = 0; i < nk && pick < 0; i++)
+                if (board_equal(cf, sym_canonical(kids[i], tc->r->n, NULL))) pick = i;
+        }
+        for (int i = 0; i < nk && pick < 0; i++)
+            if (covered(tc, kids[i], w)) pick = i;
+        if (pick < 0 || !covered(tc, kids[pick], w)) return 1;
+        kids[0] = kids[pick];
+        moves[0] = moves[pick];
+        nk = 1;
+    } else {
+        for (int i = 0; i < nk; i++)
+            if (!covered(tc, kids[i], w)) return 1;
+    }
+    for (int i = 0; i < nk; i++)
+        if (rules_status(tc->r, kids[i]) == WINNER_NONE && !topcert_trivial(tc, kids[i]) &&
+            topcert_ensure(tc, kids[i], w, err, errlen) != 0)
+            return -1;
+    if (topcert_node(tc, b, w, kids, moves, nk, NULL, NULL, err, errlen) != 0) return -1;
+    tc->composed++;
+    return 0;
+}
