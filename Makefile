@@ -29,6 +29,11 @@ CMD_SRC  := $(filter-out $(MPI_SRC),$(CMD_SRC))
 TEST_SRC := $(wildcard tests/*.c)
 HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h verify/*.h bench/*.h app/*.h tests/*.h)
 HEADERS  += $(wildcard jobs/*.h)
+# Each object depends on the headers it includes, as gcc lists them
+# (-MMD: FILE.d beside FILE.o; -MP: a header removed is no error), so
+# touching a header rebuilds only what includes it. The TSan programs,
+# built in one step from every source, still depend on every header.
+DEPFLAGS := -MMD -MP
 # What the tests need to know about the tree.
 TEST_DEFS := -DOCS_SIGNATURE_FILE='"$(abspath bench/signature.txt)"'
 
@@ -44,7 +49,7 @@ help:
 	@echo "make            build build/ocsolve and build/ocsolve-mpi (runs deps first)"
 	@echo "                ocsolve-mpi: 'ocsolve jobs' across machines, mpirun -np N build/ocsolve-mpi jobs ..."
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
-	@echo "make test       build and run the Criterion tests"
+	@echo "make test       build and run the Criterion tests (.ci/run: make test, then make bench-check-quick)"
 	@echo "make solve      the main job: decide the empty 6x6 board (RULES=original|exact|exact-end),"
 	@echo "                write and verify its certificate, print the verdict (scripts/solve-claim);"
 	@echo "                into work/runs/ (RECORD=1: into results/claims/, earlier runs kept)"
@@ -76,9 +81,9 @@ deps:
 	fi
 
 # --- release build ---
-$(B)/%.o: %.c $(HEADERS) | deps
+$(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/libocsolve.a: $(LIB_SRC:%.c=$(B)/%.o)
 	rm -f $@ && ar rcs $@ $^
@@ -96,9 +101,9 @@ test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/run-tests
 
 # --- build/ocsolve-mpi: the same command objects but main.o, the MPI
 # objects, the library ---
-$(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c $(HEADERS) | deps
+$(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	$(MPICC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o,$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
 	$(MPICC) $(CFLAGS) $^ $(LIBS) -pthread -o $@
@@ -109,9 +114,9 @@ layout-check:
 	@scripts/check-layout
 
 # --- sanitizer build: the same tests against an ASan+UBSan ocsolve ---
-$(S)/%.o: %.c $(HEADERS) | deps
+$(S)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(SANFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
 
 $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
 	rm -f $@ && ar rcs $@ $^
@@ -124,9 +129,9 @@ $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"'
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
-$(MPI_SRC:%.c=$(S)/%.o): $(S)/%.o: %.c $(HEADERS) | deps
+$(MPI_SRC:%.c=$(S)/%.o): $(S)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CPPFLAGS) $(SANFLAGS) -c $< -o $@
+	$(MPICC) $(CPPFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
 
 $(S)/ocsolve-mpi: $(MPI_SRC:%.c=$(S)/%.o) $(filter-out $(S)/app/main.o,$(CMD_SRC:%.c=$(S)/%.o)) $(S)/libocsolve.a
 	$(MPICC) $(SANFLAGS) $^ $(LIBS) -pthread -o $@
@@ -200,9 +205,9 @@ solve-tt-mb:
 	@echo $(SOLVE_TT_MB)
 
 # --- unoptimised build: the bench signature must not depend on the optimiser ---
-$(O)/%.o: %.c $(HEADERS) | deps
+$(O)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(O0FLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(O0FLAGS) -c $< -o $@
 
 $(O)/ocsolve: $(CMD_SRC:%.c=$(O)/%.o) $(LIB_SRC:%.c=$(O)/%.o)
 	$(CC) $(O0FLAGS) $^ $(LIBS) -o $@
@@ -239,3 +244,6 @@ bench-opening: $(B)/ocsolve
 
 clean:
 	rm -rf $(B)
+
+# The headers each object included when it was last built (DEPFLAGS).
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
