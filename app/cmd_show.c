@@ -56,13 +56,19 @@ static void print_centre(const Rules *r, Board b)
         cell_name(c.pair[p][0], u);
         cell_name(c.pair[p][1], v);
         uint64_t x = b.s[PIECE_X] & c.pair_mask[p], o = b.s[PIECE_O] & c.pair_mask[p];
-        printf(" %s-%s%s", u, v, (x | o) == 0 ? "" : (x && o) ? "(mixed)" : "(spoilt)");
+        int nx = __builtin_popcountll(x), no = __builtin_popcountll(o);
+        printf(" %s-%s%s", u, v,
+               nx + no == 0 ? "" : nx == 1 && no == 1 ? "(mixed)" : nx + no == 1 ? "(half)" : nx == 2 ? "(X X)" : "(O O)");
     }
-    bool small = centre_small_win(c.m, centre_index(&c, b));
-    printf("\ncentre small game (%dx%d, k=%d): %s wins\n", c.m, c.m, c.m, small ? "Order" : "Chaos");
-    printf("centre lemma: %s\n", centre_win(&c, b) ? "Order wins by the centre strategy"
-                                : centre_pairs_ok(&c, b) ? "no (the small game is a Chaos win)"
-                                                         : "no (a pair is spoilt: one piece, or two like symbols)");
+    uint32_t allowed;
+    bool settled = centre_allowed(&c, b, &allowed), small = centre_small_win(c.m, centre_index(&c, b));
+    printf("\ncentre small game (%dx%d, k=%d): %s wins", c.m, c.m, c.m, small ? "Order" : "Chaos");
+    if (settled && allowed != ((1u << 2 * c.npairs) - 1))
+        printf("; with the same pairs' lines restricted: %s wins",
+               centre_small_win_allowed(c.m, allowed, centre_index(&c, b)) ? "Order" : "Chaos");
+    printf("\ncentre lemma: %s\n", centre_win(&c, b) ? "Order wins by the centre strategy"
+                                  : settled ? "no (the small game is a Chaos win)"
+                                            : "no (a pair is half full)");
 }
 
 /* A pairing (solver/pairing.h) for b, if one is found within a large

@@ -22,6 +22,11 @@ int advisor_init(Advisor *a, const Rules *r, size_t tt_bytes, int threads, Store
     a->r = *r;
     a->cfg = dfpn_default_config();
     centre_init(&a->centre, &a->r);
+    /* Play follows the lemma as a strategy: a position it holds at must
+     * still be one after more pieces, so same pairs count at every piece
+     * count here (the search counts them only near the first move, for
+     * speed: centre.h). */
+    a->centre.same_max_pieces = a->r.n * a->r.n;
     a->threads = threads < 1 ? 1 : threads;
     a->claim_dtw = -1;
     size_t ab_bytes = tt_bytes / 4;
@@ -120,6 +125,16 @@ static int centre_partner(const Centre *c, int cell)
     return -1;
 }
 
+/* Does the pair of ring cell `cell` hold one X and one O in b? */
+static int mixes_pair(const Advisor *a, Board b, int cell)
+{
+    for (int p = 0; p < a->centre.npairs; p++) {
+        uint64_t pm = a->centre.pair_mask[p];
+        if (pm >> cell & 1) return (b.s[PIECE_X] & pm) && (b.s[PIECE_O] & pm);
+    }
+    return 0;
+}
+
 /* ADVICE_CENTRE_*: an Order move after which b is a centre-strategy win. */
 static bool try_centre(const Advisor *a, Board b, Advice *out)
 {
@@ -132,7 +147,9 @@ static bool try_centre(const Advisor *a, Board b, Advice *out)
         Board cb;
         if (after(a, b, ml.m[i], &cb) != WINNER_NONE || !centre_win(&a->centre, cb)) continue;
         bool ring = !(a->centre.centre >> move_cell(ml.m[i]) & 1);
-        int score = ring ? 1 << 30 : centre_progress(a, cb);
+        /* a ring answer that mixes its pair (the classic strategy) before
+         * one that makes it two like symbols */
+        int score = ring ? (1 << 30) + mixes_pair(a, cb, move_cell(ml.m[i])) : centre_progress(a, cb);
         if (score > best_score) best_score = score, best = ml.m[i];
     }
     if (best == MOVE_NONE) return false;

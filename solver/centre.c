@@ -43,12 +43,16 @@ static int small_lines(int m, uint32_t *lines)
 
 static inline bool bit(const uint64_t *t, uint32_t i) { return t[i >> 6] >> (i & 63) & 1; }
 
-/* The value of one position from its children's (all known). */
+/* The value of one position from its children's (all known). allowed:
+ * the symbols whose m in a line win it (centre.h, settled pairs), two
+ * bits per line (bit 2l: X, bit 2l+1: O). */
 static bool small_value(const uint64_t *t, uint32_t idx, uint32_t x, uint32_t o, uint32_t full, const uint32_t *lines,
-                        int nl, const uint32_t *pow3)
+                        int nl, const uint32_t *pow3, uint32_t allowed)
 {
     for (int l = 0; l < nl; l++)
-        if ((x & lines[l]) == lines[l] || (o & lines[l]) == lines[l]) return true;
+        if (((x & lines[l]) == lines[l] && (allowed >> 2 * l & 1)) ||
+            ((o & lines[l]) == lines[l] && (allowed >> (2 * l + 1) & 1)))
+            return true;
     uint32_t occ = x | o;
     if (occ == full) return false;
     bool order = (__builtin_popcount(occ) & 1) == 0;
@@ -76,7 +80,7 @@ static void digit_masks(int digits, int shift, uint32_t *x, uint32_t *o)
     }
 }
 
-static uint64_t *small_compute(int m)
+static uint64_t *small_compute(int m, uint32_t allowed)
 {
     int cells = m * m, lowd = cells / 2, highd = cells - lowd;
     uint32_t pow3[SMALL_CELLS_MAX + 1], lines[2 * SMALL_MAX + 2];
@@ -96,16 +100,16 @@ static uint64_t *small_compute(int m)
     for (uint32_t hi = nhi; hi-- > 0;)
         for (uint32_t lo = nlo; lo-- > 0;) {
             uint32_t idx = hi * nlo + lo;
-            if (small_value(t, idx, xlo[lo] | xhi[hi], olo[lo] | ohi[hi], full, lines, nl, pow3))
+            if (small_value(t, idx, xlo[lo] | xhi[hi], olo[lo] | ohi[hi], full, lines, nl, pow3, allowed))
                 t[idx >> 6] |= 1ULL << (idx & 63);
         }
     free(xlo);
     return t;
 }
 
-static void once2(void) { atomic_store_explicit(&small_table[2], small_compute(2), memory_order_release); }
-static void once3(void) { atomic_store_explicit(&small_table[3], small_compute(3), memory_order_release); }
-static void once4(void) { atomic_store_explicit(&small_table[4], small_compute(4), memory_order_release); }
+static void once2(void) { atomic_store_explicit(&small_table[2], small_compute(2, CENTRE_ALL_ALLOWED), memory_order_release); }
+static void once3(void) { atomic_store_explicit(&small_table[3], small_compute(3, CENTRE_ALL_ALLOWED), memory_order_release); }
+static void once4(void) { atomic_store_explicit(&small_table[4], small_compute(4, CENTRE_ALL_ALLOWED), memory_order_release); }
 
 bool centre_small_win(int m, uint32_t idx)
 {
@@ -118,11 +122,259 @@ bool centre_small_win(int m, uint32_t idx)
     return t && bit(t, idx);
 }
 
+/* Restricted small games (settled pairs, centre.h): a table per
+ * restriction, made by the same backward pass as the unrestricted one
+ * (0.6 s for m = 4) on first use. Restrictions that are images of each
+ * other under the square's 8 symmetries and the X/O swap are one game up
+ * to that image (the lines permute with the cells; swapping the symbols
+ * swaps each line's allowed bits), so a question is first mapped to the
+ * least image of its restriction, and only those get tables: a single
+ * same pair gives 3 restrictions up to symmetry, not 20. At most
+ * RESTRICTED_MAX tables are kept (5.4 MiB each for m = 4); past that the
+ * lemma claims nothing for a new restriction (sound: it only ever adds
+ * Order wins). Tables are published by the count's release and read
+ * without the lock. */
+enum { RESTRICTED_MAX = 48, NSYM = 8 };
+static struct {
+    int m;
+    uint32_t allowed;
+    uint64_t *table;
+} restricted[RESTRICTED_MAX];
+static atomic_int nrestricted;
+static mtx_t restricted_lock;
+static once_flag restricted_once = ONCE_FLAG_INIT;
+static void restricted_init(void) { mtx_init(&restricted_lock, mtx_plain); }
+
+/* The 8 symmetries of the m x m square as cell maps (cell i*m+j to its
+ * image), and the line each line goes to. Computed, never typed in. */
+typedef struct {
+    int m, nl;
+    uint32_t lines[2 * SMALL_MAX + 2];
+    uint8_t cell[NSYM][SMALL_CELLS_MAX];
+    uint8_t line[NSYM][2 * SMALL_MAX + 2];
+} SmallSym;
+
+static uint32_t map_mask(const uint8_t *cell, int cells, uint32_t mask)
+{
+    uint32_t out = 0;
+    for (int c = 0; c < cells; c++)
+        if (mask >> c & 1) out |= 1u << cell[c];
+    return out;
+}
+
+static void small_sym_init(SmallSym *y, int m)
+{
+    y->m = m;
+    y->nl = small_lines(m, y->lines);
+    for (int g = 0; g < NSYM; g++) {
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < m; j++) {
+                int a = i, b = j; /* g: bit 0 mirror columns, bit 1 mirror rows, bit 2 transpose */
+                if (g & 1) b = m - 1 - b;
+                if (g & 2) a = m - 1 - a;
+                if (g & 4) {
+                    int t = a;
+                    a = b;
+                    b = t;
+                }
+                y->cell[g][i * m + j] = (uint8_t)(a * m + b);
+            }
+        for (int l = 0; l < y->nl; l++) {
+            uint32_t img = map_mask(y->cell[g], m * m, y->lines[l]);
+            for (int l2 = 0; l2 < y->nl; l2++)
+                if (y->lines[l2] == img) y->line[g][l] = (uint8_t)l2;
+        }
+    }
+}
+
+static SmallSym small_syms[SMALL_MAX + 1];
+static once_flag small_sym_once[SMALL_MAX + 1] = {ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT,
+                                                  ONCE_FLAG_INIT};
+static void sym_init2(void) { small_sym_init(&small_syms[2], 2); }
+static void sym_init3(void) { small_sym_init(&small_syms[3], 3); }
+static void sym_init4(void) { small_sym_init(&small_syms[4], 4); }
+
+static const SmallSym *small_sym(int m)
+{
+    static void (*const init[SMALL_MAX + 1])(void) = {NULL, NULL, sym_init2, sym_init3, sym_init4};
+    call_once(&small_sym_once[m], init[m]); /* call_once takes no argument: one function per size */
+    return &small_syms[m];
+}
+
+/* allowed's image under symmetry g, with the symbols swapped when swap. */
+static uint32_t map_allowed(const SmallSym *y, int g, bool swap, uint32_t allowed)
+{
+    uint32_t out = 0;
+    for (int l = 0; l < y->nl; l++) {
+        uint32_t a = allowed >> 2 * l & 3;
+        if (swap) a = (a >> 1) | (a & 1) << 1;
+        out |= a << 2 * y->line[g][l];
+    }
+    return out;
+}
+
+static uint64_t *restricted_table(int m, uint32_t allowed)
+{
+    int n = atomic_load_explicit(&nrestricted, memory_order_acquire);
+    for (int i = 0; i < n; i++)
+        if (restricted[i].m == m && restricted[i].allowed == allowed) return restricted[i].table;
+    call_once(&restricted_once, restricted_init);
+    mtx_lock(&restricted_lock);
+    uint64_t *t = NULL;
+    n = atomic_load_explicit(&nrestricted, memory_order_relaxed);
+    for (int i = 0; i < n && !t; i++) /* made meanwhile by another thread */
+        if (restricted[i].m == m && restricted[i].allowed == allowed) t = restricted[i].table;
+    if (!t && n < RESTRICTED_MAX && (t = small_compute(m, allowed)) != NULL) {
+        restricted[n].m = m;
+        restricted[n].allowed = allowed;
+        restricted[n].table = t;
+        atomic_store_explicit(&nrestricted, n + 1, memory_order_release);
+    }
+    mtx_unlock(&restricted_lock);
+    return t;
+}
+
+/* Positions with at least DFS_PIECES pieces in the centre (at most 12
+ * empty cells for m = 4: at most 3^12 positions below one) are solved by
+ * a depth-first search instead of a table: deep in a search most
+ * positions are such, and they meet many restrictions (the quick bench
+ * met over 48 in 72 K nodes, at 0.6 s a table). The search cuts where
+ * the unrestricted table says Chaos (a restriction only takes wins from
+ * Order), and keeps its values in one hash table for all restrictions,
+ * keyed by (restriction, position), of at most DFS_MEMO entries (past
+ * that it searches without keeping: still right, only slower). One lock
+ * for all, as with the tables. */
+enum { DFS_PIECES = 8, DFS_MEMO = 1 << 22 };
+static struct {
+    uint64_t *key; /* (allowed << 32 | idx) + 1, 0 empty */
+    uint8_t *win;
+    uint32_t cap, used;
+} dfs_memo;
+
+static uint64_t dfs_hash(uint64_t k) { return (k * 0x9E3779B97F4A7C15ULL) >> 20; }
+
+static int dfs_get(uint64_t k)
+{
+    if (!dfs_memo.cap) return 0;
+    for (uint64_t h = dfs_hash(k) & (dfs_memo.cap - 1);; h = (h + 1) & (dfs_memo.cap - 1)) {
+        if (dfs_memo.key[h] == k + 1) return dfs_memo.win[h] ? 1 : 2;
+        if (!dfs_memo.key[h]) return 0;
+    }
+}
+
+static void dfs_put(uint64_t k, bool win)
+{
+    if (2 * (dfs_memo.used + 1) > dfs_memo.cap) {
+        uint32_t cap = dfs_memo.cap ? 2 * dfs_memo.cap : 1 << 12;
+        if (cap > 2 * DFS_MEMO) return;
+        uint64_t *key = calloc(cap, sizeof *key);
+        uint8_t *val = malloc(cap);
+        if (!key || !val) {
+            free(key);
+            free(val);
+            return;
+        }
+        for (uint32_t i = 0; i < dfs_memo.cap; i++) {
+            if (!dfs_memo.key[i]) continue;
+            uint64_t h = dfs_hash(dfs_memo.key[i] - 1) & (cap - 1);
+            while (key[h]) h = (h + 1) & (cap - 1);
+            key[h] = dfs_memo.key[i];
+            val[h] = dfs_memo.win[i];
+        }
+        free(dfs_memo.key);
+        free(dfs_memo.win);
+        dfs_memo.key = key;
+        dfs_memo.win = val;
+        dfs_memo.cap = cap;
+    }
+    uint64_t h = dfs_hash(k) & (dfs_memo.cap - 1);
+    while (dfs_memo.key[h]) h = (h + 1) & (dfs_memo.cap - 1);
+    dfs_memo.key[h] = k + 1;
+    dfs_memo.win[h] = win;
+    dfs_memo.used++;
+}
+
+typedef struct {
+    const uint64_t *full_table; /* the unrestricted game's */
+    uint32_t lines[2 * SMALL_MAX + 2], pow3[SMALL_CELLS_MAX + 1], full, allowed;
+    int nl;
+} Dfs;
+
+/* Order wins the restricted game at idx (masks x, o)? */
+static bool dfs_solve(const Dfs *s, uint32_t idx, uint32_t x, uint32_t o)
+{
+    for (int l = 0; l < s->nl; l++)
+        if (((x & s->lines[l]) == s->lines[l] && (s->allowed >> 2 * l & 1)) ||
+            ((o & s->lines[l]) == s->lines[l] && (s->allowed >> (2 * l + 1) & 1)))
+            return true;
+    uint32_t occ = x | o;
+    if (occ == s->full || !bit(s->full_table, idx)) return false; /* full, or lost even unrestricted */
+    uint64_t key = (uint64_t)s->allowed << 32 | idx;
+    int known = dfs_get(key);
+    if (known) return known == 1;
+    bool order = (__builtin_popcount(occ) & 1) == 0, win = !order;
+    for (uint32_t e = s->full & ~occ; e && win != order; e &= e - 1) {
+        int c = __builtin_ctz(e);
+        if (dfs_solve(s, idx + s->pow3[c], x | 1u << c, o) == order ||
+            dfs_solve(s, idx + 2 * s->pow3[c], x, o | 1u << c) == order)
+            win = order;
+    }
+    dfs_put(key, win);
+    return win;
+}
+
+static bool dfs_win(int m, uint32_t allowed, uint32_t idx, uint32_t x, uint32_t o)
+{
+    Dfs s = {.full_table = atomic_load_explicit(&small_table[m], memory_order_acquire), .allowed = allowed};
+    int cells = m * m;
+    s.nl = small_lines(m, s.lines);
+    s.full = (1u << cells) - 1;
+    s.pow3[0] = 1;
+    for (int i = 1; i <= cells; i++) s.pow3[i] = 3 * s.pow3[i - 1];
+    call_once(&restricted_once, restricted_init);
+    mtx_lock(&restricted_lock);
+    bool win = dfs_solve(&s, idx, x, o);
+    mtx_unlock(&restricted_lock);
+    return win;
+}
+
+bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx)
+{
+    if (m < SMALL_MIN || m > SMALL_MAX) return false;
+    uint32_t all = (1u << (2 * (2 * m + 2))) - 1;
+    allowed &= all;
+    /* a restriction only takes wins from Order (the same strategy of
+     * Chaos's avoids every monochrome line): a Chaos win stays one */
+    if (!centre_small_win(m, idx) || allowed == all) return allowed == all && centre_small_win(m, idx);
+    const SmallSym *y = small_sym(m);
+    int bg = 0;
+    bool bswap = false;
+    uint32_t best = allowed;
+    for (int g = 0; g < NSYM; g++)
+        for (int sw = 0; sw < 2; sw++) {
+            uint32_t a = map_allowed(y, g, sw, allowed);
+            if (a < best) best = a, bg = g, bswap = sw;
+        }
+    uint32_t x = 0, o = 0, t = idx, cells = (uint32_t)(m * m);
+    for (uint32_t c = 0; c < cells; c++, t /= 3) {
+        if (t % 3 == 1) x |= 1u << c;
+        if (t % 3 == 2) o |= 1u << c;
+    }
+    uint32_t gx = map_mask(y->cell[bg], (int)cells, bswap ? o : x), go = map_mask(y->cell[bg], (int)cells, bswap ? x : o);
+    uint32_t gidx = 0, p = 1;
+    for (uint32_t c = 0; c < cells; c++, p *= 3) gidx += p * ((gx >> c & 1) + 2 * (go >> c & 1));
+    if (__builtin_popcount(x | o) >= DFS_PIECES) return dfs_win(m, best, gidx, gx, go);
+    const uint64_t *tab = restricted_table(m, best);
+    return tab && bit(tab, gidx);
+}
+
 void centre_init(Centre *c, const Rules *r)
 {
     int n = r->n, m = n - 2;
     *c = (Centre){.n = n, .m = m};
     c->on = r->rules != RULES_EXACT_END && r->k == n - 1 && m >= SMALL_MIN && m <= SMALL_MAX;
+    c->exact = r->rules == RULES_EXACT;
+    c->same_max_pieces = CENTRE_SAME_MAX_PIECES;
     for (int i = 1; i < n - 1; i++)
         for (int j = 1; j < n - 1; j++) c->centre |= 1ULL << board_cell(i, j);
     for (int i = 1; i < n - 1; i++) { /* each centre row's ends, then each centre column's */
@@ -171,7 +423,31 @@ bool centre_pairs_ok(const Centre *c, Board b)
     return true;
 }
 
+bool centre_allowed(const Centre *c, Board b, uint32_t *allowed)
+{
+    uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
+    uint32_t a = 0;
+    for (int p = 0; p < c->npairs; p++) {
+        uint64_t pm = c->pair_mask[p], px = x & pm, po = o & pm;
+        int nx = __builtin_popcountll(px), no = __builtin_popcountll(po);
+        uint32_t s;
+        if (nx + no == 1) return false;      /* half full */
+        if (nx == 2) s = c->exact ? 0 : 1;   /* X X: only an X line counts (original) */
+        else if (no == 2) s = c->exact ? 0 : 2; /* O O: only an O line */
+        else s = 3;                          /* empty, or mixed */
+        a |= s << 2 * p;                     /* pair p is small line p's (centre.h) */
+    }
+    *allowed = a;
+    return true;
+}
+
 bool centre_win(const Centre *c, Board b)
 {
-    return c->on && centre_pairs_ok(c, b) && centre_small_win(c->m, centre_index(c, b));
+    uint32_t allowed, all = (1u << 2 * c->npairs) - 1;
+    if (!c->on || !centre_allowed(c, b, &allowed)) return false;
+    /* same pairs only near the opening (centre.h, where it pays): deeper,
+     * restrictions are many and each costs a table or a search, while
+     * fours and pairings decide there */
+    if (allowed != all && board_count(b) > c->same_max_pieces) return false;
+    return centre_small_win_allowed(c->m, allowed, centre_index(c, b));
 }

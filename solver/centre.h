@@ -22,7 +22,7 @@
  *
  * A position is a centre-strategy win when every pair is either empty or
  * holds two different symbols, and the small game at its centre is an
- * Order win.
+ * Order win (and, since 2026-12-03, also with settled same pairs: below).
  *
  * Claim: under `original` and `exact` a centre-strategy win is an Order
  * win (of the big game).
@@ -57,6 +57,49 @@
  *     anywhere else, Order plays S on u. Order wins within two plies.
  * Lines are judged at once under original and exact, so the first run
  * that counts ends the game in Order's favour. QED.
+ *
+ * Settled pairs (2026-12-03). The strategy above needs no pair to be half
+ * full; a pair holding two LIKE symbols (a "same" pair, S S) is settled
+ * too: Chaos cannot play there, and Order never has to answer there. Its
+ * line L can still win for one symbol: with S S on the ends and S on all
+ * m centre cells the full line holds n = k+1 like S, a win under original
+ * (k or more) but an overline under exact; and m of the other symbol in the
+ * centre, bounded by S on both ends, is a run of only m = k-1. So the
+ * small game is played with, for each line L, the symbols allowed to win
+ * it: both when L's pair is empty or mixed; S alone when it is S S under
+ * original; none under exact. The claim, generalised: if every pair is
+ * empty, mixed or same (none half full) and this restricted small game is
+ * an Order win, Order wins the big game. Proof: the strategy and the
+ * invariants are as above (a Chaos ring move lands in an empty pair, and
+ * Order's answer makes it mixed, which leaves its line's allowed symbols
+ * as they were; same and mixed pairs are full, so Chaos never plays
+ * there; same pairs hold two pieces, so the ring's count stays even). When
+ * a centre line L becomes monochrome S with S allowed: pair mixed or empty
+ * as above; pair S S (original only): n like S on the full line, k or more:
+ * Order has won. QED. The small game with restrictions is the same game
+ * with fewer winning lines for Order, computed by the same backward pass
+ * (centre_small_win_allowed), one table per restriction met (on first use;
+ * at most 64 kept, 5.4 MiB each for m = 4; past that the lemma claims
+ * nothing for a new one, which is sound). It is what a ring opening needs:
+ * after X a1, Chaos's X f6 (or a ring reply spoiling a second pair that
+ * Order then settles) leaves the diagonal's pair X X, and the lemma no
+ * longer has to wait for a mixed pair.
+ *
+ * Where the search uses it, and what it costs (measured 2026-12-03, one
+ * thread, 512 MiB table, 30 s, the machine otherwise idle but for one
+ * other search): a search meets many restrictions, one for each set of
+ * same pairs, and each new one costs a table (0.6 s). Used at every
+ * position, "X a1, X b1" met over 1 200 restrictions in 30 s and searched
+ * 3.4 M nodes instead of 8.6 M; with at most 6 pieces on the board, 35
+ * restrictions and 5.6 M nodes; with at most 4 (CENTRE_SAME_MAX_PIECES),
+ * 3 restrictions and 8.4 M nodes, and "X a1, X f6" is decided at once (0
+ * nodes; without same pairs still undecided after 20 s). So same pairs
+ * count only up to 4 pieces: near the first move, where the top tree
+ * works and where one restriction decides a whole branch. The bench's
+ * positions (6 pieces and more) are unchanged (signatures 2 818 385 and
+ * 72 692). Positions with at least DFS_PIECES pieces in the centre are
+ * solved by a search instead of a table (centre.c); the search's gate
+ * keeps them out of real searches today, the tests use them.
  *
  * Why it fails under exact-end (lines judged only on the full board): the
  * last case analysis needs the game to end when the run of exactly k
@@ -93,9 +136,20 @@
 
 enum { CENTRE_MAX_PAIRS = 2 * (BOARD_MAX_N - 1) };
 
+/* Same pairs are used at positions with at most this many pieces (the
+ * lemma is sound at any; this is its price: measured in centre.h). */
+enum { CENTRE_SAME_MAX_PIECES = 4 };
+
+/* Every symbol allowed on every small-game line (no restriction): two bits
+ * per line, 2m+2 <= 10 lines. */
+#define CENTRE_ALL_ALLOWED 0xFFFFFu
+
 typedef struct {
     int n, m;            /* board size; centre side m = n-2 */
     bool on;             /* the lemma applies to these rules (above) */
+    bool exact;          /* rules exact: a same pair's line wins for no symbol */
+    int same_max_pieces; /* same pairs count up to this many pieces
+                          * (CENTRE_SAME_MAX_PIECES; tests raise it) */
     uint64_t centre;     /* the centre cells */
     int npairs;          /* 2(n-1) */
     int pair[CENTRE_MAX_PAIRS][2]; /* the ring's pairs, as cells */
@@ -120,10 +174,22 @@ uint32_t centre_index(const Centre *c, Board b);
  * (thread-safe; about 0.6 s for m = 4). */
 bool centre_small_win(int m, uint32_t idx);
 
+/* The restricted small game (settled pairs, above): is the position at
+ * idx an Order win when line l (small_lines' order: row 0, column 0, row
+ * 1, ..., the diagonal, the anti-diagonal; the same order as the pairs)
+ * is won only by the symbols of bits 2l (X) and 2l+1 (O) of allowed?
+ * CENTRE_ALL_ALLOWED is centre_small_win. */
+bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx);
+
 /* Is every pair empty or mixed? */
 bool centre_pairs_ok(const Centre *c, Board b);
 
-/* Is b (ongoing) a centre-strategy win (above)? Always false when !c->on. */
+/* Is every pair settled (empty, mixed or same; none half full)? Then
+ * *allowed gets each small-game line's winning symbols (above). */
+bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
+
+/* Is b (ongoing) a centre-strategy win (above, settled pairs included)?
+ * Always false when !c->on. */
 bool centre_win(const Centre *c, Board b);
 
 #endif

@@ -98,6 +98,67 @@ static bool small_brute(char *cell, int m)
     return win;
 }
 
+/* The restricted small game (centre.h, settled pairs) by plain minimax,
+ * without memo (small positions only): line a (the tests' order: rows,
+ * columns, the diagonal, the anti-diagonal) wins for X when bit 2a of
+ * allowed is set, for O when bit 2a+1 is. */
+static bool restricted_brute(char *cell, int m, uint32_t allowed)
+{
+    int cells = m * m, pieces = 0;
+    for (int a = 0; a < 2 * m + 2; a++) {
+        char first = 0;
+        bool mono = true;
+        for (int i = 0; i < m && mono; i++) {
+            int cellno = a < m ? a * m + i : a < 2 * m ? i * m + (a - m) : a == 2 * m ? i * m + i : i * m + m - 1 - i;
+            char ch = cell[cellno];
+            if (ch == '.' || (first && ch != first)) mono = false;
+            first = ch;
+        }
+        if (mono && (allowed >> (2 * a + (first == 'O')) & 1)) return true;
+    }
+    for (int i = 0; i < cells; i++) pieces += cell[i] != '.';
+    if (pieces == cells) return false;
+    bool order = pieces % 2 == 0, win = !order;
+    for (int i = 0; i < cells && win != order; i++) {
+        if (cell[i] != '.') continue;
+        for (int s = 0; s < 2 && win != order; s++) {
+            cell[i] = "XO"[s];
+            if (restricted_brute(cell, m, allowed) == order) win = order;
+            cell[i] = '.';
+        }
+    }
+    return win;
+}
+
+/* Does a line hold m like allowed symbols (restricted_brute's test)? */
+static bool restricted_brute_line(const char *cell, int m, uint32_t allowed)
+{
+    for (int a = 0; a < 2 * m + 2; a++) {
+        char first = 0;
+        bool mono = true;
+        for (int i = 0; i < m && mono; i++) {
+            int cellno = a < m ? a * m + i : a < 2 * m ? i * m + (a - m) : a == 2 * m ? i * m + i : i * m + m - 1 - i;
+            char ch = cell[cellno];
+            if (ch == '.' || (first && ch != first)) mono = false;
+            first = ch;
+        }
+        if (mono && (allowed >> (2 * a + (first == 'O')) & 1)) return true;
+    }
+    return false;
+}
+
+/* The tests' line order to the solver's (centre.h: row 0, column 0, row 1,
+ * column 1, ..., the diagonal, the anti-diagonal). */
+static uint32_t to_solver_order(int m, uint32_t allowed)
+{
+    uint32_t out = 0;
+    for (int a = 0; a < 2 * m + 2; a++) {
+        int l = a < m ? 2 * a : a < 2 * m ? 2 * (a - m) + 1 : a;
+        out |= (allowed >> 2 * a & 3) << 2 * l;
+    }
+    return out;
+}
+
 /* The same small position as a Board at the centre of an (m+2)x(m+2) board. */
 static Board embed_str(const char *s, int m)
 {
@@ -153,6 +214,125 @@ Test(centre, small_game_table)
     brute_free(memo);
 }
 
+/* The restricted small games (settled pairs) against the tests' minimax:
+ * every 3x3 position under 24 restrictions (none, every line barred, and
+ * random ones), and random 4x4 positions with 3-6 empty cells under random
+ * restrictions; among them positions the restriction turns from an Order
+ * win into a Chaos win (else the restriction would be untested). */
+Test(centre, restricted_small_game)
+{
+    uint64_t rng = 909;
+    int checked = 0, turned = 0;
+    for (int m = 3; m <= 4; m++) {
+        Rules r;
+        Centre c;
+        init(&c, &r, m + 2, m + 1, RULES_ORIGINAL);
+        int cells = m * m, total = 1, nl = 2 * m + 2;
+        for (int i = 0; i < cells; i++) total *= 3;
+        uint32_t all = (1u << 2 * nl) - 1, pool[20];
+        /* 20 restrictions for m = 4, fewer than the solver keeps tables
+         * for (centre.c: past its bound it claims nothing, which the
+         * claims_never_wrong check below covers) */
+        for (int i = 0; i < 20; i++) {
+            pool[i] = i == 0 ? all : i == 1 ? 0 : all;
+            for (int a = 0; i > 1 && a < nl; a++) /* each line: both, X, O or none */
+                if (tl_below(&rng, 3) == 0) pool[i] &= ~((uint32_t)(1 + tl_below(&rng, 3)) << 2 * a);
+        }
+        for (int t = 0; t < (m == 3 ? 20 : 3000); t++) {
+            uint32_t allowed = pool[t % 20];
+            for (int v = 0; v < (m == 3 ? total : 1); v++) {
+                char s[17];
+                if (m == 3) {
+                    for (int i = 0, k = v; i < cells; i++, k /= 3) s[i] = ".XO"[k % 3];
+                } else {
+                    int empty = 3 + tl_below(&rng, 4);
+                    for (int i = 0; i < cells; i++) s[i] = i < empty ? '.' : "XO"[tl_below(&rng, 2)];
+                    for (int i = cells - 1; i > 0; i--) {
+                        int j = tl_below(&rng, i + 1);
+                        char x = s[i];
+                        s[i] = s[j], s[j] = x;
+                    }
+                }
+                s[cells] = '\0';
+                uint32_t idx = centre_index(&c, embed_str(s, m));
+                bool want = restricted_brute(s, m, allowed);
+                bool got = centre_small_win_allowed(m, to_solver_order(m, allowed), idx);
+                cr_expect_eq(got, want, "m=%d %s allowed %05x: solver %d, minimax %d", m, s, allowed, got, want);
+                turned += !want && centre_small_win(m, idx);
+                checked++;
+            }
+        }
+    }
+    cr_log_info("restricted small games: %d checked, %d turned to Chaos by the restriction", checked, turned);
+    cr_expect_gt(turned, 100, "too few positions where the restriction matters: %d", turned);
+}
+
+/* The restricted 4x4 small game near its start (3 pieces: the solver's
+ * tables, not its search) against the tests' own memoised minimax, under
+ * two restrictions: the diagonal for X only (what X a1, X f6 leaves) and
+ * the diagonal and column b barred (exact, two same pairs). */
+static uint8_t *big_memo; /* 3^16 entries: 0 unknown, 1 Order, 2 Chaos */
+
+static bool restricted_memo(char *cell, uint32_t allowed, uint32_t idx, int pieces)
+{
+    if (big_memo[idx]) return big_memo[idx] == 1;
+    bool win;
+    char copy[17];
+    memcpy(copy, cell, 17);
+    if (pieces >= 10) win = restricted_brute(copy, 4, allowed); /* small enough to search plainly */
+    else {
+        win = restricted_brute_line(cell, 4, allowed) ? true : false;
+        if (!win) {
+            bool order = pieces % 2 == 0;
+            win = !order;
+            uint32_t p = 1;
+            for (int i = 0; i < 16 && win != order; i++, p *= 3) {
+                if (cell[i] != '.') continue;
+                for (int sym = 0; sym < 2 && win != order; sym++) {
+                    cell[i] = "XO"[sym];
+                    if (restricted_memo(cell, allowed, idx + (uint32_t)(sym + 1) * p, pieces + 1) == order) win = order;
+                    cell[i] = '.';
+                }
+            }
+        }
+    }
+    big_memo[idx] = win ? 1 : 2;
+    return win;
+}
+
+Test(centre, restricted_small_game_tables)
+{
+    Rules r;
+    Centre c;
+    init(&c, &r, 6, 5, RULES_ORIGINAL);
+    uint32_t all = (1u << 20) - 1;
+    /* tests' order: the diagonal is line 8, column b (index 0) line 4 */
+    uint32_t restr[2] = {all & ~(2u << 16), all & ~(3u << 16) & ~(3u << 8)};
+    uint64_t rng = 5150;
+    int turned = 0;
+    for (int k = 0; k < 2; k++) {
+        big_memo = calloc(43046721, 1);
+        cr_assert(big_memo);
+        for (int t = 0; t < 12; t++) {
+            char s[17] = "................";
+            int pieces = 3; /* the empty centre takes the tests' minimax minutes */
+            for (int i = 0; i < pieces;) {
+                int cell = tl_below(&rng, 16);
+                if (s[cell] == '.') s[cell] = "XO"[tl_below(&rng, 2)], i++;
+            }
+            uint32_t idx = 0;
+            for (int i = 15; i >= 0; i--) idx = 3 * idx + (s[i] == '.' ? 0 : s[i] == 'X' ? 1 : 2);
+            bool want = restricted_memo(s, restr[k], idx, pieces);
+            uint32_t cidx = centre_index(&c, embed_str(s, 4));
+            bool got = centre_small_win_allowed(4, to_solver_order(4, restr[k]), cidx);
+            cr_expect_eq(got, want, "%s restriction %d: solver %d, minimax %d", s, k, got, want);
+            turned += !want && centre_small_win(4, cidx);
+        }
+        free(big_memo);
+    }
+    cr_log_info("restricted 4x4 near the start: %d positions turned to Chaos by the restriction", turned);
+}
+
 /* The empty 4x4 small game: the lemma's claim for the empty 6x6 board,
  * against df-pn on the 4x4 board with k = 4 with every piece of knowledge
  * on (the table is built by other code: a backward pass, no search). */
@@ -178,8 +358,12 @@ Test(centre, empty_small_games_against_dfpn)
 }
 
 /* Makes every pair of p empty or mixed (random play leaves some half full
- * or equal); false if that made a line. */
-static bool fix_pairs(RefPos *p, const Centre *c, uint64_t *rng)
+ * or equal), or with same, empty, mixed or same (two like symbols, kept
+ * or made); false if that made a line. */
+static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same);
+static bool fix_pairs(RefPos *p, const Centre *c, uint64_t *rng) { return settle_pairs(p, c, rng, false); }
+
+static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same)
 {
     int n = p->n;
     for (int k = 0; k < c->npairs; k++) {
@@ -187,15 +371,16 @@ static bool fix_pairs(RefPos *p, const Centre *c, uint64_t *rng)
         int v = cell_row(c->pair[k][1]) * n + cell_col(c->pair[k][1]);
         char *a = &p->cell[u], *b = &p->cell[v];
         if (*a == '.' && *b == '.') continue;
-        if (*a != '.' && *b != '.' && *a != *b) continue;
+        if (*a != '.' && *b != '.' && (*a != *b || same)) continue;
         if (*a == '.' || (*b != '.' && tl_below(rng, 2))) {
             char *t = a;
             a = b;
             b = t;
         }
-        /* *a holds a piece: the partner gets the other one, or both go */
+        /* *a holds a piece: the partner gets the other one (or with same,
+         * maybe the same one), or both go */
         if (tl_below(rng, 3) == 0) *a = *b = '.';
-        else *b = *a == 'X' ? 'O' : 'X';
+        else *b = same && tl_below(rng, 2) ? *a : *a == 'X' ? 'O' : 'X';
     }
     return ref_status(p) == REF_ONGOING;
 }
@@ -203,15 +388,18 @@ static bool fix_pairs(RefPos *p, const Centre *c, uint64_t *rng)
 /* Lemma positions on 6x6 (original and exact, 4-12 empty cells) and 5x5
  * k = 4 (3x3 centre): every one the lemma claims must be an Order win for
  * the brute force. */
-static void lemma_sample(int n, int rs, int want_claims, uint64_t seed)
+/* same: settled pairs may hold two like symbols; want_same: some claims
+ * must rest on such a pair. */
+static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool same, bool want_same)
 {
     Rules r;
     Centre c;
     init(&c, &r, n, n - 1, tl_rules(rs));
+    c.same_max_pieces = n * n; /* the lemma at every piece count, not only where the search uses it */
     BruteMemo *memo = brute_new();
     cr_assert(memo);
     uint64_t rng = seed;
-    int claims = 0, tries = 0;
+    int claims = 0, tries = 0, same_claims = 0;
     while (claims < want_claims && tries < 40 * want_claims) {
         tries++;
         /* 4-7 empty cells, one position in 200 10-12 (the brute force's
@@ -220,28 +408,50 @@ static void lemma_sample(int n, int rs, int want_claims, uint64_t seed)
         int empty = tl_below(&rng, 200) ? 4 + tl_below(&rng, 4) : 10 + tl_below(&rng, 3);
         RefPos p;
         if (tl_random_ongoing(&p, n, n - 1, rs, n * n - empty, &rng) != 0) continue;
-        if (!fix_pairs(&p, &c, &rng)) continue;
+        if (!settle_pairs(&p, &c, &rng, same)) continue;
         int holes = 0;
         for (int i = 0; i < n * n; i++) holes += p.cell[i] == '.';
         if (holes > 14 || holes == 0) continue;
         if (!centre_win(&c, tl_board(&p))) continue;
         claims++;
+        Board b = tl_board(&p);
+        for (int k = 0; k < c.npairs; k++) { /* a claim resting on a same pair */
+            uint64_t pm = c.pair_mask[k];
+            if ((b.s[PIECE_X] & pm) == pm || (b.s[PIECE_O] & pm) == pm) {
+                same_claims++;
+                break;
+            }
+        }
         char s[65];
         ref_format(&p, s);
         cr_expect(brute_order_wins(memo, &p), "%dx%d %s: the lemma claims an Order win, the brute force says Chaos",
                   n, n, s);
     }
-    cr_log_info("%dx%d rules %d: %d lemma positions checked (%d tried)", n, n, rs, claims, tries);
+    cr_log_info("%dx%d rules %d: %d lemma positions checked (%d with a same pair; %d tried)", n, n, rs, claims,
+                same_claims, tries);
     cr_expect_eq(claims, want_claims, "too few lemma positions found");
+    if (want_same) cr_expect_gt(same_claims, want_claims / 20, "too few claims with a same pair");
     brute_free(memo);
 }
 
-Test(centre, lemma_6x6_original) { lemma_sample(6, REF_ORIGINAL, 1000, 11); }
-Test(centre, lemma_6x6_exact) { lemma_sample(6, REF_EXACT, 1000, 12); }
-Test(centre, lemma_5x5) { lemma_sample(5, REF_ORIGINAL, 500, 13), lemma_sample(5, REF_EXACT, 500, 14); }
+Test(centre, lemma_6x6_original) { lemma_sample(6, REF_ORIGINAL, 1000, 11, false, false); }
+Test(centre, lemma_6x6_exact) { lemma_sample(6, REF_EXACT, 1000, 12, false, false); }
+Test(centre, lemma_5x5)
+{
+    lemma_sample(5, REF_ORIGINAL, 500, 13, false, false);
+    lemma_sample(5, REF_EXACT, 500, 14, false, false);
+}
+/* Settled pairs: same pairs (two like symbols) restrict their lines. */
+Test(centre, lemma_same_pairs_6x6_original) { lemma_sample(6, REF_ORIGINAL, 500, 15, true, true); }
+Test(centre, lemma_same_pairs_6x6_exact) { lemma_sample(6, REF_EXACT, 500, 16, true, true); }
+Test(centre, lemma_same_pairs_5x5)
+{
+    /* under exact a same pair bars its line, which loses the 3x3 small
+     * game: none of the few 5x5 claims rests on one (6x6 exact above has) */
+    lemma_sample(5, REF_ORIGINAL, 300, 17, true, true);
+}
 
-/* One condition short: a pair with two equal symbols, a half-full pair,
- * a Chaos-win centre, exact-end. The lemma must claim none of them (what
+/* One condition short: a half-full pair, a Chaos-win centre, exact-end. The lemma must claim none of them (what
  * they are worth is not its business). */
 Test(centre, one_condition_short)
 {
@@ -265,15 +475,15 @@ Test(centre, one_condition_short)
             short_centre++;
             continue;
         }
-        /* Spoil one pair: two equal symbols, or one piece alone. */
+        /* Spoil one pair: one piece alone (two like symbols settle it:
+         * the lemma_same_pairs tests) */
         int k = tl_below(&rng, c.npairs), u = c.pair[k][0], v = c.pair[k][1];
         uint64_t bu = 1ULL << u, bv = 1ULL << v;
         Board s = b;
         s.s[0] &= ~(bu | bv);
         s.s[1] &= ~(bu | bv);
-        if (tl_below(&rng, 2)) s.s[PIECE_X] |= bu | bv;
-        else s.s[PIECE_O] |= bu;
-        cr_expect(!centre_win(&c, s), "claimed with pair %d spoiled", k);
+        s.s[tl_below(&rng, 2) ? PIECE_X : PIECE_O] |= tl_below(&rng, 2) ? bu : bv;
+        cr_expect(!centre_win(&c, s), "claimed with pair %d half full", k);
         short_pairs++;
     }
     cr_expect(short_pairs > 500 && short_centre > 100, "%d spoiled pairs, %d Chaos centres", short_pairs, short_centre);

@@ -2,9 +2,14 @@
  * ('POSITION lemma centre', verify/verify_centre.* and verify.c):
  *   - the small game against solvers that share nothing with it: brute.h
  *     (over ref.h) on the 4x4 board with k = 4, which is the m = 4 small
- *     game, and a retrograde table written here for m = 2 and 3;
+ *     game, and a retrograde table written here for m = 2 and 3; the
+ *     restricted small game (lines allowed only some symbols) against the
+ *     same table and a plain minimax;
  *   - the lemma itself against brute force on whole 4x4, 5x5 and 6x6
- *     boards: where it says Order wins, Order wins;
+ *     boards: where it says Order wins, Order wins; also with ring pairs
+ *     of two like symbols (which line each restricts, and how; lying
+ *     certificates found by search; under exact such a line never counts;
+ *     half-full pairs and exact-end still refused);
  *   - certificates with lemma lines: valid, invalid (each condition, with
  *     its reason), in any symmetric form, deeper in a proof, and malformed,
  *     in process and through the binary. */
@@ -39,10 +44,31 @@ static int cell_at(int n, const char *name) { return (name[1] - '1') * n + (name
 
 /* --- the small game --- */
 
+/* The small game's line l of m x m cell i (written here, not taken from
+ * the verifier): rows 0..m-1, columns m..2m-1, the diagonal 2m, the
+ * anti-diagonal 2m+1 - the order of the verifier's allowed vectors. */
+static int small_line_cell(int m, int l, int i)
+{
+    return l < m ? l * m + i : l < 2 * m ? i * m + (l - m) : l == 2 * m ? i * m + i : i * m + (m - 1 - i);
+}
+
+/* Has Order won the small position d (digits 0 empty, 1 X, 2 O): a line of
+ * m equal symbols s with bit s set in allowed[line] (NULL: all allowed)? */
+static int small_won(int m, const int *d, const uint8_t *allowed)
+{
+    for (int l = 0; l < 2 * m + 2; l++) {
+        int s = d[small_line_cell(m, l, 0)], same = s != 0;
+        for (int i = 1; i < m; i++) same &= d[small_line_cell(m, l, i)] == s;
+        if (same && (!allowed || (allowed[l] >> s & 1))) return 1;
+    }
+    return 0;
+}
+
 /* Every m x m position (m = 2, 3) by retrograde analysis, no search: by
- * piece count from the full board down; value[idx] = 1 when Order wins.
- * idx = sum of digit(cell i) * 3^i, digit 0 empty, 1 X, 2 O (VR_* values). */
-static void retro_table(int m, uint8_t *value)
+ * piece count from the full board down; value[idx] = 1 when Order wins
+ * with these allowed sets (NULL: all). idx = sum of digit(cell i) * 3^i,
+ * digit 0 empty, 1 X, 2 O (VR_* values). */
+static void retro_table(int m, const uint8_t *allowed, uint8_t *value)
 {
     int cells = m * m, total = 1, pow3[9];
     for (int i = 0; i < cells; i++) pow3[i] = total, total *= 3;
@@ -51,22 +77,7 @@ static void retro_table(int m, uint8_t *value)
             int d[9], count = 0;
             for (int i = 0, v = idx; i < cells; i++, v /= 3) d[i] = v % 3, count += d[i] != 0;
             if (count != pieces) continue;
-            /* A line: m equal non-empty digits along a row, a column or a diagonal. */
-            int line = 0;
-            for (int a = 0; a < m; a++) {
-                int row = d[a * m] != 0, col = d[a] != 0;
-                for (int b = 1; b < m; b++) {
-                    row &= d[a * m + b] == d[a * m];
-                    col &= d[b * m + a] == d[a];
-                }
-                line |= row | col;
-            }
-            int diag = d[0] != 0, anti = d[m - 1] != 0;
-            for (int b = 1; b < m; b++) {
-                diag &= d[b * m + b] == d[0];
-                anti &= d[b * m + (m - 1 - b)] == d[m - 1];
-            }
-            line |= diag | anti;
+            int line = small_won(m, d, allowed);
             if (line || pieces == cells) {
                 value[idx] = (uint8_t)line;
                 continue;
@@ -85,7 +96,7 @@ Test(verify_centre, small_game_2x2_and_3x3_against_a_retrograde_table)
     for (int m = 2; m <= 3; m++) {
         int cells = m * m, total = 1, wins[2] = {0, 0};
         for (int i = 0; i < cells; i++) total *= 3;
-        retro_table(m, value);
+        retro_table(m, NULL, value);
         for (int idx = 0; idx < total; idx++) {
             uint8_t c[9];
             for (int i = 0, v = idx; i < cells; i++, v /= 3) c[i] = (uint8_t)(v % 3);
@@ -136,6 +147,92 @@ Test(verify_centre, empty_small_games_are_order_wins)
     cr_assert_eq(vr_small_order_wins(5, c), -1);
     c[3] = 3;
     cr_assert_eq(vr_small_order_wins(2, c), -1, "a cell that is not empty, X or O");
+}
+
+/* A random allowed vector for the m x m game: each line both symbols
+ * (half the time), X only, O only or neither. */
+static void random_allowed(int m, uint64_t *rng, uint8_t *allowed)
+{
+    static const uint8_t sets[] = {VR_ALLOW_BOTH, VR_ALLOW_BOTH, VR_ALLOW_BOTH, VR_ALLOW_X, VR_ALLOW_O, VR_ALLOW_NONE};
+    for (int l = 0; l < 2 * m + 2; l++) allowed[l] = sets[tl_below(rng, 6)];
+}
+
+/* Plain minimax of the restricted small game, no memo (a few empty cells only). */
+static int small_minimax(int m, int *d, const uint8_t *allowed, int pieces)
+{
+    if (small_won(m, d, allowed)) return 1;
+    if (pieces == m * m) return 0;
+    int order = pieces % 2 == 0;
+    for (int i = 0; i < m * m; i++) {
+        if (d[i]) continue;
+        for (int s = 1; s <= 2; s++) {
+            d[i] = s;
+            int v = small_minimax(m, d, allowed, pieces + 1);
+            d[i] = 0;
+            if (v == order) return v;
+        }
+    }
+    return !order;
+}
+
+/* The restricted small game (each line allowed a set of symbols): every
+ * 2x2 and 3x3 position under a dozen allowed vectors each against the
+ * retrograde table; ten 4x4 positions with 4-7 empty cells against a
+ * plain minimax, under 40 vectors taken in turn twice, more than the
+ * verifier keeps memo tables for (VR_SMALL_CACHE), so tables are evicted
+ * and recomputed on the way, and a table reused for another vector must
+ * not keep the old one's values. */
+Test(verify_centre, small_game_with_allowed_lines_against_a_retrograde_table)
+{
+    static uint8_t value[19683];
+    uint64_t rng = 306;
+    int seen[2] = {0, 0}, differ = 0;
+    for (int m = 2; m <= 3; m++)
+        for (int v = 0; v < 12; v++) {
+            uint8_t allowed[VR_SMALL_LINES];
+            if (v < 2) memset(allowed, v == 0 ? VR_ALLOW_NONE : VR_ALLOW_X, sizeof allowed);
+            else random_allowed(m, &rng, allowed);
+            retro_table(m, allowed, value);
+            int total = m == 2 ? 81 : 19683;
+            for (int idx = 0; idx < total; idx++) {
+                uint8_t c[9];
+                for (int i = 0, x = idx; i < m * m; i++, x /= 3) c[i] = (uint8_t)(x % 3);
+                int got = vr_small_order_wins_allowed(m, c, allowed);
+                cr_assert_eq(got, value[idx], "m=%d vector %d position %d: %d, the table says %d", m, v, idx, got,
+                             value[idx]);
+                seen[got]++;
+                differ += got != vr_small_order_wins(m, c);
+            }
+        }
+    cr_assert(seen[0] > 1000 && seen[1] > 1000 && differ > 1000, "%d Chaos, %d Order, %d differ from unrestricted",
+              seen[0], seen[1], differ);
+
+    /* Ten 4x4 positions under each of 40 vectors, the vectors in turn, twice. */
+    uint8_t vec[40][VR_SMALL_LINES], pos[10][16];
+    int want[40][10], seen4[2] = {0, 0};
+    for (int v = 0; v < 40; v++) random_allowed(4, &rng, vec[v]);
+    for (int p = 0; p < 10; p++) {
+        for (int i = 0; i < 16; i++) pos[p][i] = (uint8_t)(1 + tl_below(&rng, 2));
+        for (int e = 4 + tl_below(&rng, 4); e > 0; e--) pos[p][tl_below(&rng, 16)] = VR_EMPTY;
+    }
+    for (int round = 0; round < 2; round++)
+        for (int v = 0; v < 40; v++)
+            for (int p = 0; p < 10; p++) {
+                if (round == 0) {
+                    int d[16], pieces = 0;
+                    for (int i = 0; i < 16; i++) d[i] = pos[p][i], pieces += d[i] != 0;
+                    want[v][p] = small_minimax(4, d, vec[v], pieces);
+                }
+                int got = vr_small_order_wins_allowed(4, pos[p], vec[v]);
+                cr_assert_eq(got, want[v][p], "round %d: 4x4 position %d under vector %d: %d, minimax %d", round, p, v,
+                             got, want[v][p]);
+                seen4[got]++;
+            }
+    cr_assert(seen4[0] > 40 && seen4[1] > 40, "4x4: %d Chaos, %d Order", seen4[0], seen4[1]);
+    uint8_t bad[VR_SMALL_LINES], c[16] = {0};
+    memset(bad, VR_ALLOW_BOTH, sizeof bad);
+    bad[3] = 1; /* bit 0 would be the empty cell */
+    cr_assert_eq(vr_small_order_wins_allowed(2, c, bad), -1, "a set with a bit for the empty cell");
 }
 
 /* --- the lemma on whole boards --- */
@@ -207,8 +304,11 @@ Test(verify_centre, where_the_lemma_holds_order_wins_by_brute_force)
                 int lemma = vr_centre_lemma(&g, true, c, why, sizeof why);
                 cr_assert(lemma >= 0);
                 if (!lemma) {
+                    /* A pair of two like symbols restricts its line; a half-full pair is refused. */
                     bool pair = strncmp(why, "pair ", 5) == 0;
-                    cr_assert(pair || strstr(why, "the centre small game is a Chaos win"), "%s: %s", s, why);
+                    cr_assert(pair ? strstr(why, "an empty cell") != NULL
+                                   : strncmp(why, "the centre small game ", 22) == 0 && strstr(why, " is a Chaos win ("),
+                              "%s: %s", s, why);
                     bad_pair += pair;
                     failed += !pair;
                     continue;
@@ -246,8 +346,13 @@ Test(verify_centre, conditions_on_the_game)
     }
 }
 
-/* Each typed-in pair: two equal symbols or one piece fail and name it;
- * mixed passes; pieces on two cells of different pairs fail. */
+/* Each typed-in pair: one piece fails and names it; mixed passes, and so
+ * do two equal symbols under original, which only restrict the pair's
+ * line to their symbol (the empty small game stays an Order win so; not
+ * so under exact for every line: on 6x6 the empty 4x4 game without its
+ * diagonal is a Chaos win); which line is restricted is checked by
+ * same_pairs_restrict_the_line_between_them. Pieces on two cells of
+ * different pairs fail. */
 Test(verify_centre, ring_pairs_are_the_ends_of_the_lines_through_the_centre)
 {
     for (int n = 4; n <= 6; n++) {
@@ -266,8 +371,8 @@ Test(verify_centre, ring_pairs_are_the_ends_of_the_lines_through_the_centre)
                 uint8_t c[64] = {0};
                 c[a] = fill[f][0], c[b] = fill[f][1];
                 int got = vr_centre_lemma(&g, true, c, why, sizeof why);
-                if (f >= 4) {
-                    cr_assert_eq(got, 1, "n=%d pair %s mixed: %s", n, pairs[p], why);
+                if (f >= 4 || f < 2) {
+                    cr_assert_eq(got, 1, "n=%d pair %s %s: %s", n, pairs[p], f < 2 ? "same" : "mixed", why);
                     continue;
                 }
                 static const char *const name[3] = {"an empty cell", "X", "O"};
@@ -291,6 +396,91 @@ Test(verify_centre, ring_pairs_are_the_ends_of_the_lines_through_the_centre)
         cr_assert_eq(vr_centre_lemma(&g, true, c, why, sizeof why), 0);
         cr_assert(strstr(why, "pair a2/") && strstr(why, "holds X and an empty cell"), "%s", why);
     }
+}
+
+/* Pair p's cells (a, b) and the centre line between them, from a to b:
+ * the test's own geometry, one step at a time from a towards b. */
+static void pair_line(int n, int p, int *a, int *b, int line[VR_SMALL_MAX])
+{
+    int np;
+    const char *const *pairs = pairs_of(n, &np);
+    *a = cell_at(n, pairs[p]), *b = cell_at(n, pairs[p] + 3);
+    int dr = (*b / n - *a / n) / (n - 1), dc = (*b % n - *a % n) / (n - 1);
+    for (int i = 0; i < n - 2; i++) line[i] = *a + (i + 1) * (dr * n + dc);
+}
+
+/* The symbol filling pair p's centre line of s ('X', 'O'), 0 if none does. */
+static char line_symbol(int n, int p, const char *s)
+{
+    int a, b, line[VR_SMALL_MAX];
+    pair_line(n, p, &a, &b, line);
+    for (int i = 1; i < n - 2; i++)
+        if (s[line[i]] != s[line[0]]) return 0;
+    return s[line[0]] == '.' ? 0 : s[line[0]];
+}
+
+/* Full centres, each pair mixed, X X or O O, one random pair's line made
+ * of one symbol: the lemma holds exactly when some centre line of one
+ * symbol S has its pair mixed, or (original only) S S. When it fails, the
+ * reason names the line of every pair of like symbols (from this test's
+ * own geometry), in the group its rules give it. Checks which line each
+ * pair restricts, and how. */
+Test(verify_centre, same_pairs_restrict_the_line_between_them)
+{
+    uint64_t rng = 307;
+    for (int n = 4; n <= 6; n++)
+        for (int rules = VR_ORIGINAL; rules <= VR_EXACT; rules++) {
+            int np, m = n - 2, result[2] = {0, 0};
+            pairs_of(n, &np);
+            VrGame g = {n, n - 1, rules};
+            for (int t = 0; t < 400; t++) {
+                char s[65], kind[10]; /* kind: 'M' mixed, 'X' or 'O' for two like symbols */
+                int a, b, line[VR_SMALL_MAX];
+                memset(s, '.', (size_t)(n * n));
+                s[n * n] = '\0';
+                for (int p = 0; p < np; p++) {
+                    pair_line(n, p, &a, &b, line);
+                    int k = tl_below(&rng, 3), x = tl_below(&rng, 2);
+                    kind[p] = "MXO"[k];
+                    s[a] = k ? kind[p] : "XO"[x], s[b] = k ? kind[p] : "OX"[x];
+                }
+                for (int r = 1; r <= m; r++)
+                    for (int c = 1; c <= m; c++) s[r * n + c] = "XO"[tl_below(&rng, 2)];
+                pair_line(n, tl_below(&rng, np), &a, &b, line);
+                char sym = "XO"[tl_below(&rng, 2)];
+                for (int i = 0; i < m; i++) s[line[i]] = sym;
+                bool want = false;
+                for (int p = 0; p < np; p++) {
+                    char on = line_symbol(n, p, s);
+                    want |= on && (kind[p] == 'M' || (rules == VR_ORIGINAL && kind[p] == on));
+                }
+                uint8_t c[64];
+                char why[160];
+                to_cells(s, n * n, c);
+                int got = vr_centre_lemma(&g, true, c, why, sizeof why);
+                cr_assert_eq(got, want, "n=%d rules %d %s: %d (%s)", n, rules, s, got, got ? "" : why);
+                result[got]++;
+                if (got) continue;
+                bool any_same = false;
+                for (int p = 0; p < np; p++) {
+                    if (kind[p] == 'M') continue;
+                    any_same = true;
+                    pair_line(n, p, &a, &b, line);
+                    char name[24], group[16];
+                    snprintf(name, sizeof name, "%c%d-%c%d", 'a' + line[0] % n, 1 + line[0] / n, 'a' + line[m - 1] % n,
+                             1 + line[m - 1] / n);
+                    if (rules == VR_ORIGINAL) snprintf(group, sizeof group, " for %c only", kind[p]);
+                    else strcpy(group, " for neither");
+                    const char *at = strstr(why, name), *in = at ? strstr(at, " for ") : NULL;
+                    cr_assert(in && strncmp(in, group, strlen(group)) == 0, "n=%d %s: %s not in '%s'", n, s, name, why);
+                }
+                const char *prefix = any_same ? "the centre small game (with " : "the centre small game is a Chaos win (";
+                cr_assert(strncmp(why, prefix, strlen(prefix)) == 0 && (!any_same || strstr(why, ") is a Chaos win (")),
+                          "%s", why);
+            }
+            cr_assert(result[0] > 15 && result[1] > 15, "n=%d rules %d: %d refused, %d held", n, rules, result[0],
+                      result[1]);
+        }
 }
 
 /* --- certificates --- */
@@ -405,8 +595,9 @@ Test(verify_centre, lemma_lines_against_brute_force_in_any_form)
 }
 
 /* A certificate whose root (Order to move) has a half-full pair: one move
- * line completes it, mixed, and the lemma holds after; the same with the
- * move that makes the pair XX is invalid and says which pair. */
+ * line completes it, mixed, and the lemma holds after; the same with a
+ * move elsewhere on the ring, which leaves the pair half full, is invalid
+ * and says which pair. */
 Test(verify_centre, a_move_line_leading_to_a_lemma_position)
 {
     uint64_t rng = 304;
@@ -440,13 +631,14 @@ Test(verify_centre, a_move_line_leading_to_a_lemma_position)
                   (unsigned long long)r.positions_checked);
         free(text);
 
-        /* Xf2 instead: the pair holds X and X. */
-        child[cell_at(6, "f2")] = 'X';
-        move_line(6, root, cell_at(6, "f2"), 'X', 0, lines);
+        /* Xb1 instead: a2/f2 stays half full (and b1/b6 is, after it). */
+        strcpy(child, root);
+        child[cell_at(6, "b1")] = 'X';
+        move_line(6, root, cell_at(6, "b1"), 'X', 0, lines);
         lemma_line(6, child, tl_below(&rng, 16), lines + strlen(lines));
         text = cert(6, 5, CG_RULES[round % 2], "order", root, lines);
         char expect[VERIFY_ERR_LEN];
-        snprintf(expect, sizeof expect, "lemma centre at %s: pair a2/f2 holds X and X (line 7)", child);
+        snprintf(expect, sizeof expect, "lemma centre at %s: pair a2/f2 holds X and an empty cell (line 7)", child);
         cr_assert_eq(cg_check(text, &r), 1, "%s", text);
         cr_assert_str_eq(r.error, expect);
         free(text);
@@ -544,10 +736,309 @@ Test(verify_centre, lemma_lines_for_both_sides_to_move_below_the_root)
     cr_assert(seen[0] > 0 && seen[1] > 0, "%d Chaos, %d Order centres", seen[0], seen[1]);
 }
 
+/* --- pairs of like symbols: certificates against brute force --- */
+
+/* A random position for the widened lemma on n x n: each pair empty
+ * (pct_empty_pair %) or else mixed, X X or O O, alike often, at least one
+ * pair of like symbols; each centre cell empty with pct_empty %. No pair
+ * is half full. */
+static void same_shaped(int n, int pct_empty_pair, int pct_empty, uint64_t *rng, char *out)
+{
+    int np, a, b, line[VR_SMALL_MAX], same = 0;
+    pairs_of(n, &np);
+    memset(out, '.', (size_t)(n * n));
+    out[n * n] = '\0';
+    for (int p = 0; p < np; p++) {
+        if (tl_below(rng, 100) < pct_empty_pair) continue;
+        int k = tl_below(rng, 3), x = tl_below(rng, 2);
+        pair_line(n, p, &a, &b, line);
+        out[a] = k ? "XO"[k - 1] : "XO"[x], out[b] = k ? "XO"[k - 1] : "OX"[x];
+        same += k > 0;
+    }
+    if (!same) {
+        pair_line(n, tl_below(rng, np), &a, &b, line);
+        out[a] = out[b] = "XO"[tl_below(rng, 2)];
+    }
+    for (int r = 1; r < n - 1; r++)
+        for (int c = 1; c < n - 1; c++)
+            if (tl_below(rng, 100) >= pct_empty) out[r * n + c] = "XO"[tl_below(rng, 2)];
+}
+
+/* The verifier on 'root s' with the line 's lemma centre' in a random one
+ * of the 16 forms: 0 valid, 1 invalid. */
+static int lemma_cert(int n, int rules, const char *s, uint64_t *rng, VerifyResult *r)
+{
+    char line[96];
+    lemma_line(n, s, tl_below(rng, 16), line);
+    char *text = cert(n, n - 1, CG_RULES[rules], "order", s, line);
+    int rc = cg_check(text, r);
+    free(text);
+    return rc;
+}
+
+/* Does Order win the unrestricted small game at s's centre? By oracles
+ * that share nothing with the verifier: the retrograde table for m = 2, 3,
+ * brute force on the 4x4 board with k = 4 for m = 4. */
+static int centre_order_wins(int n, const char *s, BruteMemo *memo)
+{
+    int m = n - 2, idx = 0;
+    char centre[17];
+    for (int i = 0; i < m * m; i++) centre[i] = s[(i / m + 1) * n + i % m + 1];
+    centre[m * m] = '\0';
+    if (m == 4) {
+        RefPos p;
+        ref_parse(&p, 4, 4, REF_ORIGINAL, centre);
+        return brute_order_wins(memo, &p);
+    }
+    static uint8_t table[2][19683];
+    static bool ready[2];
+    if (!ready[m - 2]) retro_table(m, NULL, table[m - 2]), ready[m - 2] = true;
+    for (int i = m * m - 1; i >= 0; i--) idx = idx * 3 + (centre[i] == 'X' ? 1 : centre[i] == 'O' ? 2 : 0);
+    return table[m - 2][idx];
+}
+
+/* The restricted small game at s's centre under rules, decided here (the
+ * widened lemma's rule, this test's geometry, a memoised minimax over the
+ * centre's empty cells): allowed[p] for pair p's line is both symbols if
+ * the pair is empty or mixed, S if it holds S twice under original, none
+ * under exact. 1 Order wins, 0 Chaos wins. */
+typedef struct {
+    int m, nempty, empty[16];
+    uint32_t pow3[16];
+    int8_t *val; /* 0 unknown, else the value + 1, indexed by the empty cells' base-3 digits */
+    uint8_t allowed[VR_SMALL_LINES];
+} SmallRef;
+
+static int small_ref_solve(SmallRef *r, int *d, uint32_t idx, int pieces)
+{
+    if (r->val[idx]) return r->val[idx] - 1;
+    int v = small_won(r->m, d, r->allowed), order = pieces % 2 == 0;
+    if (!v && pieces < r->m * r->m) {
+        v = !order;
+        for (int j = 0; j < r->nempty && v != order; j++) {
+            int i = r->empty[j];
+            if (d[i]) continue;
+            for (int sym = 1; sym <= 2 && v != order; sym++) {
+                d[i] = sym;
+                if (small_ref_solve(r, d, idx + (uint32_t)sym * r->pow3[j], pieces + 1) == order) v = order;
+                d[i] = 0;
+            }
+        }
+    }
+    r->val[idx] = (int8_t)(v + 1);
+    return v;
+}
+
+static int restricted_centre_wins(int n, int rules, const char *s)
+{
+    int np, a, b, line[VR_SMALL_MAX], d[16], pieces = 0;
+    SmallRef r = {.m = n - 2};
+    pairs_of(n, &np);
+    for (int p = 0; p < np; p++) {
+        pair_line(n, p, &a, &b, line);
+        for (int i = 0; i < r.m; i++) /* pair p's line is the small game's line p (the allowed vectors' order) */
+            cr_assert_eq(line[i], (small_line_cell(r.m, p, i) / r.m + 1) * n + small_line_cell(r.m, p, i) % r.m + 1);
+        r.allowed[p] = s[a] != s[b] || s[a] == '.' ? VR_ALLOW_BOTH
+                       : rules == REF_ORIGINAL     ? (s[a] == 'X' ? VR_ALLOW_X : VR_ALLOW_O)
+                                                   : VR_ALLOW_NONE;
+    }
+    uint32_t size = 1;
+    for (int i = 0; i < r.m * r.m; i++) {
+        char ch = s[(i / r.m + 1) * n + i % r.m + 1];
+        d[i] = ch == 'X' ? 1 : ch == 'O' ? 2 : 0;
+        pieces += d[i] != 0;
+        if (!d[i]) r.pow3[r.nempty] = size, r.empty[r.nempty++] = i, size *= 3;
+    }
+    r.val = calloc(size, 1);
+    cr_assert(r.val);
+    int v = small_ref_solve(&r, d, 0, pieces);
+    free(r.val);
+    return v;
+}
+
+/* Soundness with pairs of like symbols: on 4x4, 5x5 and 6x6, original and
+ * exact, random ongoing positions with at least one such pair and few
+ * empty cells; wherever the verifier accepts the lemma line, brute force
+ * over the reference rules says Order wins. Some must be accepted (else
+ * the test says nothing) and some refused. Also: it accepts exactly where
+ * this test's own restricted small game (restricted_centre_wins) is an
+ * Order win. */
+Test(verify_centre, same_pairs_where_the_lemma_holds_order_wins_by_brute_force)
+{
+    uint64_t rng = 308;
+    BruteMemo *memo = brute_new();
+    for (int n = 4; n <= 6; n++)
+        for (int rules = REF_ORIGINAL; rules <= REF_EXACT; rules++) {
+            int tried = 0, held = 0, refused = 0, max_empty = n == 4 ? 10 : 9;
+            while (tried < 1000) {
+                char s[65];
+                same_shaped(n, n == 4 ? 30 : 15, n == 4 ? 40 : 25, &rng, s);
+                RefPos p;
+                ref_parse(&p, n, n - 1, rules, s);
+                if (count_empty(s, n * n) > max_empty || ref_status(&p) != REF_ONGOING) continue;
+                tried++;
+                VerifyResult r;
+                int rc = lemma_cert(n, rules, s, &rng, &r);
+                if (rc == 0)
+                    cr_assert(brute_order_wins(memo, &p), "n=%d rules %d: the lemma holds at %s, Chaos wins", n, rules, s);
+                int want = restricted_centre_wins(n, rules, s);
+                cr_assert_eq(rc == 0, want, "n=%d rules %d %s: the restricted small game is a%s win here; %s", n, rules,
+                             s, want ? "n Order" : " Chaos", rc ? r.error : "valid");
+                if (rc == 0) {
+                    held++;
+                } else {
+                    cr_assert(strstr(r.error, ": the centre small game (with ") && strstr(r.error, ") is a Chaos win ("),
+                              "%s: %s", s, r.error);
+                    refused++;
+                }
+            }
+            cr_log_info("same pairs, n=%d rules %d: %d positions, %d accepted (Order wins by brute force), %d refused",
+                        n, rules, tried, held, refused);
+            cr_assert(held >= 50 && refused > 0, "n=%d rules %d: held %d, refused %d", n, rules, held, refused);
+        }
+    brute_free(memo);
+}
+
+/* Lying certificates, found by search: positions with a pair of like
+ * symbols where brute force says Chaos wins the whole game although the
+ * unrestricted small game at the centre is an Order win (so the lemma
+ * with like pairs taken as empty or mixed would pass them). The lemma
+ * line must be refused, and for the restricted small game. */
+Test(verify_centre, lying_same_pair_certificates_are_rejected)
+{
+    uint64_t rng = 309;
+    BruteMemo *big = brute_new(), *small = brute_new();
+    for (int n = 4; n <= 6; n++)
+        for (int rules = REF_ORIGINAL; rules <= REF_EXACT; rules++) {
+            int found = 0, tried = 0, candidates = 0, max_empty = n == 4 ? 10 : 9;
+            while (found < 10 && tried < 400000) {
+                char s[65];
+                same_shaped(n, n == 4 ? 30 : 15, n == 4 ? 40 : 25, &rng, s);
+                RefPos p;
+                ref_parse(&p, n, n - 1, rules, s);
+                if (count_empty(s, n * n) > max_empty || ref_status(&p) != REF_ONGOING) continue;
+                tried++;
+                /* Candidates: a Chaos win restricted and an Order win unrestricted (cheap, before the brute force). */
+                if (restricted_centre_wins(n, rules, s) || !centre_order_wins(n, s, small)) continue;
+                candidates++;
+                if (brute_order_wins(big, &p)) continue;
+                VerifyResult r;
+                cr_assert_eq(lemma_cert(n, rules, s, &rng, &r), 1, "n=%d rules %d: %s accepted, Chaos wins", n, rules, s);
+                cr_assert(strstr(r.error, ": the centre small game (with ") && strstr(r.error, ") is a Chaos win ("),
+                          "%s: %s", s, r.error);
+                found++;
+            }
+            cr_log_info("lies, n=%d rules %d: %d refused (%d candidates, %d positions tried)", n, rules, found,
+                        candidates, tried);
+            cr_assert_eq(found, 10, "n=%d rules %d: %d lies found in %d positions", n, rules, found, tried);
+        }
+    brute_free(big);
+    brute_free(small);
+}
+
+/* Positions whose only way to win by the lemma is the centre line through
+ * their one pair of like symbols S (every other pair empty or mixed; on
+ * 4x4, where a full 2x2 centre never has just one line of one symbol, the
+ * lines through their pairs of like symbols), found by search: the lemma
+ * holds under original (there S's line counts, a run of n) and not under
+ * exact (an overline), brute force agrees (Order wins under original,
+ * Chaos under exact), and the unrestricted small game is an Order win, so
+ * only the restriction refuses it. The reason names that line alone (on
+ * 4x4: those lines), "for neither". */
+Test(verify_centre, under_exact_a_line_between_like_symbols_does_not_count)
+{
+    uint64_t rng = 310;
+    BruteMemo *big = brute_new(), *small = brute_new();
+    for (int n = 4; n <= 6; n++) {
+        int found = 0, tried = 0, max_empty = n == 4 ? 10 : 9;
+        VrGame orig = {n, n - 1, VR_ORIGINAL}, exact = {n, n - 1, VR_EXACT};
+        while (found < 3 && tried < 200000) {
+            char s[65], why[160];
+            /* n > 4: every pair empty or mixed but one, of like symbols. */
+            int a, b, line[VR_SMALL_MAX], pct_empty_pair = tl_below(&rng, 2) ? 0 : 15;
+            if (n == 4) {
+                same_shaped(n, pct_empty_pair, 15 + tl_below(&rng, 20), &rng, s);
+            } else {
+                lemma_shaped(n, pct_empty_pair, 15 + tl_below(&rng, 20), &rng, s);
+                pair_line(n, tl_below(&rng, 2 * (n - 1)), &a, &b, line);
+                s[a] = s[b] = "XO"[tl_below(&rng, 2)];
+            }
+            tried++;
+            RefPos po, pe;
+            ref_parse(&po, n, n - 1, REF_ORIGINAL, s);
+            ref_parse(&pe, n, n - 1, REF_EXACT, s);
+            if (count_empty(s, n * n) > max_empty || ref_status(&po) != REF_ONGOING || ref_status(&pe) != REF_ONGOING)
+                continue;
+            uint8_t c[64];
+            to_cells(s, n * n, c);
+            if (vr_centre_lemma(&orig, true, c, why, sizeof why) != 1 || vr_centre_lemma(&exact, true, c, why, sizeof why))
+                continue;
+            if (!centre_order_wins(n, s, small) || !brute_order_wins(big, &po) || brute_order_wins(big, &pe)) continue;
+            VerifyResult r;
+            cr_assert_eq(lemma_cert(n, REF_ORIGINAL, s, &rng, &r), 0, "%s: %s", s, r.error);
+            cr_assert_eq(lemma_cert(n, REF_EXACT, s, &rng, &r), 1, "n=%d: %s accepted under exact", n, s);
+            char expect[96] = " for neither) is a Chaos win (";
+            if (n > 4)
+                snprintf(expect, sizeof expect, ": the centre small game (with %c%d-%c%d for neither) is", 'a' + line[0] % n,
+                         1 + line[0] / n, 'a' + line[n - 3] % n, 1 + line[n - 3] / n);
+            cr_assert(strstr(r.error, expect), "%s: %s", s, r.error);
+            cr_log_info("n=%d: %s, under exact %s", n, s, r.error);
+            found++;
+        }
+        cr_assert_eq(found, 3, "n=%d: %d found in %d positions", n, found, tried);
+    }
+    brute_free(big);
+    brute_free(small);
+}
+
+/* Pairs of like symbols lift no other condition: where the lemma line
+ * holds (original or exact), it is refused under exact-end, and with one
+ * cell of a like pair emptied (half full) it is refused for that pair. */
+Test(verify_centre, like_pairs_keep_the_other_conditions)
+{
+    uint64_t rng = 311;
+    for (int n = 4; n <= 6; n++)
+        for (int rules = REF_ORIGINAL; rules <= REF_EXACT; rules++) {
+            int done = 0, np;
+            const char *const *pairs = pairs_of(n, &np);
+            for (int t = 0; t < 20000 && done < 20; t++) {
+                char s[65], h[65], want[VERIFY_ERR_LEN];
+                same_shaped(n, 30, 40, &rng, s);
+                RefPos p;
+                ref_parse(&p, n, n - 1, rules, s);
+                VerifyResult r;
+                if (ref_status(&p) != REF_ONGOING || lemma_cert(n, rules, s, &rng, &r) != 0) continue;
+                cr_assert_eq(lemma_cert(n, REF_EXACT_END, s, &rng, &r), 1, "n=%d: %s accepted under exact-end", n, s);
+                snprintf(want, sizeof want,
+                         "lemma centre at %s: not under exact-end (lines judged on the full board) (line 6)", s);
+                cr_assert_str_eq(r.error, want);
+                int a, b, line[VR_SMALL_MAX], q = -1;
+                for (int i = 0, start = tl_below(&rng, np); i < np && q < 0; i++) {
+                    pair_line(n, (start + i) % np, &a, &b, line);
+                    if (s[a] != '.' && s[a] == s[b]) q = (start + i) % np;
+                }
+                cr_assert(q >= 0, "%s has no pair of like symbols", s);
+                pair_line(n, q, &a, &b, line);
+                strcpy(h, s);
+                int gone = tl_below(&rng, 2) ? a : b;
+                h[gone] = '.';
+                ref_parse(&p, n, n - 1, rules, h);
+                if (ref_status(&p) != REF_ONGOING) continue; /* under exact, emptying a cell can leave a run of k */
+                cr_assert_eq(lemma_cert(n, rules, h, &rng, &r), 1, "n=%d: %s accepted", n, h);
+                snprintf(want, sizeof want, "lemma centre at %s: pair %.2s/%.2s holds %s and %s (line 6)", h, pairs[q],
+                         pairs[q] + 3, gone == a ? "an empty cell" : s[a] == 'X' ? "X" : "O",
+                         gone == b ? "an empty cell" : s[b] == 'X' ? "X" : "O");
+                cr_assert_str_eq(r.error, want);
+                done++;
+            }
+            cr_assert_eq(done, 20, "n=%d rules %d: %d", n, rules, done);
+        }
+}
+
 Test(verify_centre, unreached_lemma_lines_are_ignored_and_v1_proofs_verify_as_v2)
 {
-    /* The lemma fails for the second position (pair a2/f2 holds X and X), but the proof never gets there. */
-    const char *lines = "- lemma centre\n......X....X........................ lemma centre\n";
+    /* The lemma fails for the second position (pair a2/f2 holds X and an empty cell), but the proof never gets there. */
+    const char *lines = "- lemma centre\n......X............................. lemma centre\n";
     char *t = cert(6, 5, "original", "order", "-", lines);
     VerifyResult r;
     cr_assert_eq(cg_check(t, &r), 0, "%s", r.error);

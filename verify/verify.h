@@ -89,11 +89,14 @@
  * the rules are original or exact (not exact-end); k = n-1 and n is 4, 5
  * or 6; every ring pair (the two end cells of a full line of n cells
  * through the inner (n-2) x (n-2) centre: its rows, its columns and the two
- * diagonals) is empty or holds one X and one O; and the small game on the
- * centre alone (a line of n-2 like symbols wins for Order, a full centre
- * for Chaos; either side plays X or O) is an Order win with the position's
- * side to move. Order then wins by answering each ring move in the pair
- * and following the small game's strategy in the centre.
+ * diagonals) is empty, holds one X and one O, or holds two like symbols
+ * S S (none holds one piece alone); and the small game on the centre alone
+ * (a line of n-2 like symbols wins for Order, a full centre for Chaos;
+ * either side plays X or O; a line whose pair is S S wins only for S under
+ * original and for nobody under exact) is an Order win with the
+ * position's side to move. Order then wins by answering each ring move in
+ * the pair and following the small game's strategy in the centre
+ * (verify_centre.h proves it).
  *
  * A certificate is untrusted input: reading one, the top file or a file a
  * see line names, takes bounded time and memory whatever the file is.

@@ -1,122 +1,231 @@
 /* verify_centre.c - see verify_centre.h. A plain memoised minimax for the
- * small game and a direct check of the lemma's conditions; the ring pairs
- * are computed from their definition, not typed in. */
+ * restricted small game and a direct check of the lemma's conditions; the
+ * small game's lines and their ring pairs are computed from their
+ * definition, not typed in. */
 #include "verify_centre.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* --- the small game --- */
+/* --- geometry --- */
+
+/* The m x m small game's lines, in the order of the allowed vectors (rows,
+ * columns, diagonal, anti-diagonal), each from one end to the other.
+ * Returns their number, 2m+2. */
+static int small_lines(int m, int line[][VR_SMALL_MAX])
+{
+    int count = 0;
+    for (int r = 0; r < m; r++, count++)
+        for (int c = 0; c < m; c++) line[count][c] = r * m + c;
+    for (int c = 0; c < m; c++, count++)
+        for (int r = 0; r < m; r++) line[count][r] = r * m + c;
+    for (int i = 0; i < m; i++) line[count][i] = i * m + i;
+    count++;
+    for (int i = 0; i < m; i++) line[count][i] = i * m + (m - 1 - i);
+    count++;
+    return count;
+}
+
+/* The big board's cell (n = m+2) of small cell s: one row and one column in. */
+static int big_cell(int n, int m, int s) { return (s / m + 1) * n + (s % m + 1); }
+
+/* The ring pair of a small line: the full line of the big board through it
+ * is the line plus one cell beyond each end, found by stepping once more in
+ * the line's own direction (from its first two cells, m >= 2). */
+static void line_pair(int n, int m, const int *line, int pair[2])
+{
+    int r0 = line[0] / m, c0 = line[0] % m, dr = line[1] / m - r0, dc = line[1] % m - c0;
+    int rl = line[m - 1] / m, cl = line[m - 1] % m;
+    pair[0] = (r0 + 1 - dr) * n + (c0 + 1 - dc);
+    pair[1] = (rl + 1 + dr) * n + (cl + 1 + dc);
+}
+
+/* --- the restricted small game --- */
 
 /* Memo values, 2 bits each, four to a byte. */
 enum { SMALL_UNKNOWN = 0, SMALL_ORDER = 1, SMALL_CHAOS = 2 };
 
+/* One memo table: the values of every position under one allowed vector. */
 typedef struct {
-    int m, cells;                           /* m x m, cells = m * m */
-    int nlines, line[2 * VR_SMALL_MAX + 2][VR_SMALL_MAX]; /* each line's cells */
+    uint32_t allowed; /* the vector packed, 2 bits a line (mask >> 1) */
+    uint64_t used;    /* small_clock at its last use, for eviction */
+    uint8_t *memo;    /* 2 bits for each of the 3^cells positions; NULL: slot free */
+} Memo;
+
+typedef struct {
+    int m, cells, nlines;           /* set once, on first use */
+    uint32_t mask[VR_SMALL_LINES];  /* each line's cells, bit i for cell i, in small_lines' order */
     uint32_t pow3[VR_SMALL_MAX * VR_SMALL_MAX];
-    uint8_t *memo;                          /* 2 bits for each of the 3^cells positions */
+    Memo cache[VR_SMALL_CACHE];
+    /* The search under way (the mutex held): its allowed sets and memo. */
+    uint8_t allowed[VR_SMALL_LINES];
+    uint8_t *memo;
 } Small;
 
-static Small small_game[VR_SMALL_MAX + 1]; /* small_game[m], set up on first use */
+static Small small_game[VR_SMALL_MAX + 1]; /* small_game[m] */
+static uint64_t small_clock;
 static pthread_mutex_t small_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The game on m x m cells: its lines and the base-3 weights; NULL when out of memory. */
+/* The game on m x m cells, its lines and base-3 weights set up on first use. */
 static Small *small_setup(int m)
 {
     Small *s = &small_game[m];
-    if (s->memo) return s;
-    s->m = m;
+    if (s->m == m) return s;
+    int line[VR_SMALL_LINES][VR_SMALL_MAX];
     s->cells = m * m;
-    s->nlines = 0;
-    for (int r = 0; r < m; r++, s->nlines++) /* the rows */
-        for (int c = 0; c < m; c++) s->line[s->nlines][c] = r * m + c;
-    for (int c = 0; c < m; c++, s->nlines++) /* the columns */
-        for (int r = 0; r < m; r++) s->line[s->nlines][r] = r * m + c;
-    for (int i = 0; i < m; i++) s->line[s->nlines][i] = i * m + i; /* the diagonal */
-    s->nlines++;
-    for (int i = 0; i < m; i++) s->line[s->nlines][i] = i * m + (m - 1 - i); /* the anti-diagonal */
-    s->nlines++;
+    s->nlines = small_lines(m, line);
+    for (int l = 0; l < s->nlines; l++) {
+        s->mask[l] = 0;
+        for (int i = 0; i < m; i++) s->mask[l] |= 1u << line[l][i];
+    }
     uint32_t p = 1;
     for (int i = 0; i < s->cells; i++, p *= 3) s->pow3[i] = p;
-    /* p is now 3^cells, the number of positions */
-    s->memo = calloc(p / 4 + 1, 1);
-    return s->memo ? s : NULL;
+    s->m = m;
+    return s;
 }
 
-/* Does one of the small game's lines hold m like symbols? */
-static bool small_has_line(const Small *s, const uint8_t *cells)
+/* Points s->memo at the table for s->allowed: the cached one, or a new one
+ * in a free slot or in place of the least recently used (its values are
+ * simply forgotten). false when out of memory. */
+static bool small_memo(Small *s)
 {
-    for (int l = 0; l < s->nlines; l++) {
-        uint8_t first = cells[s->line[l][0]];
-        bool same = first != VR_EMPTY;
-        for (int i = 1; i < s->m && same; i++) same = cells[s->line[l][i]] == first;
-        if (same) return true;
+    uint32_t key = 0;
+    for (int l = 0; l < s->nlines; l++) key |= (uint32_t)(s->allowed[l] >> 1) << (2 * l);
+    Memo *slot = &s->cache[0];
+    for (int i = 0; i < VR_SMALL_CACHE; i++) {
+        Memo *e = &s->cache[i];
+        if (e->memo && e->allowed == key) {
+            e->used = ++small_clock;
+            s->memo = e->memo;
+            return true;
+        }
+        if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
     }
-    return false;
+    free(slot->memo);
+    slot->memo = calloc(s->pow3[s->cells - 1] * 3 / 4 + 1, 1); /* 3^cells positions, four to a byte */
+    slot->allowed = key;
+    slot->used = ++small_clock;
+    s->memo = slot->memo;
+    return slot->memo != NULL;
 }
 
-static int memo_get(const Small *s, uint32_t key) { return (s->memo[key / 4] >> (2 * (key % 4))) & 3; }
-static void memo_set(Small *s, uint32_t key, int v) { s->memo[key / 4] |= (uint8_t)(v << (2 * (key % 4))); }
-
-/* Does Order win the small position cells (key: its base-3 number, pieces:
- * its piece count)? cells is restored on return. */
-static bool small_solve(Small *s, uint8_t *cells, uint32_t key, int pieces)
+/* 1: a line holds m like symbols allowed on it (Order has won). 0: none
+ * does, but one still can: for some line and some S allowed on it, the
+ * line holds no other symbol (and is not full, else it would have won).
+ * -1: no line can any more, whatever is played (pieces are never
+ * removed), so Chaos wins: the search stops there. x, o: the cells
+ * holding X, O, bit i for cell i. */
+static int small_state(const Small *s, uint32_t x, uint32_t o)
 {
-    if (small_has_line(s, cells)) return true;
-    if (pieces == s->cells) return false;
-    int known = memo_get(s, key);
+    bool live = false;
+    for (int l = 0; l < s->nlines; l++) {
+        uint32_t mask = s->mask[l];
+        bool x_ok = s->allowed[l] & VR_ALLOW_X, o_ok = s->allowed[l] & VR_ALLOW_O;
+        if ((x_ok && (x & mask) == mask) || (o_ok && (o & mask) == mask)) return 1;
+        live |= (x_ok && !(o & mask)) || (o_ok && !(x & mask));
+    }
+    return live ? 0 : -1;
+}
+
+static int memo_get(const uint8_t *memo, uint32_t key) { return (memo[key / 4] >> (2 * (key % 4))) & 3; }
+static void memo_set(uint8_t *memo, uint32_t key, int v) { memo[key / 4] |= (uint8_t)(v << (2 * (key % 4))); }
+
+/* Does Order win the small position (x, o: the cells holding X, O; key:
+ * its base-3 number; pieces: its piece count) under s->allowed? Every
+ * position met is memoised, ended ones too, so its lines are looked at
+ * once. */
+static bool small_solve(Small *s, uint32_t x, uint32_t o, uint32_t key, int pieces)
+{
+    int known = memo_get(s->memo, key);
     if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
-    bool order_to_move = pieces % 2 == 0;
-    /* The mover wins if one of its moves wins for it (the first such move
-     * decides); otherwise the other side wins. */
-    bool order_wins = !order_to_move;
-    for (int i = 0; i < s->cells && order_wins != order_to_move; i++) {
-        if (cells[i] != VR_EMPTY) continue;
-        for (uint8_t sym = VR_X; sym <= VR_O && order_wins != order_to_move; sym++) {
-            cells[i] = sym;
-            if (small_solve(s, cells, key + sym * s->pow3[i], pieces + 1) == order_to_move) order_wins = order_to_move;
-            cells[i] = VR_EMPTY;
+    int state = small_state(s, x, o);
+    bool order_to_move = pieces % 2 == 0, order_wins;
+    if (state != 0 || pieces == s->cells) {
+        order_wins = state > 0;
+    } else {
+        /* The mover wins if one of its moves wins for it (the first such
+         * move decides); otherwise the other side wins. */
+        order_wins = !order_to_move;
+        for (int i = 0; i < s->cells && order_wins != order_to_move; i++) {
+            uint32_t bit = 1u << i;
+            if ((x | o) & bit) continue;
+            if (small_solve(s, x | bit, o, key + VR_X * s->pow3[i], pieces + 1) == order_to_move ||
+                small_solve(s, x, o | bit, key + VR_O * s->pow3[i], pieces + 1) == order_to_move)
+                order_wins = order_to_move;
         }
     }
-    memo_set(s, key, order_wins ? SMALL_ORDER : SMALL_CHAOS);
+    memo_set(s->memo, key, order_wins ? SMALL_ORDER : SMALL_CHAOS);
     return order_wins;
+}
+
+int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t *allowed)
+{
+    if (m < VR_SMALL_MIN || m > VR_SMALL_MAX) return -1;
+    for (int l = 0; l < 2 * m + 2; l++)
+        if (allowed[l] & ~VR_ALLOW_BOTH) return -1;
+    uint32_t key = 0, p = 1, x = 0, o = 0;
+    int pieces = 0;
+    for (int i = 0; i < m * m; i++, p *= 3) {
+        if (small_cells[i] > VR_O) return -1;
+        key += small_cells[i] * p;
+        pieces += small_cells[i] != VR_EMPTY;
+        x |= (uint32_t)(small_cells[i] == VR_X) << i;
+        o |= (uint32_t)(small_cells[i] == VR_O) << i;
+    }
+    pthread_mutex_lock(&small_lock);
+    Small *s = small_setup(m);
+    memcpy(s->allowed, allowed, (size_t)s->nlines);
+    int result = small_memo(s) ? small_solve(s, x, o, key, pieces) : -1;
+    pthread_mutex_unlock(&small_lock);
+    return result;
 }
 
 int vr_small_order_wins(int m, const uint8_t *small_cells)
 {
-    if (m < VR_SMALL_MIN || m > VR_SMALL_MAX) return -1;
-    uint8_t cells[VR_SMALL_MAX * VR_SMALL_MAX];
-    uint32_t key = 0, p = 1;
-    int pieces = 0;
-    for (int i = 0; i < m * m; i++, p *= 3) {
-        if (small_cells[i] > VR_O) return -1;
-        cells[i] = small_cells[i];
-        key += cells[i] * p;
-        pieces += cells[i] != VR_EMPTY;
-    }
-    pthread_mutex_lock(&small_lock);
-    Small *s = small_setup(m);
-    int result = s ? small_solve(s, cells, key, pieces) : -1;
-    pthread_mutex_unlock(&small_lock);
-    return result;
+    uint8_t allowed[VR_SMALL_LINES];
+    memset(allowed, VR_ALLOW_BOTH, sizeof allowed);
+    return vr_small_order_wins_allowed(m, small_cells, allowed);
 }
 
 /* --- the lemma on a big position --- */
 
 static const char *content(uint8_t v) { return v == VR_X ? "X" : v == VR_O ? "O" : "an empty cell"; }
 
-/* The ring pairs of the n x n board: the two ends of each full line of n
- * cells through the centre. Returns the number, 2(n-1). */
-static int ring_pairs(int n, int pair[][2])
+/* The symbols allowed to win on a centre line whose pair holds a and b
+ * (not HALF): both if the pair is empty or mixed; if it holds S twice, S
+ * under original (with both ends a run of n >= k) and none under exact
+ * (n like S is an overline; the other symbol's run is k-1). */
+static uint8_t pair_allows(int rules, uint8_t a, uint8_t b)
 {
-    int count = 0;
-    for (int r = 1; r <= n - 2; r++, count++) pair[count][0] = r * n, pair[count][1] = r * n + (n - 1);
-    for (int c = 1; c <= n - 2; c++, count++) pair[count][0] = c, pair[count][1] = (n - 1) * n + c;
-    pair[count][0] = 0, pair[count][1] = (n - 1) * n + (n - 1), count++;
-    pair[count][0] = n - 1, pair[count][1] = (n - 1) * n, count++;
-    return count;
+    if (a != b || a == VR_EMPTY) return VR_ALLOW_BOTH;
+    return rules == VR_ORIGINAL ? (uint8_t)(1 << a) : VR_ALLOW_NONE;
+}
+
+/* Writes to out (size len) the lines not allowed both symbols,
+ * grouped: "with b2-e2, b2-b5 for X only; c2-c5 for neither". Nothing when
+ * every line allows both. */
+static void describe_allowed(int n, int m, int nlines, int line[][VR_SMALL_MAX], const uint8_t *allowed, char *out,
+                             size_t len)
+{
+    static const struct { uint8_t set; const char *what; } group[] = {
+        {VR_ALLOW_X, "for X only"}, {VR_ALLOW_O, "for O only"}, {VR_ALLOW_NONE, "for neither"}};
+    size_t at = 0;
+    out[0] = '\0';
+    for (size_t g = 0; g < sizeof group / sizeof group[0]; g++) {
+        int listed = 0;
+        for (int l = 0; l < nlines; l++) {
+            if (allowed[l] != group[g].set || at >= len) continue;
+            char a[3], b[3];
+            vr_cell_name(n, big_cell(n, m, line[l][0]), a);
+            vr_cell_name(n, big_cell(n, m, line[l][m - 1]), b);
+            const char *lead = listed ? ", " : at ? "; " : "with ";
+            at += (size_t)snprintf(out + at, len - at, "%s%s-%s", lead, a, b);
+            listed++;
+        }
+        if (listed && at < len) at += (size_t)snprintf(out + at, len - at, " %s", group[g].what);
+    }
 }
 
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
@@ -127,34 +236,43 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
     if (g->rules != VR_ORIGINAL && g->rules != VR_EXACT) return vr_why(why, why_len, "only under original or exact rules");
     if (g->k != n - 1 || n < 4 || n > 6) return vr_why(why, why_len, "needs k = n-1 and n from 4 to 6");
 
-    int pair[2 * 8][2], npairs = ring_pairs(n, pair);
-    for (int p = 0; p < npairs; p++) {
-        uint8_t a = cells[pair[p][0]], b = cells[pair[p][1]];
-        bool empty = a == VR_EMPTY && b == VR_EMPTY, mixed = a != VR_EMPTY && b != VR_EMPTY && a != b;
-        if (empty || mixed) continue;
-        char na[3], nb[3];
-        vr_cell_name(n, pair[p][0], na);
-        vr_cell_name(n, pair[p][1], nb);
-        return vr_why(why, why_len, "pair %s/%s holds %s and %s", na, nb, content(a), content(b));
+    int line[VR_SMALL_LINES][VR_SMALL_MAX], nlines = small_lines(m, line);
+    uint8_t allowed[VR_SMALL_LINES];
+    bool restricted = false;
+    for (int l = 0; l < nlines; l++) {
+        int pair[2];
+        line_pair(n, m, line[l], pair);
+        uint8_t a = cells[pair[0]], b = cells[pair[1]];
+        if ((a == VR_EMPTY) != (b == VR_EMPTY)) { /* HALF: Chaos could play the partner, unanswered */
+            char na[3], nb[3];
+            vr_cell_name(n, pair[0], na);
+            vr_cell_name(n, pair[1], nb);
+            return vr_why(why, why_len, "pair %s/%s holds %s and %s", na, nb, content(a), content(b));
+        }
+        allowed[l] = pair_allows(g->rules, a, b);
+        restricted |= allowed[l] != VR_ALLOW_BOTH;
     }
 
     uint8_t small[VR_SMALL_MAX * VR_SMALL_MAX];
     int big_pieces = 0, small_pieces = 0;
     for (int i = 0; i < n * n; i++) big_pieces += cells[i] != VR_EMPTY;
-    for (int r = 0; r < m; r++)
-        for (int c = 0; c < m; c++) {
-            small[r * m + c] = cells[(r + 1) * n + (c + 1)];
-            small_pieces += small[r * m + c] != VR_EMPTY;
-        }
-    /* The small game's side to move follows its own piece count; with every
-     * pair empty or mixed the ring holds an even number, so it is the big
+    for (int i = 0; i < m * m; i++) {
+        small[i] = cells[big_cell(n, m, i)];
+        small_pieces += small[i] != VR_EMPTY;
+    }
+    /* The small game's side to move follows its own piece count; with no
+     * pair half full the ring holds an even number, so it is the big
      * position's. Said again here rather than assumed. */
     bool order_to_move = big_pieces % 2 == 0;
     if ((small_pieces % 2 == 0) != order_to_move)
         return vr_why(why, why_len, "the ring holds an odd number of pieces");
-    int w = vr_small_order_wins(m, small);
+    int w = vr_small_order_wins_allowed(m, small, allowed);
     if (w < 0) return -1;
-    if (w == 0)
-        return vr_why(why, why_len, "the centre small game is a Chaos win (%s to move)", order_to_move ? "Order" : "Chaos");
+    if (w == 0) {
+        char with[160] = "";
+        if (restricted) describe_allowed(n, m, nlines, line, allowed, with, sizeof with);
+        return vr_why(why, why_len, "the centre small game %s%s%sis a Chaos win (%s to move)", restricted ? "(" : "",
+                      with, restricted ? ") " : "", order_to_move ? "Order" : "Chaos");
+    }
     return 1;
 }

@@ -2,30 +2,83 @@
  * its own (no code shared with the solver; same plain style as
  * verify_rules.h: cell arrays cells[r * n + c] of VR_EMPTY, VR_X, VR_O).
  *
- * The lemma: under rules original or exact (not exact-end) with k = n-1 and
- * n = 4, 5 or 6, Order wins a position in which
- *   1. every ring pair is empty or mixed (one X and one O), and
- *   2. the small game at the centre is an Order win, with the big
- *      position's side to move (Order iff the piece count is even).
- * The centre is the inner m x m square, m = n-2; the ring is every other
- * cell. The 2(n-1) ring pairs are the two ends of the full lines of n cells
- * through the centre: (r,0)-(r,n-1) for each centre row r, (0,c)-(n-1,c)
- * for each centre column c, and the corners (0,0)-(n-1,n-1) and
- * (0,n-1)-(n-1,0). They split the ring into pairs.
- * The small game: the m x m centre as a game of its own; either side puts X
- * or O on an empty centre cell; Order wins as soon as one of its 2m+2 lines
- * (m rows, m columns, two diagonals, m cells each) holds m like symbols,
- * Chaos when the centre is full without one.
+ * Geometry. On the n x n board (n = 4, 5 or 6) the centre is the inner
+ * m x m square, m = n-2; the ring is every other cell. The small game's
+ * 2m+2 lines are the centre's m rows, m columns and two diagonals, m cells
+ * each. Each lies on exactly one full line of n cells of the big board
+ * (the centre line and one cell beyond each of its ends), and those two
+ * end cells are its ring pair:
+ *   small row r      (r,0)..(r,m-1)     pair (r+1,0)   and (r+1,n-1)
+ *   small column c   (0,c)..(m-1,c)     pair (0,c+1)   and (n-1,c+1)
+ *   small diagonal   (i,i)              pair (0,0)     and (n-1,n-1)
+ *   small anti-diag. (i,m-1-i)          pair (0,n-1)   and (n-1,0)
+ * The code derives each pair by stepping one cell beyond the ends of the
+ * centre line (nothing is typed in). The 2(n-1) pairs split the ring:
+ * 4(n-1) distinct cells, the corners in the diagonal pairs.
  *
- * Why it holds: Order answers a Chaos move on a ring cell with the other
- * symbol on the other cell of its pair, so every pair stays empty or mixed
- * and the centre keeps its side to move; in the centre Order follows the
- * small game's winning strategy. Once a centre line holds m like symbols S,
- * its full line holds S on m+1 = k cells between two ends that are empty or
- * mixed: if mixed, a run of exactly k stands; if empty, Order puts S on an
- * end (the other end, if Chaos took one first) on the next move. The full
- * line has n cells, so the run is never longer than k. Chaos cannot win
- * before: the board is not full while a pair is empty.
+ * A pair is EMPTY (both cells empty), MIXED (X and O), SAME-S (S and S) or
+ * HALF (one piece, one empty cell). For a centre line L with pair P(L) the
+ * symbols allowed to win on it are:
+ *   P(L) EMPTY or MIXED:  {X, O}
+ *   P(L) SAME-S:          {S} under original; {} under exact.
+ * (Under original m like S in L plus the two S ends are n = k+1 like S,
+ * "k or more"; the other symbol T's m in L is held by S on both sides, a
+ * run of m = k-1. Under exact the n like S are an overline, which never
+ * counts, and T's run is still k-1: nothing on L can count.)
+ *
+ * The restricted small game: the centre as a game of its own; either side
+ * puts X or O on an empty centre cell; Order wins as soon as some line L
+ * holds m like symbols S with S allowed on L; Chaos wins when the centre
+ * is full without that. Order moves iff the centre's piece count is even.
+ *
+ * The lemma. Under rules original or exact (not exact-end), k = n-1,
+ * n = 4..6: if no pair is HALF and the restricted small game at the
+ * centre is an Order win, Order wins the big position.
+ *
+ * Proof. Since no pair is HALF, every pair holds 0 or 2 pieces, so the
+ * ring's piece count is even and the centre's count has the big board's
+ * parity: the small game's side to move is the big game's (the check says
+ * so again rather than assume it). Once some centre line L holds m like S
+ * with S allowed on L (perhaps at the start), Order plays the finish
+ * below. Until then Order plays:
+ *   (a) after a Chaos move on a ring cell: the other symbol on its partner;
+ *   (b) otherwise a winning move of the restricted small game.
+ * Invariants until the finish: (i) no pair is HALF; the only ring moves
+ * are Chaos's and Order's answers (a), so a pair's kind changes only from
+ * EMPTY to MIXED and every line's allowed set stays what it was at the
+ * start; (ii) the restricted small game at the centre, with the big game's
+ * side to move, is an Order win. Both hold at the start. A Chaos ring move
+ * can only land in an EMPTY pair (MIXED and SAME pairs are full, none is
+ * HALF), so the partner is empty and answer (a) makes the pair MIXED: the
+ * allowed sets, the centre and the side to move are as before, so (i) and
+ * (ii) hold. A Chaos centre move is a small-game move from an Order win
+ * with Chaos to move, so the result is an Order win with Order to move (or
+ * the finish begins); Order's winning small-game move (b) keeps (ii). The
+ * restricted small game is finite and by (ii) never ends in a Chaos win,
+ * so the finish begins at the latest when the centre fills. Until then
+ * Chaos has not won, as the board is not full (a centre cell is empty);
+ * a line Order completes elsewhere meanwhile is Order's win already.
+ * The finish: L holds m = k-1 like S, S allowed on L; its pair is (u, v),
+ * and u, L, v are a full line of n = k+1 cells, u and v at the edges.
+ *   - MIXED, say u holds S and v the other symbol T: u and L are k like S
+ *     between the edge and T, a run of exactly k, which counts under
+ *     original and exact: Order has won.
+ *   - SAME-S (original only, since S is allowed): u, L, v are n = k+1
+ *     like S, a run of k or more, which counts under original: Order has
+ *     won.
+ *   - EMPTY, Order to move: S on u makes a run of exactly k (v is empty).
+ *   - EMPTY, Chaos to move: Chaos's S on u or v makes that run itself; its
+ *     T there is answered by S on the partner (MIXED, above); any other
+ *     move is answered by S on u. The board is not full meanwhile (u and v
+ *     are empty), so Order wins within two plies.
+ * Lines are judged at once under original and exact, so the first run
+ * that counts ends the game in Order's favour. QED.
+ *
+ * Why not under exact-end (lines judged only on the full board): with L's
+ * pair EMPTY, Order's S on u makes a run of k that does not count yet, and
+ * Chaos's S on v then makes it an overline for good; waiting instead
+ * leaves which side must first play into the pair to a parity the lemma
+ * does not control. So the lemma is refused there.
  */
 #ifndef OCS_VERIFY_CENTRE_H
 #define OCS_VERIFY_CENTRE_H
@@ -36,21 +89,41 @@
 
 #include "verify_rules.h"
 
-enum { VR_SMALL_MIN = 2, VR_SMALL_MAX = 4 };
+enum {
+    VR_SMALL_MIN = 2,
+    VR_SMALL_MAX = 4,
+    VR_SMALL_LINES = 2 * VR_SMALL_MAX + 2,
+    /* Memo tables kept for each m (one per distinct allowed vector): at most
+     * 16 x 10.8 MB for m = 4. A table beyond that replaces the least
+     * recently used one; the values are recomputed if needed again. */
+    VR_SMALL_CACHE = 16,
+};
 
-/* The small game on m x m cells (m = 2..4; small_cells[r * m + c]), with
- * Order to move iff the number of pieces is even: 1 Order wins (also when a
- * line already holds m like symbols), 0 Chaos wins, -1 out of memory or a
- * bad m. A plain memoised minimax; the memo (2 bits for each of the 3^(m*m)
- * positions, 10.8 MB for m = 4) is allocated on first use for each m and
- * kept, reachable, until the process ends: results never change. Calls are
- * serialised by a mutex. */
+/* A line's allowed symbols, a bit set: bit VR_X for X, bit VR_O for O. */
+enum { VR_ALLOW_NONE = 0, VR_ALLOW_X = 1 << VR_X, VR_ALLOW_O = 1 << VR_O, VR_ALLOW_BOTH = VR_ALLOW_X | VR_ALLOW_O };
+
+/* The restricted small game on m x m cells (m = 2..4; small_cells[r * m +
+ * c]; Order to move iff the number of pieces is even). allowed[l] is the
+ * VR_ALLOW_* set of line l, the lines in this order: rows 0..m-1, columns
+ * 0..m-1, the diagonal (cells i*m+i), the anti-diagonal (cells
+ * i*m+m-1-i): 2m+2 entries. 1 Order wins (also when a line already holds
+ * m like allowed symbols), 0 Chaos wins, -1 out of memory or a bad
+ * argument. A plain memoised minimax, one memo for each allowed vector
+ * (2 bits for each of the 3^(m*m) positions, 10.8 MB for m = 4),
+ * allocated on first use; at most VR_SMALL_CACHE of them are kept for each
+ * m, reachable, until the process ends (evicting one never changes a
+ * result: values are recomputed). Calls are serialised by a mutex, so the
+ * result never depends on timing or on other threads' calls. */
+int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t *allowed);
+
+/* The same with every line allowed both symbols (the unrestricted game). */
 int vr_small_order_wins(int m, const uint8_t *small_cells);
 
 /* The whole lemma for the big position cells of game g, the certificate
  * claiming that Order wins (claim_order) or Chaos. 1: it holds. 0: it does
  * not; why gets one line (no position, no newline), e.g.
- * "pair a2/f2 holds X and X". -1: out of memory. */
+ * "pair a2/f2 holds X and an empty cell", or "the centre small game (with
+ * b2-e2 for X only) is a Chaos win (Order to move)". -1: out of memory. */
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len);
 
 #endif
