@@ -98,39 +98,9 @@ static bool small_brute(char *cell, int m)
     return win;
 }
 
-/* The restricted small game (centre.h, settled pairs) by plain minimax,
- * without memo (small positions only): line a (the tests' order: rows,
- * columns, the diagonal, the anti-diagonal) wins for X when bit 2a of
- * allowed is set, for O when bit 2a+1 is. */
-static bool restricted_brute(char *cell, int m, uint32_t allowed)
-{
-    int cells = m * m, pieces = 0;
-    for (int a = 0; a < 2 * m + 2; a++) {
-        char first = 0;
-        bool mono = true;
-        for (int i = 0; i < m && mono; i++) {
-            int cellno = a < m ? a * m + i : a < 2 * m ? i * m + (a - m) : a == 2 * m ? i * m + i : i * m + m - 1 - i;
-            char ch = cell[cellno];
-            if (ch == '.' || (first && ch != first)) mono = false;
-            first = ch;
-        }
-        if (mono && (allowed >> (2 * a + (first == 'O')) & 1)) return true;
-    }
-    for (int i = 0; i < cells; i++) pieces += cell[i] != '.';
-    if (pieces == cells) return false;
-    bool order = pieces % 2 == 0, win = !order;
-    for (int i = 0; i < cells && win != order; i++) {
-        if (cell[i] != '.') continue;
-        for (int s = 0; s < 2 && win != order; s++) {
-            cell[i] = "XO"[s];
-            if (restricted_brute(cell, m, allowed) == order) win = order;
-            cell[i] = '.';
-        }
-    }
-    return win;
-}
-
-/* Does a line hold m like allowed symbols (restricted_brute's test)? */
+/* Does a line hold m like symbols allowed on it? Line a (the tests'
+ * order: rows, columns, the diagonal, the anti-diagonal) wins for X when
+ * bit 2a of allowed is set, for O when bit 2a+1 is. */
 static bool restricted_brute_line(const char *cell, int m, uint32_t allowed)
 {
     for (int a = 0; a < 2 * m + 2; a++) {
@@ -145,6 +115,26 @@ static bool restricted_brute_line(const char *cell, int m, uint32_t allowed)
         if (mono && (allowed >> (2 * a + (first == 'O')) & 1)) return true;
     }
     return false;
+}
+
+/* The restricted small game (centre.h, settled pairs) by plain minimax,
+ * without memo (small positions only). */
+static bool restricted_brute(char *cell, int m, uint32_t allowed)
+{
+    int cells = m * m, pieces = 0;
+    if (restricted_brute_line(cell, m, allowed)) return true;
+    for (int i = 0; i < cells; i++) pieces += cell[i] != '.';
+    if (pieces == cells) return false;
+    bool order = pieces % 2 == 0, win = !order;
+    for (int i = 0; i < cells && win != order; i++) {
+        if (cell[i] != '.') continue;
+        for (int s = 0; s < 2 && win != order; s++) {
+            cell[i] = "XO"[s];
+            if (restricted_brute(cell, m, allowed) == order) win = order;
+            cell[i] = '.';
+        }
+    }
+    return win;
 }
 
 /* The tests' line order to the solver's (centre.h: row 0, column 0, row 1,
