@@ -80,7 +80,11 @@ static void digit_masks(int digits, int shift, uint32_t *x, uint32_t *o)
     }
 }
 
-static uint64_t *small_compute(int m, uint32_t allowed)
+/* The table of the small game with restriction allowed; NULL when out of
+ * memory, or when *stop was set meanwhile (a restricted table is built
+ * inside a search, which must stay quick to stop: the flag is read once
+ * per 3^(m*m/2) positions). */
+static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop)
 {
     int cells = m * m, lowd = cells / 2, highd = cells - lowd;
     uint32_t pow3[SMALL_CELLS_MAX + 1], lines[2 * SMALL_MAX + 2];
@@ -97,19 +101,25 @@ static uint64_t *small_compute(int m, uint32_t allowed)
     }
     digit_masks(lowd, 0, xlo, olo);
     digit_masks(highd, lowd, xhi, ohi);
-    for (uint32_t hi = nhi; hi-- > 0;)
+    for (uint32_t hi = nhi; hi-- > 0;) {
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+            free(t);
+            free(xlo);
+            return NULL;
+        }
         for (uint32_t lo = nlo; lo-- > 0;) {
             uint32_t idx = hi * nlo + lo;
             if (small_value(t, idx, xlo[lo] | xhi[hi], olo[lo] | ohi[hi], full, lines, nl, pow3, allowed))
                 t[idx >> 6] |= 1ULL << (idx & 63);
         }
+    }
     free(xlo);
     return t;
 }
 
-static void once2(void) { atomic_store_explicit(&small_table[2], small_compute(2, CENTRE_ALL_ALLOWED), memory_order_release); }
-static void once3(void) { atomic_store_explicit(&small_table[3], small_compute(3, CENTRE_ALL_ALLOWED), memory_order_release); }
-static void once4(void) { atomic_store_explicit(&small_table[4], small_compute(4, CENTRE_ALL_ALLOWED), memory_order_release); }
+static void once2(void) { atomic_store_explicit(&small_table[2], small_compute(2, CENTRE_ALL_ALLOWED, NULL), memory_order_release); }
+static void once3(void) { atomic_store_explicit(&small_table[3], small_compute(3, CENTRE_ALL_ALLOWED, NULL), memory_order_release); }
+static void once4(void) { atomic_store_explicit(&small_table[4], small_compute(4, CENTRE_ALL_ALLOWED, NULL), memory_order_release); }
 
 bool centre_small_win(int m, uint32_t idx)
 {
@@ -213,7 +223,7 @@ static uint32_t map_allowed(const SmallSym *y, int g, bool swap, uint32_t allowe
     return out;
 }
 
-static uint64_t *restricted_table(int m, uint32_t allowed)
+static uint64_t *restricted_table(int m, uint32_t allowed, const atomic_bool *stop)
 {
     int n = atomic_load_explicit(&nrestricted, memory_order_acquire);
     for (int i = 0; i < n; i++)
@@ -224,7 +234,7 @@ static uint64_t *restricted_table(int m, uint32_t allowed)
     n = atomic_load_explicit(&nrestricted, memory_order_relaxed);
     for (int i = 0; i < n && !t; i++) /* made meanwhile by another thread */
         if (restricted[i].m == m && restricted[i].allowed == allowed) t = restricted[i].table;
-    if (!t && n < RESTRICTED_MAX && (t = small_compute(m, allowed)) != NULL) {
+    if (!t && n < RESTRICTED_MAX && (t = small_compute(m, allowed, stop)) != NULL) {
         restricted[n].m = m;
         restricted[n].allowed = allowed;
         restricted[n].table = t;
@@ -340,6 +350,11 @@ static bool dfs_win(int m, uint32_t allowed, uint32_t idx, uint32_t x, uint32_t 
 
 bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx)
 {
+    return centre_small_win_stoppable(m, allowed, idx, NULL);
+}
+
+bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop)
+{
     if (m < SMALL_MIN || m > SMALL_MAX) return false;
     uint32_t all = (1u << (2 * (2 * m + 2))) - 1;
     allowed &= all;
@@ -364,7 +379,7 @@ bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx)
     uint32_t gidx = 0, p = 1;
     for (uint32_t c = 0; c < cells; c++, p *= 3) gidx += p * ((gx >> c & 1) + 2 * (go >> c & 1));
     if (__builtin_popcount(x | o) >= DFS_PIECES) return dfs_win(m, best, gidx, gx, go);
-    const uint64_t *tab = restricted_table(m, best);
+    const uint64_t *tab = restricted_table(m, best, stop);
     return tab && bit(tab, gidx);
 }
 
@@ -441,7 +456,9 @@ bool centre_allowed(const Centre *c, Board b, uint32_t *allowed)
     return true;
 }
 
-bool centre_win(const Centre *c, Board b)
+bool centre_win(const Centre *c, Board b) { return centre_win_stoppable(c, b, NULL); }
+
+bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop)
 {
     uint32_t allowed, all = (1u << 2 * c->npairs) - 1;
     if (!c->on || !centre_allowed(c, b, &allowed)) return false;
@@ -449,5 +466,5 @@ bool centre_win(const Centre *c, Board b)
      * restrictions are many and each costs a table or a search, while
      * fours and pairings decide there */
     if (allowed != all && board_count(b) > c->same_max_pieces) return false;
-    return centre_small_win_allowed(c->m, allowed, centre_index(c, b));
+    return centre_small_win_stoppable(c->m, allowed, centre_index(c, b), stop);
 }

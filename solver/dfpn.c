@@ -102,7 +102,7 @@ static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Chil
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
-    if (kn.value == WINNER_NONE && centre_win(&d->centre, b)) kn.value = WINNER_ORDER;
+    if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
     if (kn.value != WINNER_NONE) {
         dfpn_numbers(kn.value, &c->pn, &c->dn);
         return 0;
@@ -398,7 +398,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
-    if (kn.value == WINNER_NONE && centre_win(&d->centre, b)) kn.value = WINNER_ORDER;
+    if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
     /* At the root, once per solve, a pairing may be looked for with no
      * bound on the live windows and a budget the nodes could not afford. */
