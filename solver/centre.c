@@ -11,13 +11,18 @@
 
 enum { SMALL_MIN = 2, SMALL_MAX = 4, SMALL_CELLS_MAX = SMALL_MAX * SMALL_MAX };
 
-/* NULL: not computed, or no memory. Written once (call_once) with release
- * order and read with acquire order: the table's contents are visible to
- * every thread that sees the pointer, ThreadSanitizer included (it does not
- * see glibc's call_once from the inside). */
+/* NULL: not computed (yet, or for want of memory). Written once, under
+ * small_lock, with release order and read with acquire order: the
+ * table's contents are visible to every thread that sees the pointer.
+ * A build may be abandoned when a search is asked to stop (the 4 x 4 table
+ * takes 0.5 s, over 5 s under AddressSanitizer); then the next question
+ * builds it again. Out of memory, small_failed keeps later questions from
+ * trying again: the lemma then claims nothing, which is sound. */
 static _Atomic(uint64_t *) small_table[SMALL_MAX + 1];
-static once_flag small_once[SMALL_MAX + 1] = {ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT, ONCE_FLAG_INIT,
-                                              ONCE_FLAG_INIT};
+static atomic_bool small_failed[SMALL_MAX + 1];
+static mtx_t small_lock;
+static once_flag small_lock_once = ONCE_FLAG_INIT;
+static void small_lock_init(void) { mtx_init(&small_lock, mtx_plain); }
 
 /* The small game's lines: its m rows, m columns and two diagonals, as
  * masks over cells i*m + j. */
@@ -86,6 +91,10 @@ static void digit_masks(int digits, int shift, uint32_t *x, uint32_t *o)
  * per 3^(m*m/2) positions). */
 static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop)
 {
+    /* Stopped already: not even the memory (a search that is stopping
+     * still asks, at every child, until it has unwound; measured under
+     * AddressSanitizer, allocating the 5 MB each time took 10 s). */
+    if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return NULL;
     int cells = m * m, lowd = cells / 2, highd = cells - lowd;
     uint32_t pow3[SMALL_CELLS_MAX + 1], lines[2 * SMALL_MAX + 2];
     pow3[0] = 1;
@@ -117,20 +126,34 @@ static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop)
     return t;
 }
 
-static void once2(void) { atomic_store_explicit(&small_table[2], small_compute(2, CENTRE_ALL_ALLOWED, NULL), memory_order_release); }
-static void once3(void) { atomic_store_explicit(&small_table[3], small_compute(3, CENTRE_ALL_ALLOWED, NULL), memory_order_release); }
-static void once4(void) { atomic_store_explicit(&small_table[4], small_compute(4, CENTRE_ALL_ALLOWED, NULL), memory_order_release); }
-
-bool centre_small_win(int m, uint32_t idx)
+/* The unrestricted table of size m, built on first use unless *stop is
+ * set meanwhile; NULL then, or for want of memory. */
+static const uint64_t *small_full(int m, const atomic_bool *stop)
 {
-    static void (*const init[SMALL_MAX + 1])(void) = {NULL, NULL, once2, once3, once4};
-    if (m < SMALL_MIN || m > SMALL_MAX) return false;
-    call_once(&small_once[m], init[m]);
-    /* No memory for the table: the lemma claims nothing (sound: it only
-     * ever adds Order wins). */
     const uint64_t *t = atomic_load_explicit(&small_table[m], memory_order_acquire);
+    if (t || atomic_load_explicit(&small_failed[m], memory_order_relaxed)) return t;
+    call_once(&small_lock_once, small_lock_init);
+    mtx_lock(&small_lock);
+    t = atomic_load_explicit(&small_table[m], memory_order_acquire);
+    if (!t && !atomic_load_explicit(&small_failed[m], memory_order_relaxed)) {
+        uint64_t *nt = small_compute(m, CENTRE_ALL_ALLOWED, stop);
+        if (nt) atomic_store_explicit(&small_table[m], nt, memory_order_release);
+        else if (!(stop && atomic_load_explicit(stop, memory_order_relaxed)))
+            atomic_store_explicit(&small_failed[m], true, memory_order_relaxed);
+        t = nt;
+    }
+    mtx_unlock(&small_lock);
+    return t;
+}
+
+static bool small_win(int m, uint32_t idx, const atomic_bool *stop)
+{
+    if (m < SMALL_MIN || m > SMALL_MAX) return false;
+    const uint64_t *t = small_full(m, stop);
     return t && bit(t, idx);
 }
+
+bool centre_small_win(int m, uint32_t idx) { return small_win(m, idx, NULL); }
 
 /* Restricted small games (settled pairs, centre.h): a table per
  * restriction, made by the same backward pass as the unrestricted one
@@ -360,7 +383,7 @@ bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const ato
     allowed &= all;
     /* a restriction only takes wins from Order (the same strategy of
      * Chaos's avoids every monochrome line): a Chaos win stays one */
-    if (!centre_small_win(m, idx) || allowed == all) return allowed == all && centre_small_win(m, idx);
+    if (!small_win(m, idx, stop) || allowed == all) return allowed == all && small_win(m, idx, stop);
     const SmallSym *y = small_sym(m);
     int bg = 0;
     bool bswap = false;
