@@ -70,6 +70,9 @@ static const char jobs_help[] =
     "                     budget, nodes and result, and whether its node is in\n"
     "                     the final proof), written when the run ends\n"
     "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h)\n"
+    "  --threats-depth N  Order's forcing sequences as static Order wins (threats.h):\n"
+    "                     at most N plies (default 21; 0 = off)\n"
+    "  --threats-nodes N  ... looking at most N positions per search (default 5000)\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
     "  --help             this text\n"
@@ -80,7 +83,7 @@ static const char jobs_help[] =
     "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -100,6 +103,7 @@ static const struct option jobs_longopts[] = {
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"certs-later", no_argument, NULL, O_LATER},
+    {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -257,6 +261,8 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         case O_TIME: s.time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: store_dir = optarg; break;
         case O_NOCENTRE: cfg.kn.centre = false; break;
+        case O_TDEPTH: cfg.kn.threat_plies = (int)cli_number(optarg, "--threats-depth", 0, 64); break;
+        case O_TNODES: cfg.kn.threat_nodes = (int)cli_number(optarg, "--threats-nodes", 1, 100000000); break;
         case O_LATER: s.certs_later = true; break;
         case O_SEPARATE: s.separate_tables = true; break;
         case O_NOEXPECT: s.no_expect = true; break;

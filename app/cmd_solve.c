@@ -51,6 +51,10 @@ static const char solve_help[] =
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
     "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
     "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h)\n"
+    "  --threats-depth N  Order's forcing sequences (fours answered by Chaos's\n"
+    "                     safe moves, threats.h) as static Order wins: at most N\n"
+    "                     plies (default 21; 0 = off)\n"
+    "  --threats-nodes N  ... looking at most N positions per search (default 5000)\n"
     "  --help             this text\n"
     "Exit 0 when the search ran (whatever the result), 1 when --proof or the last\n"
     "checkpoint could not be written (a proof file is removed), 2 on bad input,\n"
@@ -104,7 +108,7 @@ typedef struct {
 
 enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD,
        O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_NOCENTRE,
-       O_DTW_METHOD, O_WITHIN };
+       O_DTW_METHOD, O_WITHIN, O_TDEPTH, O_TNODES };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -121,6 +125,7 @@ static const struct option solve_longopts[] = {
     {"resume", required_argument, NULL, O_RESUME},      {"order", required_argument, NULL, O_ORDER},
     {"no-centre", no_argument, NULL, O_NOCENTRE},       {"dtw-method", required_argument, NULL, O_DTW_METHOD},
     {"within", required_argument, NULL, O_WITHIN},
+    {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
     {"help", no_argument, NULL, 'h'},                   {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -142,6 +147,8 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
     case O_SYM: cfg->kn.sym_pieces = (int)cli_number(arg, "--sym-pieces", 0, 64); return true;
     case O_PAIR: cfg->kn.pairing = (int)cli_number(arg, "--pairing", 0, 1000000); return true;
     case O_NOCENTRE: cfg->kn.centre = false; return true;
+    case O_TDEPTH: cfg->kn.threat_plies = (int)cli_number(arg, "--threats-depth", 0, 64); return true;
+    case O_TNODES: cfg->kn.threat_nodes = (int)cli_number(arg, "--threats-nodes", 1, 100000000); return true;
     default: return false;
     }
 }

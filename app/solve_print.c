@@ -78,6 +78,9 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
     fputs(" / ", f);
     print_num(f, rep->dn);
     fputc('\n', f);
+    if (rep->threat_searches)
+        fprintf(f, "threat searches: %llu, %llu won\n", (unsigned long long)rep->threat_searches,
+                (unsigned long long)rep->threat_wins);
     if (q->job)
         fprintf(f, "all runs: %llu nodes, %.1f s; checkpoints saved: %d\n",
                 (unsigned long long)(rep->job.prev_nodes + rep->nodes), rep->job.prev_seconds + rep->seconds,
@@ -141,6 +144,8 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     json_real(&j, "nodes_per_second", rate(rep), 0);
     json_num(&j, "root_pn", rep->pn);
     json_num(&j, "root_dn", rep->dn);
+    json_uint(&j, "threat_searches", rep->threat_searches);
+    json_uint(&j, "threat_wins", rep->threat_wins);
     if (q->dtw) {
         if (rep->dtw >= 0) json_int(&j, "dtw", rep->dtw);
         else json_null(&j, "dtw");

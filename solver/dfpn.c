@@ -10,6 +10,7 @@
 #include "dedupe.h"
 #include "dfpn_internal.h"
 #include "pairing.h"
+#include "threats.h"
 
 enum { NODE_BATCH = LIMITS_CLOCK_EVERY };
 
@@ -26,7 +27,7 @@ enum { DFPN_ROOT_PAIRING = 20000 };
  * so remembering it changes no number. One memo per thread, for the
  * duration of a dfpn_solve; a child never has an empty board, so the zero
  * slot means "free". */
-enum { MEMO_BITS = 14 };
+enum { MEMO_BITS = 14, THREAT_MEMO_BITS = 16 };
 
 typedef struct {
     Board key;
@@ -51,7 +52,7 @@ static inline uint32_t virtual_phi(uint32_t phi, unsigned busy)
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12}};
+    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12, .threat_plies = THREATS_DEFAULT_PLIES, .threat_nodes = THREATS_DEFAULT_NODES}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
@@ -70,6 +71,20 @@ static inline Board *memo_slot(Dfpn *d, Board b)
     return &d->memo[h >> (64 - MEMO_BITS)];
 }
 
+/* The threat searches' results at expanded Order nodes (threats.h),
+ * direct-mapped by a hash of the board, after the pairing memo in the same
+ * block: the search is a function of the board alone, and df-pn enters a
+ * node again each time it comes back to it. A won board carries
+ * THREAT_MEMO_WON in its O word's row 7 (off the board for n <= 7; no memo
+ * on 8x8). Like the pairing memo it changes no number, only the work. */
+#define THREAT_MEMO_WON (1ULL << 63)
+
+static inline Board *threat_slot(Dfpn *d, Board b)
+{
+    uint64_t h = b.s[0] * 0xC2B2AE3D27D4EB4FULL ^ b.s[1] * 0x9E3779B97F4A7C15ULL;
+    return &d->memo[((size_t)1 << MEMO_BITS) + (h >> (64 - THREAT_MEMO_BITS))];
+}
+
 /* h: the hash of b's table key, whose bucket a win is stored into. */
 static bool chaos_pairs(Dfpn *d, Board b, uint64_t h)
 {
@@ -83,7 +98,35 @@ static bool chaos_pairs(Dfpn *d, Board b, uint64_t h)
     return win;
 }
 
-Board *dfpn_memo_new(void) { return calloc((size_t)1 << MEMO_BITS, sizeof(Board)); }
+/* Order's forcing sequences (threats.h) as a static Order win, at an
+ * ongoing position with Order to move that kn_node (kn) left open, within
+ * plies: the full bound where df-pn expands a node (with the memo), the
+ * short one (THREATS_CHILD_PLIES) at every child it generates (cheap: one
+ * scan and the four-makers' windows; no memo, which would cost a cache miss
+ * as dear as the search). Measured: threats.h. */
+static bool threat_win(Dfpn *d, Board b, const KnNode *kn, int plies)
+{
+    if (!threats_may(d->r, &d->cfg.kn, kn->maker)) return false;
+    bool full = plies == d->cfg.kn.threat_plies;
+    Board *m = full && d->memo && d->r->n < 8 ? threat_slot(d, b) : NULL;
+    if (m && m->s[PIECE_X] == b.s[PIECE_X] && (m->s[PIECE_O] & ~THREAT_MEMO_WON) == b.s[PIECE_O])
+        return m->s[PIECE_O] & THREAT_MEMO_WON;
+    ThreatWin w;
+    bool won = threats_win(d->r, &d->cfg.kn, b, kn->maker, plies, (uint32_t)d->cfg.kn.threat_nodes, &w);
+    d->threat_calls++;
+    d->threat_wins += won;
+    d->threat_spent += w.nodes;
+    if (m) *m = (Board){{b.s[PIECE_X], b.s[PIECE_O] | (won ? THREAT_MEMO_WON : 0)}};
+    return won;
+}
+
+/* The short bound at generated children (above). */
+static inline int child_plies(const Dfpn *d)
+{
+    return d->cfg.kn.threat_plies < THREATS_CHILD_PLIES ? d->cfg.kn.threat_plies : THREATS_CHILD_PLIES;
+}
+
+Board *dfpn_memo_new(void) { return calloc(((size_t)1 << MEMO_BITS) + ((size_t)1 << THREAT_MEMO_BITS), sizeof(Board)); }
 
 /* What a child is known to be without the table (evaluate's first half).
  * A decided child gets its numbers here (exact); an open one its key, and
@@ -103,6 +146,8 @@ static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Chil
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
     if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
+    if (kn.value == WINNER_NONE && board_order_to_move(b) && threat_win(d, b, &kn, child_plies(d)))
+        kn.value = WINNER_ORDER;
     if (kn.value != WINNER_NONE) {
         dfpn_numbers(kn.value, &c->pn, &c->dn);
         return 0;
@@ -330,9 +375,17 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
      * read only the fingerprints when the node was new. */
     tt_prefetch(d->tt, key);
     check_limits(d);
+    bool order = board_order_to_move(b);
+    if (order && threat_win(d, b, kn, d->cfg.kn.threat_plies)) {
+        /* Proven without expanding it; stored as a proof with no move
+         * (dfpn_winning_move asks the threat search for one). */
+        dfpn_numbers(WINNER_ORDER, pn, dn);
+        TTData e = {*pn, *dn, 1, MOVE_NONE};
+        tt_store(d->tt, key, &e);
+        return;
+    }
     if (d->sh) tt_busy_add(d->tt, key, 1);
     int n = expand(d, b, kn, ch);
-    bool order = board_order_to_move(b);
     Move best = MOVE_NONE;
     for (;;) {
         DfpnPick p = pick(d, ch, n, order, false);
@@ -399,6 +452,8 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
     if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
+    if (kn.value == WINNER_NONE && board_order_to_move(b) && threat_win(d, b, &kn, d->cfg.kn.threat_plies))
+        kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
     /* At the root, once per solve, a pairing may be looked for with no
      * bound on the live windows and a budget the nodes could not afford. */
@@ -516,9 +571,24 @@ static Move stored_winning_move(Dfpn *d, Board b, Winner winner)
     return (winner == WINNER_ORDER ? c.pn : c.dn) == 0 ? e.move : MOVE_NONE;
 }
 
+/* Order's move at a position the threat search wins (statically, or as a
+ * node of such a proof): the certificate writer meets these where df-pn
+ * stored a proof without a move, or none at all. MOVE_NONE when it does not
+ * win (threats_move: complete within its budget). */
+static Move threat_move(Dfpn *d, Board b)
+{
+    KnNode kn;
+    ThreatWin w;
+    kn_node(d->r, &d->cfg.kn, b, &kn);
+    if (kn.value != WINNER_NONE || !threats_may(d->r, &d->cfg.kn, kn.maker)) return MOVE_NONE;
+    return threats_move(d->r, &d->cfg.kn, b, d->cfg.kn.threat_plies, &w) ? w.move : MOVE_NONE;
+}
+
 Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
 {
-    Move best = stored_winning_move(d, b, winner);
+    Move best = winner == WINNER_ORDER && board_order_to_move(b) ? threat_move(d, b) : MOVE_NONE;
+    if (best != MOVE_NONE) return best;
+    best = stored_winning_move(d, b, winner);
     if (best != MOVE_NONE) return best;
     MoveList ml;
     moves_generate(b, d->r->cells, &ml);

@@ -145,6 +145,8 @@ struct Dfpn {
     double started, next_report;
     SearchProgress root;   /* kept up to date by the root's own iterations */
     Board *memo;         /* boards kn_chaos_pairs failed on (dfpn.c); NULL: none */
+    uint64_t threat_calls, threat_wins, threat_spent; /* threat searches (threats.h): how many, how
+                                                       * many won, positions they looked at */
     DfpnShared *team;    /* set by the caller: dfpn_solve runs as the team's first
                           * thread, which helpers may join (dfpn_assist); NULL: none */
 };

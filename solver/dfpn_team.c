@@ -58,6 +58,9 @@ void dfpn_solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t
     bool stopped = false;
     for (int i = 0; i < t; i++) {
         d->nodes += w[i].nodes;
+        d->threat_calls += w[i].threat_calls;
+        d->threat_wins += w[i].threat_wins;
+        d->threat_spent += w[i].threat_spent;
         stopped |= w[i].stopped;
         if (ps.ran[i] && (ps.pn[i] == 0 || ps.dn[i] == 0)) decider = i;
     }

@@ -115,6 +115,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->tempo = 0;
     out->dead = 0;
     out->nlive = -1;
+    out->maker[0] = out->maker[1] = 0;
     out->moves[0] = out->moves[1] = empty;
     if (!kn->threats && !kn->dead_cells) {
         out->nmoves = 2 * __builtin_popcountll(empty);
@@ -155,6 +156,8 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
                 out->nmoves = 0;
                 return;
             }
+            out->maker[0] = sc.maker[0];
+            out->maker[1] = sc.maker[1];
         } else if (four || (r->rules == RULES_EXACT_END && __builtin_popcountll(empty) <= 2)) {
             /* Play each candidate: under original only the single four cell
              * can be safe, and two or more four cells leave nothing. */

@@ -40,6 +40,10 @@
  * (pieces stay, and its ends are taken), so it is an Order win already,
  * in as many plies as there are empty cells ("secured").
  *
+ * Order's forcing sequences (an Order win without search over Chaos's
+ * ~60 replies): threats.h states the search (Order makes fours, Chaos plays
+ * every safe move kn_node lists) and argues it.
+ *
  * Pairing (a Chaos win without search): pairing.h states the strategy
  * (opposite pairs inside live windows; under exact-end also same pairs
  * reaching past a window's end) and argues it. The search asks it at
@@ -69,6 +73,9 @@ typedef struct {
     bool centre;     /* Order's centre strategy (centre.h) as a static Order win */
     int pairing_live; /* ... tried only with at most this many live windows
                        * (with more it rarely succeeds and costs most) */
+    int threat_plies; /* Order's forcing sequences (threats.h) as a static Order
+                       * win: plies bound, 0 = off */
+    int threat_nodes; /* ... positions each such search may look at */
 } Knowledge;
 
 /* One pass over the windows (the engine's rules_scan) and the live list. */
@@ -95,6 +102,9 @@ typedef struct {
     int nmoves;
     uint64_t dead;    /* dead empty cells */
     int nlive;        /* live windows; -1 when not counted (no scan) */
+    uint64_t maker[2]; /* Order to move, left open with the fours knowledge on:
+                        * the cells where S makes a four (no four stands), for
+                        * the threat search (threats.h); else 0 */
 } KnNode;
 
 /* Classifies an ongoing position (its status already checked) and lists

@@ -172,6 +172,8 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     if (!job_signal() && rep->best == MOVE_NONE) rep->best = best_move(&d, &x, b, rep->value, rep->dtw);
     rep->seconds = clock_seconds() - t0;
     rep->nodes = d.nodes + x.ab.nodes + x.dd.nodes;
+    rep->threat_searches = d.threat_calls;
+    rep->threat_wins = d.threat_wins;
     if (s->proof && !job_signal()) write_proof(s, &d, b, rep);
     if (job_signal()) {
         rep->job.signo = job_signal();

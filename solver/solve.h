@@ -70,6 +70,8 @@ typedef struct {
     int within;        /* within_asked: 1 yes, 0 no, -1 a limit stopped it */
     int within_depth;  /* with yes: the proof found wins within this many plies */
     uint64_t nodes;    /* both searches' */
+    uint64_t threat_searches, threat_wins; /* the value search's threat searches
+                                            * (threats.h), and how many won */
     double seconds;
     uint32_t pn, dn;   /* the root's numbers (DFPN_INF: infinite) */
     JobResult job;     /* earlier runs' totals, checkpoints, the stopping signal */

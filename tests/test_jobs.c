@@ -38,6 +38,7 @@ static JobsResult run_jobs_spec(const RefPos *p, JobsSpec s, bool centre, int pa
     DfpnConfig cfg = dfpn_default_config();
     cfg.kn.centre = centre;
     cfg.kn.pairing = pairing;
+    cfg.kn.threat_plies = 0; /* it decides most of these positions at once (threats.h) */
     JobsResult res;
     char err[256] = "";
     cr_assert_eq(jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err), 0, "jobs_solve: %s", err);

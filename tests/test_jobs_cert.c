@@ -33,6 +33,8 @@ static JobsResult run_spec(const RefPos *p, JobsSpec *s)
     tl_init_rules(&r, p);
     DfpnConfig cfg = dfpn_default_config();
     cfg.kn.centre = false;
+    cfg.kn.threat_plies = 0; /* it decides most of these positions at once (threats.h);
+                              * test_threats.c runs jobs with it */
     JobsResult res;
     char err[256] = "";
     cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, s, &res, err, sizeof err), 0, "jobs_solve: %s", err);

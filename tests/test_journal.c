@@ -238,6 +238,7 @@ static JobsResult run_with(const RefPos *p, Journal *j, uint64_t job_nodes)
     DfpnConfig cfg = dfpn_default_config();
     cfg.kn.centre = false;
     cfg.kn.pairing = 0; /* more for the jobs to do */
+    cfg.kn.threat_plies = 0; /* (threats.h: it decides most of these at once) */
     JobsSpec s = {.workers = 1, .job_nodes = job_nodes, .job_nodes_max = 16 * job_nodes,
                   .job_tt_bytes = (size_t)1 << 20, .no_help = true, .journal = j};
     JobsResult res;
