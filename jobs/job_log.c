@@ -1,5 +1,5 @@
 /* job_log.c - the job log (job_log.h). Records are appended by the
- * coordinator only (top_apply), so no locking; a record that cannot be
+ * coordinator only (jobs.c, collect), so no locking; a record that cannot be
  * kept (out of memory) fails the run rather than leave a log that
  * silently misses jobs. */
 #include "job_log.h"

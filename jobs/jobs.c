@@ -150,6 +150,10 @@ static void collect(Ctx *c, double wait)
             c->failed = true;
             return;
         }
+        /* The job log records a worker's own job (not a helper's nodes)
+         * before top_apply clears the worker's state. */
+        const WorkerState *w = &c->ws[k];
+        if (w->helping < 0 && w->node >= 0 && o.serial == w->serial) job_log_add(c, k, w->node, &o);
         top_apply(c, k, &o);
         wait = 0;
     }

@@ -9,9 +9,6 @@
 #include "../engine/notation.h"
 #include "../engine/symmetry.h"
 
-/* The table for positions decided without a job: they are static wins
- * (a few nodes) or, rarely, a job's root whose file is missing. */
-enum { TOPCERT_MINI_MB = 16 };
 
 void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir)
 {
@@ -94,38 +91,6 @@ int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen)
     notation_format_position(b, tc->r->n, pos);
     snprintf(err, (size_t)errlen, "the store says %s wins %s, its certificate %s %s", winner_name(w), pos, path,
              !same ? "is of another position" : cw == WINNER_NONE ? "names no winner" : "says the other side");
-    return 0;
-}
-
-int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
-{
-    if (topcert_have(tc, b)) return 0;
-    int composed = topcert_compose(tc, b, w, err, errlen);
-    if (composed <= 0) return composed;
-    if (!tc->mini_ready) {
-        size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
-        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
-            snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
-            return -1;
-        }
-        tc->mini_ready = true;
-    }
-    JobOrder o = {.b = b, .certify = 1};
-    JobOutcome out;
-    jobrun_run(&tc->mini, &o, 0, NULL, &out);
-    char pos[NOTATION_POS_LEN];
-    notation_format_position(b, tc->r->n, pos);
-    if (out.value != (uint8_t)w) {
-        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
-                 winner_name((Winner)out.value), winner_name(w));
-        return -1;
-    }
-    if (out.cert != JOBRUN_CERT_WRITTEN) {
-        snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
-        return -1;
-    }
-    tc->written++;
-    tc->solved++;
     return 0;
 }
 

@@ -67,15 +67,10 @@ bool topcert_have(const TopCert *tc, Board b);
 int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Makes sure b, decided for w, has a certificate: present, trivial,
- * composed from the store's records (tc->store set: topcert_compose), or
- * solved and written now. 0, or -1 with a message. */
+ * composed from the store's records (tc->store set), or solved and
+ * written now (top_regen.c, which argues the composition). 0, or -1 with
+ * a message. */
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
-
-/* The certificate of b, won by w, from the store's records of b and its
- * children (top_regen.c argues it): 0 written (and its children's,
- * recursively), 1 the records do not cover b (re-prove it), -1 an error
- * (message in err). */
-int topcert_compose(TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Writes the certificate of b decided for w by its children: kids[i]
  * (each ensured by the caller) reached by moves[i]; when the winner is to

@@ -1,7 +1,10 @@
-/* top_regen.c - certificates made again from the store's records
- * (top_cert.h, topcert_compose): for long runs that go on from a
- * committed snapshot of the store on a machine without the certificate
- * folder (issue 35: certificates are too big to commit).
+/* top_regen.c - topcert_ensure (top_cert.h): the certificate of a decided
+ * position, made when it is missing: composed from the store's records
+ * where they cover the position, else re-proved by a job (the two call
+ * each other down the tree, so they live together). Composing is for long
+ * runs that go on from a committed snapshot of the store on a machine
+ * without the certificate folder (issue 35: certificates are too big to
+ * commit).
  *
  * Why it may compose: a store record is a fact a past run decided (a job's
  * df-pn, a top-tree node from its children, a lemma), guarded by its
@@ -24,6 +27,10 @@
 #include "../engine/notation.h"
 #include "../engine/symmetry.h"
 #include "top_cert.h"
+
+/* The table for positions decided without a job: they are static wins
+ * (a few nodes) or, rarely, a job's root whose file is missing. */
+enum { TOPCERT_MINI_MB = 16 };
 
 /* Is c a win for w that needs no certificate of its own, or a position
  * the store holds as w's? */
@@ -61,7 +68,10 @@ static int children(const TopCert *tc, Board b, Board *kids, Move *moves)
     return nk;
 }
 
-int topcert_compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
+/* The certificate of b, won by w, from the store's records of b and its
+ * children (argued above): 0 written (and its children's, recursively), 1
+ * the records do not cover b (re-prove it), -1 an error (message in err). */
+static int compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (!tc->store) return 1;
     StoreKey key = {tc->r->rules, tc->r->n, tc->r->k, b};
@@ -102,5 +112,37 @@ int topcert_compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
             return -1;
     if (topcert_node(tc, b, w, kids, moves, nk, NULL, NULL, err, errlen) != 0) return -1;
     tc->composed++;
+    return 0;
+}
+
+int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
+{
+    if (topcert_have(tc, b)) return 0;
+    int composed = compose(tc, b, w, err, errlen);
+    if (composed <= 0) return composed;
+    if (!tc->mini_ready) {
+        size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
+        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
+            snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
+            return -1;
+        }
+        tc->mini_ready = true;
+    }
+    JobOrder o = {.b = b, .certify = 1};
+    JobOutcome out;
+    jobrun_run(&tc->mini, &o, 0, NULL, &out);
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    if (out.value != (uint8_t)w) {
+        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
+                 winner_name((Winner)out.value), winner_name(w));
+        return -1;
+    }
+    if (out.cert != JOBRUN_CERT_WRITTEN) {
+        snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
+        return -1;
+    }
+    tc->written++;
+    tc->solved++;
     return 0;
 }

@@ -516,7 +516,6 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
     bool helped = c->ws[k].helping >= 0;
     int helping = c->ws[k].helping;
     uint32_t helped_serial = c->ws[k].helped_serial;
-    if (!helped && i >= 0 && o.serial == c->ws[k].serial) job_log_add(c, k, i, &o);
     c->ws[k].node = -1;
     c->ws[k].helping = -1;
     if (i < 0 || o.serial != c->ws[k].serial) {
