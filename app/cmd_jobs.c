@@ -11,8 +11,10 @@
 #include "../jobs/jobs.h"
 #include "../solver/job.h"
 #include "../solver/parallel.h"
+#include "../solver/stop.h"
 #include "cli.h"
 #include "commands.h"
+#include "signals.h"
 
 static const char jobs_help[] =
     "usage: ocsolve jobs [options] [POSITION [MOVE ...]]\n"
@@ -293,7 +295,10 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     /* Threads only: mpirun answers SIGINT and SIGTERM by ending every rank
      * itself, so a clean stop there could not be finished. Before the store
      * opens: a signal from here on stops the run at its first step. */
-    if (!host) s.interrupt = job_signals();
+    if (!host) {
+        signals_stop_on_interrupt();
+        s.interrupt = stop_flag();
+    }
     char err[512] = "";
     JobsTransport tr;
     if (host && s.reply_tables > 0) cli_fail("--reply-tables: not for MPI ranks (each rank has one table)");
@@ -352,8 +357,8 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     print_result(&res, s.cert_dir != NULL, s.certs_later);
     if (s.proof && res.winner != WINNER_NONE) printf("proof: %s\n", s.proof);
     if (res.interrupted) {
-        printf("stopped by signal %d\n", job_signal());
-        return 128 + job_signal();
+        printf("stopped by signal %d\n", stop_signal());
+        return 128 + stop_signal();
     }
     return 0;
 }

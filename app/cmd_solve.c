@@ -11,6 +11,7 @@
 #include "../solver/solve.h"
 #include "cli.h"
 #include "commands.h"
+#include "signals.h"
 #include "solve_print.h"
 
 static const char solve_help[] =
@@ -253,6 +254,7 @@ int cmd_solve(int argc, char **argv)
     s.job.note = show_note;
     s.job.note_arg = &prog;
     SolveReport rep;
+    signals_stop_on_interrupt(); /* a signal from here on stops the solve cleanly */
     if (solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
         if (s.proof) {
             fclose(s.proof);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <stdarg.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,15 +10,7 @@
 
 #include "../tables/checkpoint.h"
 #include "clock.h"
-
-static atomic_bool job_interrupt;
-static volatile sig_atomic_t job_signo;
-
-static void on_signal(int sig)
-{
-    job_signo = sig;
-    atomic_store_explicit(&job_interrupt, true, memory_order_relaxed);
-}
+#include "stop.h"
 
 static void note(const JobOpts *o, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void note(const JobOpts *o, bool error, const char *fmt, ...)
@@ -111,22 +102,10 @@ int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, i
         note(o, false, "resumed from %s: %llu table entries; earlier runs searched %llu nodes in %.1f s", o->resume,
              (unsigned long long)loaded, (unsigned long long)got.nodes, got.seconds);
     }
-    d->lim.interrupt = job_signals();
+    d->lim.interrupt = stop_flag();
     return 0;
 }
 
-atomic_bool *job_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    return &job_interrupt;
-}
-
-int job_signal(void) { return job_signo; }
 
 static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double t0)
 {
@@ -161,12 +140,12 @@ Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, J
         }
         d->lim.deadline = seg;
         v = dfpn_solve(d, b, pn, dn);
-        bool over = v != WINNER_NONE || job_signo != 0 || (deadline > 0 && clock_seconds() >= deadline) ||
+        bool over = v != WINNER_NONE || stop_signal() != 0 || (deadline > 0 && clock_seconds() >= deadline) ||
                     (d->lim.node_limit && d->nodes >= d->lim.node_limit) || !d->stopped;
         if (o->checkpoint) job_save(d, b, o, res, t0);
         if (over) break;
     }
     d->lim.deadline = deadline;
-    res->signo = job_signo;
+    res->signo = stop_signal();
     return v;
 }

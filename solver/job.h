@@ -1,13 +1,14 @@
 /* job.h - a long solve as a job: df-pn run in segments between
- * checkpoints, resumable, stopped cleanly by SIGINT/SIGTERM.
+ * checkpoints, resumable, stopped cleanly by a stop request (stop.h: the
+ * command layer turns SIGINT/SIGTERM into one).
  *
  * The search runs until the next checkpoint time, stops (every thread
  * unwinds and stores its numbers, so the table is whole and still), the
  * table is saved (tables/checkpoint.h), and the search goes on from the
  * root: nothing is lost but the frames' cached numbers, which the table
- * mostly holds. On SIGINT or SIGTERM the search stops the same way, the
+ * mostly holds. On a stop request the search stops the same way, the
  * checkpoint is saved, and the job ends, naming the signal (the command
- * exits with 128 + signal).
+ * exits with 128 + signal). The library installs no handler.
  *
  * The whole run's limits are the searcher's own (d->lim: the deadline and
  * node limit count the whole run); a job only cuts the run into segments.
@@ -81,15 +82,8 @@ void job_unlock(JobOpts *o);
  * otherwise. */
 int job_check(const JobOpts *o, char *err, int errlen);
 /* job_check, then loads the resume file (a refused file: -1 and why in
- * err), and routes SIGINT/SIGTERM to a clean stop. */
+ * err), and makes d stop on a stop request (stop.h). */
 int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen);
-/* Routes SIGINT and SIGTERM to a clean stop: returns the flag a signal
- * sets, for every search's SearchLimits.interrupt (df-pn, alpha-beta, the
- * certificate's re-searches), so that each phase of a solve stops on it.
- * Installing twice is harmless. */
-atomic_bool *job_signals(void);
-/* The signal caught (SIGINT or SIGTERM), 0 if none. */
-int job_signal(void);
 /* Runs df-pn from b to the end (decided, d->lim hit, or a signal), saving
  * checkpoints on the way and at the end. */
 Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);

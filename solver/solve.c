@@ -7,6 +7,7 @@
 #include "alphabeta.h"
 #include "dfpn_depth.h"
 #include "parallel.h"
+#include "stop.h"
 
 SolveSpec solve_default_spec(void)
 {
@@ -55,7 +56,7 @@ static void distance(Dfpn *d, Distance *x, Board b, SolveReport *rep)
     rep->dtw_by_ab = !x->use_dd;
     rep->dtw = x->use_dd ? dd_dtw(&x->dd, b) : ab_dtw(&x->ab, b);
     if (rep->dtw < -1) rep->dtw = -1; /* stopped: unknown */
-    if (!job_signal() && !board_order_to_move(b)) rep->best = best_move(d, x, b, rep->value, rep->dtw);
+    if (!stop_signal() && !board_order_to_move(b)) rep->best = best_move(d, x, b, rep->value, rep->dtw);
     rep->dtw_nodes = x->ab.nodes + x->dd.nodes - n0;
     rep->dtw_seconds = clock_seconds() - t0;
 }
@@ -75,7 +76,7 @@ static SearchLimits phase_limits(const SolveSpec *s, double t0)
 {
     SearchLimits lim = s->lim;
     if (s->time_limit > 0) lim.deadline = t0 + s->time_limit;
-    if (!lim.interrupt) lim.interrupt = job_signals();
+    if (!lim.interrupt) lim.interrupt = stop_flag();
     return lim;
 }
 
@@ -99,20 +100,20 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
     rep->within = dd_within(&dd, b, s->within, &rep->within_depth);
     if (rep->within == 1) rep->value = WINNER_ORDER;
     /* Order to move: a move that keeps the proof's depth (the table holds it). */
-    if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !job_signal())
+    if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !stop_signal())
         rep->best = dd_best_move(&dd, b, rep->within_depth);
     /* The certificate: Order wins within the proof's depth (<= the bound asked). */
-    if (s->proof && rep->within == 1 && !job_signal())
+    if (s->proof && rep->within == 1 && !stop_signal())
         proof_write_within(s->proof, &dd, b, rep->within_depth, s->proof_max_lines, &rep->proof, rep->proof_error,
                            (int)sizeof rep->proof_error);
     else if (s->proof)
         snprintf(rep->proof_error, sizeof rep->proof_error, "%s",
-                 job_signal()        ? "stopped by a signal"
+                 stop_signal()        ? "stopped by a signal"
                  : rep->within == 0 ? "no certificate: the answer is no (a certificate shows only a yes)"
                                     : "no certificate: the answer is unknown");
     rep->nodes = dd.nodes;
     rep->seconds = clock_seconds() - t0;
-    rep->job.signo = job_signal();
+    rep->job.signo = stop_signal();
     tt_free(&tt);
     return 0;
 }
@@ -168,15 +169,15 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     }
     int rc = value_search(s, &d, &x, b, rep, err, errlen);
     if (rc != 0) goto out;
-    if (s->dtw && rep->value == WINNER_ORDER && !job_signal()) distance(&d, &x, b, rep);
-    if (!job_signal() && rep->best == MOVE_NONE) rep->best = best_move(&d, &x, b, rep->value, rep->dtw);
+    if (s->dtw && rep->value == WINNER_ORDER && !stop_signal()) distance(&d, &x, b, rep);
+    if (!stop_signal() && rep->best == MOVE_NONE) rep->best = best_move(&d, &x, b, rep->value, rep->dtw);
     rep->seconds = clock_seconds() - t0;
     rep->nodes = d.nodes + x.ab.nodes + x.dd.nodes;
     rep->threat_searches = d.threat_calls;
     rep->threat_wins = d.threat_wins;
-    if (s->proof && !job_signal()) write_proof(s, &d, b, rep);
-    if (job_signal()) {
-        rep->job.signo = job_signal();
+    if (s->proof && !stop_signal()) write_proof(s, &d, b, rep);
+    if (stop_signal()) {
+        rep->job.signo = stop_signal();
         if (s->proof)
             snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->job.signo);
     }
