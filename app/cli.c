@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../engine/notation.h"
+#include "../solver/dfpn.h"
 
 void cli_fail(const char *fmt, ...)
 {
@@ -164,4 +165,11 @@ void cli_position_args(const GameOpts *g, int argc, char **argv, Rules *r, Board
     const char *pos = optind < argc ? argv[optind] : NULL;
     int nmoves = optind + 1 < argc ? argc - optind - 1 : 0;
     cli_position(g, pos, argv + optind + 1, nmoves, r, b);
+}
+
+const char *cli_pn(uint32_t v, char *buf)
+{
+    if (v == DFPN_INF) snprintf(buf, CLI_PN_LEN, "inf");
+    else snprintf(buf, CLI_PN_LEN, "%u", v);
+    return buf;
 }

@@ -6,6 +6,7 @@
 #define OCS_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdnoreturn.h>
 
 #include "../engine/rules.h"
@@ -66,5 +67,10 @@ void cli_position_args(const GameOpts *g, int argc, char **argv, Rules *r, Board
 /* Replaces control characters in msg by '?': a message that quotes what a
  * user typed stays on one line whatever was typed. */
 void cli_one_line(char *msg);
+
+/* A proof or disproof number as people read it: "inf" for infinity
+ * (DFPN_INF), else the number; buf holds CLI_PN_LEN chars. Returns buf. */
+enum { CLI_PN_LEN = 12 };
+const char *cli_pn(uint32_t v, char *buf);
 
 #endif

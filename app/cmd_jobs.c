@@ -124,10 +124,12 @@ static void show_progress(const JobsProgress *p, void *arg)
                 (unsigned long long)p->store_positions);
     if (rp->log) fflush(rp->log);
     if (p->final || rp->quiet) return;
+    char pn[CLI_PN_LEN], dn[CLI_PN_LEN];
     fprintf(stderr,
-            "%8.1fs  root pn %u dn %u  jobs %llu done, %llu running, %llu queued  top tree %llu (%llu won, %llu "
+            "%8.1fs  root pn %s dn %s  jobs %llu done, %llu running, %llu queued  top tree %llu (%llu won, %llu "
             "lost)  nodes %llu (%.0f/s)  store %llu\n",
-            p->seconds, p->root_pn, p->root_dn, (unsigned long long)p->jobs_done, (unsigned long long)p->jobs_running,
+            p->seconds, cli_pn(p->root_pn, pn), cli_pn(p->root_dn, dn), (unsigned long long)p->jobs_done,
+            (unsigned long long)p->jobs_running,
             (unsigned long long)p->jobs_queued, (unsigned long long)p->tree_nodes, (unsigned long long)p->proven,
             (unsigned long long)p->disproven, (unsigned long long)p->nodes, p->nodes_per_second,
             (unsigned long long)p->store_positions);
@@ -216,7 +218,8 @@ static void print_result(const JobsResult *res, bool with_certs, bool later)
            (unsigned long long)res->tree_nodes, (unsigned long long)res->expansions,
            (unsigned long long)res->static_decided, (unsigned long long)res->store_hits,
            (unsigned long long)res->twin_hits, (unsigned long long)res->journal_hits);
-    printf("root pn %u dn %u\n", res->root_pn, res->root_dn);
+    char pn[CLI_PN_LEN], dn[CLI_PN_LEN];
+    printf("root pn %s dn %s\n", cli_pn(res->root_pn, pn), cli_pn(res->root_dn, dn));
     if (res->nchildren > 0) {
         printf("root moves:");
         for (int i = 0; i < res->nchildren; i++) {
@@ -224,7 +227,7 @@ static void print_result(const JobsResult *res, bool with_certs, bool later)
             notation_format_move(res->children[i].move, mv);
             Winner w = dfpn_winner(res->children[i].pn, res->children[i].dn);
             if (w != WINNER_NONE) printf(" %s=%s", mv, winner_name(w));
-            else printf(" %s=%u/%u", mv, res->children[i].pn, res->children[i].dn);
+            else printf(" %s=%s/%s", mv, cli_pn(res->children[i].pn, pn), cli_pn(res->children[i].dn, dn));
         }
         printf("\n");
     }
@@ -238,127 +241,164 @@ static void print_result(const JobsResult *res, bool with_certs, bool later)
 
 int cmd_jobs(int argc, char **argv) { return cmd_jobs_host(argc, argv, NULL); }
 
-int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
+/* The command line, parsed. */
+typedef struct {
+    JobsSpec s;
+    DfpnConfig cfg;
+    GameOpts g;
+    const char *store_dir, *certs, *log_path, *job_log;
+    bool quiet, reply_order;
+} JobsArgs;
+
+/* Reads the options into a (the position is left in argv); false when
+ * --help was answered. */
+static bool parse_options(int argc, char **argv, JobsArgs *a)
 {
-    JobsSpec s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20, .focus = 1,
-                  .report_every = 5};
-    DfpnConfig cfg = dfpn_default_config();
-    GameOpts g = {0, 0, RULES_ORIGINAL};
-    const char *store_dir = NULL, *certs = NULL, *log_path = NULL, *job_log = NULL;
-    bool quiet = false, reply_order = false;
+    JobsSpec *s = &a->s;
+    *a = (JobsArgs){.s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
+                          .focus = 1, .report_every = 5},
+                    .cfg = dfpn_default_config(),
+                    .g = {0, 0, RULES_ORIGINAL}};
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
         switch (opt) {
-        case 'h': fputs(jobs_help, stdout); return 0;
-        case O_WORKERS: s.workers = (int)cli_number(optarg, "--workers", 1, JOBS_MAX_WORKERS); break;
-        case O_JNODES: s.job_nodes = (uint64_t)cli_number(optarg, "--job-nodes", 1, 0x7FFFFFFFFFFFFFFFL); break;
-        case O_JMAX: s.job_nodes_max = (uint64_t)cli_number(optarg, "--job-nodes-max", 1, 0x7FFFFFFFFFFFFFFFL); break;
-        case O_CERTS: certs = optarg; break;
-        case O_FOCUS: s.focus = cli_real(optarg, "--focus", 0, 100); break;
-        case O_EXPAND: s.expand_depth = (int)cli_number(optarg, "--expand-depth", 0, 8); break;
-        case O_PROOF: s.proof = optarg; break;
-        case O_LOG: log_path = optarg; break;
-        case O_JOBLOG: job_log = optarg; break;
-        case O_JTT: s.job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
-        case O_TIME: s.time_limit = cli_seconds(optarg, "--time-limit"); break;
-        case O_STORE: store_dir = optarg; break;
-        case O_NOCENTRE: cfg.kn.centre = false; break;
-        case O_TDEPTH: cfg.kn.threat_plies = (int)cli_number(optarg, "--threats-depth", 0, 64); break;
-        case O_TNODES: cfg.kn.threat_nodes = (int)cli_number(optarg, "--threats-nodes", 1, 100000000); break;
-        case O_LATER: s.certs_later = true; break;
-        case O_SEPARATE: s.separate_tables = true; break;
-        case O_NOEXPECT: s.no_expect = true; break;
-        case O_MAJORITY: s.expect_majority = true; break;
-        case O_COSTW: s.cost_weight = cli_real(optarg, "--cost-weight", 0, 4); break;
-        case O_RELEASE: s.focus_release = cli_real(optarg, "--focus-release", 0, 1e6); break;
-        case O_REPLYT: s.reply_tables = (int)cli_number(optarg, "--reply-tables", 1, 4096); break;
-        case O_REPLYD: s.reply_depth = (int)cli_number(optarg, "--reply-depth", 1, 8); break;
+        case 'h': fputs(jobs_help, stdout); return false;
+        case O_WORKERS: s->workers = (int)cli_number(optarg, "--workers", 1, JOBS_MAX_WORKERS); break;
+        case O_JNODES: s->job_nodes = (uint64_t)cli_number(optarg, "--job-nodes", 1, 0x7FFFFFFFFFFFFFFFL); break;
+        case O_JMAX: s->job_nodes_max = (uint64_t)cli_number(optarg, "--job-nodes-max", 1, 0x7FFFFFFFFFFFFFFFL); break;
+        case O_CERTS: a->certs = optarg; break;
+        case O_FOCUS: s->focus = cli_real(optarg, "--focus", 0, 100); break;
+        case O_EXPAND: s->expand_depth = (int)cli_number(optarg, "--expand-depth", 0, 8); break;
+        case O_PROOF: s->proof = optarg; break;
+        case O_LOG: a->log_path = optarg; break;
+        case O_JOBLOG: a->job_log = optarg; break;
+        case O_JTT: s->job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
+        case O_TIME: s->time_limit = cli_seconds(optarg, "--time-limit"); break;
+        case O_STORE: a->store_dir = optarg; break;
+        case O_NOCENTRE: a->cfg.kn.centre = false; break;
+        case O_TDEPTH: a->cfg.kn.threat_plies = (int)cli_number(optarg, "--threats-depth", 0, 64); break;
+        case O_TNODES: a->cfg.kn.threat_nodes = (int)cli_number(optarg, "--threats-nodes", 1, 100000000); break;
+        case O_LATER: s->certs_later = true; break;
+        case O_SEPARATE: s->separate_tables = true; break;
+        case O_NOEXPECT: s->no_expect = true; break;
+        case O_MAJORITY: s->expect_majority = true; break;
+        case O_COSTW: s->cost_weight = cli_real(optarg, "--cost-weight", 0, 4); break;
+        case O_RELEASE: s->focus_release = cli_real(optarg, "--focus-release", 0, 1e6); break;
+        case O_REPLYT: s->reply_tables = (int)cli_number(optarg, "--reply-tables", 1, 4096); break;
+        case O_REPLYD: s->reply_depth = (int)cli_number(optarg, "--reply-depth", 1, 8); break;
         case O_REPLYO:
             if (strcmp(optarg, "work") != 0 && strcmp(optarg, "numbers") != 0)
                 cli_fail("--reply-order: \"%s\" is not numbers or work", optarg);
-            s.reply_by_work = strcmp(optarg, "work") == 0;
-            reply_order = true;
+            s->reply_by_work = strcmp(optarg, "work") == 0;
+            a->reply_order = true;
             break;
-        case O_NOHELP: s.no_help = true; break;
-        case O_JTHREADS: s.job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
-        case O_EVERY: s.report_every = cli_seconds(optarg, "--progress-every"); break;
-        case O_QUIET: quiet = true; break;
+        case O_NOHELP: s->no_help = true; break;
+        case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
+        case O_EVERY: s->report_every = cli_seconds(optarg, "--progress-every"); break;
+        case O_QUIET: a->quiet = true; break;
         default:
-            if (!cli_game_option(opt, optarg, &g)) cli_bad_option(argv, opt);
+            if (!cli_game_option(opt, optarg, &a->g)) cli_bad_option(argv, opt);
         }
     }
-    Rules r;
-    Board b;
-    cli_position_args(&g, argc, argv, &r, &b);
-    char certbuf[4096];
-    s.cert_dir = cert_folder(certs, store_dir, s.proof, certbuf, sizeof certbuf);
-    /* Threads only: mpirun answers SIGINT and SIGTERM by ending every rank
-     * itself, so a clean stop there could not be finished. Before the store
-     * opens: a signal from here on stops the run at its first step. */
-    if (!host) {
-        signals_stop_on_interrupt();
-        s.interrupt = stop_flag();
-    }
+    return true;
+}
+
+/* Options that need others, or that a host (MPI) cannot honour. */
+static void check_options(const JobsArgs *a, const JobsHost *host)
+{
+    const JobsSpec *s = &a->s;
+    if (host && s->reply_tables > 0) cli_fail("--reply-tables: not for MPI ranks (each rank has one table)");
+    if (host && host->rank > 0) return; /* a worker rank: only the table and threads matter */
+    if (s->reply_depth > 0 && s->reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
+    if (a->reply_order && s->reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
+    if (s->certs_later && !a->store_dir) cli_fail("--certs-later needs --store");
+    if (!host && s->reply_tables > 0 && s->reply_tables < s->workers)
+        cli_fail("--reply-tables %d: fewer than the %d workers", s->reply_tables, s->workers);
+    if (host && host->size < 2) cli_fail("an MPI jobs run needs at least 2 ranks (1 coordinator, workers), not %d", host->size);
+}
+
+/* Opens --log (with its header when new). */
+static FILE *open_log(const char *path)
+{
+    bool fresh = access(path, F_OK) != 0;
+    FILE *f = fopen(path, "a");
+    if (!f) cli_fail("--log %s: %s", path, strerror(errno));
+    if (fresh)
+        fputs("seconds,root_pn,root_dn,jobs_done,jobs_running,jobs_queued,proven,disproven,nodes,"
+              "nodes_per_second,tree_nodes,store_positions\n",
+              f);
+    return f;
+}
+
+/* Runs the search with every output open, closes them, and prints. */
+static int run(JobsArgs *a, const Rules *r, Board b)
+{
+    JobsSpec *s = &a->s;
     char err[512] = "";
-    JobsTransport tr;
-    if (host && s.reply_tables > 0) cli_fail("--reply-tables: not for MPI ranks (each rank has one table)");
-    if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
-        size_t tt = s.job_tt_bytes ? s.job_tt_bytes : (size_t)64 << 20;
-        if (host->serve(&r, &cfg, tt, s.job_threads, s.cert_dir, err, sizeof err) == 0) return 0;
-        fprintf(stderr, "ocsolve: rank %d: %s\n", host->rank, err);
-        return 1;
-    }
-    if (s.reply_depth > 0 && s.reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
-    if (reply_order && s.reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
-    if (s.certs_later && !store_dir) cli_fail("--certs-later needs --store");
-    if (!host && s.reply_tables > 0 && s.reply_tables < s.workers)
-        cli_fail("--reply-tables %d: fewer than the %d workers", s.reply_tables, s.workers);
-    if (host) {
-        if (host->size < 2) cli_fail("an MPI jobs run needs at least 2 ranks (1 coordinator, workers), not %d", host->size);
-        if (host->open(&tr, err, sizeof err) != 0) cli_fail("%s", err);
-        s.transport = &tr;
-    }
-    Reporting rp = {quiet, NULL};
-    if (log_path) {
-        bool fresh = access(log_path, F_OK) != 0;
-        if (!(rp.log = fopen(log_path, "a"))) cli_fail("--log %s: %s", log_path, strerror(errno));
-        if (fresh)
-            fputs("seconds,root_pn,root_dn,jobs_done,jobs_running,jobs_queued,proven,disproven,nodes,"
-                  "nodes_per_second,tree_nodes,store_positions\n",
-                  rp.log);
-    }
+    Reporting rp = {a->quiet, a->log_path ? open_log(a->log_path) : NULL};
     FileLock certs_lock, proof_lock;
-    lock_outputs(s.cert_dir, s.proof, &certs_lock, &proof_lock);
-    if (job_log && !(s.job_log = fopen(job_log, "w"))) cli_fail("--job-log %s: %s", job_log, strerror(errno));
-    s.report = show_progress;
-    s.report_arg = &rp;
-    if (store_dir && !(s.store = store_open_game(store_dir, false, 0, &(StoreGame){r.rules, r.n, r.k}, err, sizeof err)))
-        cli_fail("%s", err);
-    if (s.store) open_journal(&s, store_dir, &(StoreGame){r.rules, r.n, r.k});
+    lock_outputs(s->cert_dir, s->proof, &certs_lock, &proof_lock);
+    if (a->job_log && !(s->job_log = fopen(a->job_log, "w"))) cli_fail("--job-log %s: %s", a->job_log, strerror(errno));
+    s->report = show_progress;
+    s->report_arg = &rp;
+    StoreGame game = {r->rules, r->n, r->k};
+    if (a->store_dir && !(s->store = store_open_game(a->store_dir, false, 0, &game, err, sizeof err))) cli_fail("%s", err);
+    if (s->store) open_journal(s, a->store_dir, &game);
     JobsResult res;
-    int rc = jobs_solve(&r, b, &cfg, &s, &res, err, sizeof err);
-    if (s.transport) s.transport->close(s.transport);
-    journal_close(s.journal);
-    if (s.store) store_close(s.store);
+    int rc = jobs_solve(r, b, &a->cfg, s, &res, err, sizeof err);
+    if (s->transport) s->transport->close(s->transport);
+    journal_close(s->journal);
+    if (s->store) store_close(s->store);
     if (rp.log) fclose(rp.log);
-    if (s.job_log && fclose(s.job_log) != 0 && rc == 0) {
-        snprintf(err, sizeof err, "--job-log %s: %s", job_log, strerror(errno));
+    if (s->job_log && fclose(s->job_log) != 0 && rc == 0) {
+        snprintf(err, sizeof err, "--job-log %s: %s", a->job_log, strerror(errno));
         rc = -1;
     }
     if (rc != 0) {
         fprintf(stderr, "ocsolve: %s\n", err);
-        if (s.proof) remove(s.proof);
-        filelock_release(&proof_lock);
-        filelock_release(&certs_lock);
-        return 1;
+        if (s->proof) remove(s->proof);
     }
     filelock_release(&proof_lock);
     filelock_release(&certs_lock);
-    print_result(&res, s.cert_dir != NULL, s.certs_later);
-    if (s.proof && res.winner != WINNER_NONE) printf("proof: %s\n", s.proof);
+    if (rc != 0) return 1;
+    print_result(&res, s->cert_dir != NULL, s->certs_later);
+    if (s->proof && res.winner != WINNER_NONE) printf("proof: %s\n", s->proof);
     if (res.interrupted) {
         printf("stopped by signal %d\n", stop_signal());
         return 128 + stop_signal();
     }
     return 0;
+}
+
+int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
+{
+    JobsArgs a;
+    if (!parse_options(argc, argv, &a)) return 0;
+    Rules r;
+    Board b;
+    cli_position_args(&a.g, argc, argv, &r, &b);
+    char certbuf[4096];
+    a.s.cert_dir = cert_folder(a.certs, a.store_dir, a.s.proof, certbuf, sizeof certbuf);
+    check_options(&a, host);
+    if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
+        char err[512] = "";
+        size_t tt = a.s.job_tt_bytes ? a.s.job_tt_bytes : (size_t)64 << 20;
+        if (host->serve(&r, &a.cfg, tt, a.s.job_threads, a.s.cert_dir, err, sizeof err) == 0) return 0;
+        fprintf(stderr, "ocsolve: rank %d: %s\n", host->rank, err);
+        return 1;
+    }
+    /* Threads only: mpirun answers SIGINT and SIGTERM by ending every rank
+     * itself, so a clean stop there could not be finished. Before the store
+     * opens: a signal from here on stops the run at its first step. */
+    if (!host) {
+        signals_stop_on_interrupt();
+        a.s.interrupt = stop_flag();
+    }
+    JobsTransport tr;
+    if (host) {
+        char err[512] = "";
+        if (host->open(&tr, err, sizeof err) != 0) cli_fail("%s", err);
+        a.s.transport = &tr;
+    }
+    return run(&a, &r, b);
 }

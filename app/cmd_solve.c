@@ -78,8 +78,10 @@ static void show_progress(const SearchProgress *p, void *arg)
     unsigned long long nodes = p->prev_nodes + p->nodes;
     /* The final figures go to stderr only if a report was shown before. */
     if (!pr->quiet && !(p->final && pr->reports == 0)) {
-        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  root pn %u dn %u  moves %d: %d won, %d lost%s",
-                pr->tty ? "\r" : "", secs, nodes, nps, p->tt_permille / 10, p->tt_permille % 10, p->pn, p->dn,
+        char pn[CLI_PN_LEN], dn[CLI_PN_LEN];
+        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  root pn %s dn %s  moves %d: %d won, %d lost%s",
+                pr->tty ? "\r" : "", secs, nodes, nps, p->tt_permille / 10, p->tt_permille % 10, cli_pn(p->pn, pn),
+                cli_pn(p->dn, dn),
                 p->moves, p->proven, p->disproven, pr->tty ? "\033[K" : "\n");
         pr->shown = pr->tty;
     }

@@ -2,12 +2,13 @@
 #include "solve_print.h"
 
 #include "../engine/notation.h"
+#include "cli.h"
 #include "json.h"
 
 static void print_num(FILE *f, uint32_t v)
 {
-    if (v == DFPN_INF) fputs("inf", f);
-    else fprintf(f, "%u", v);
+    char buf[CLI_PN_LEN];
+    fputs(cli_pn(v, buf), f);
 }
 
 static void json_num(Json *j, const char *key, uint32_t v)
