@@ -7,6 +7,7 @@
  * stderr sees each failure. */
 #include <getopt.h>
 #include <omp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +39,8 @@ static const char verify_help[] =
     "  --k K         require K in a row (3 to 8)\n"
     "  --winner W    require the claim that W (order or chaos) wins\n"
     "  --within D    require an Order certificate whose longest game is at most\n"
-    "                D plies: Order wins within D (0 to 64)\n"
+    "                D plies: Order wins within D (0 to 64); with --winner chaos,\n"
+    "                that Order cannot (a horizon of D or more, or a Chaos win)\n"
     "  --threads T   check the certificates that see lines name on T threads,\n"
     "                each on its own, before the top one (1 to 256; default: all\n"
     "                cores; 1: one after another as the proof reaches them), with\n"
@@ -61,6 +63,8 @@ static const char verify_help[] =
     "  rules original|exact|exact-end\n"
     "  winner order|chaos\n"
     "  root POSITION\n"
+    "  horizon D          optional, winner chaos: all it claims is that Order\n"
+    "                     cannot win within D plies (no win; 0 to 64)\n"
     "  POSITION MOVE      one line per position the proof reaches with the winner to\n"
     "                     move, in any of its 16 symmetric forms (8 of the square x\n"
     "                     swapping X and O), the move in the same frame; optional\n"
@@ -101,6 +105,8 @@ static void print_json(const char *file, const VerifyResult *r, int threads, dou
     json_int(&j, "board", r->n);
     json_int(&j, "k", r->k);
     json_str(&j, "root", r->root[0] ? r->root : NULL);
+    if (r->horizon >= 0) json_int(&j, "horizon", r->horizon);
+    else json_null(&j, "horizon");
     json_uint(&j, "positions_checked", r->positions_checked);
     json_uint(&j, "lines", r->lines);
     json_uint(&j, "lines_used", r->lines_used);
@@ -114,26 +120,48 @@ static void print_json(const char *file, const VerifyResult *r, int threads, dou
 }
 
 /* The report of a valid or invalid certificate, on stdout. */
-static void print_text(const char *file, const VerifyResult *r, double seconds)
+static void print_text(const char *file, const VerifyResult *r, int within, double seconds)
 {
     printf("certificate: %s\n", file);
-    printf("claim: %s wins, %dx%d k=%d, rules %s, root %s\n", claim_name(r->winner), r->n, r->n, r->k,
-           vr_rules_name(r->rules), r->root);
+    if (r->horizon >= 0)
+        printf("claim: Order cannot win within %d plies (chaos's certificate to that horizon), %dx%d k=%d, rules %s, "
+               "root %s\n",
+               r->horizon, r->n, r->n, r->k, vr_rules_name(r->rules), r->root);
+    else
+        printf("claim: %s wins, %dx%d k=%d, rules %s, root %s\n", claim_name(r->winner), r->n, r->n, r->k,
+               vr_rules_name(r->rules), r->root);
     printf("lines: %llu (used %llu)\n", (unsigned long long)r->lines, (unsigned long long)r->lines_used);
     printf("positions checked: %llu in %.3f s (%.0f/s)\n", (unsigned long long)r->positions_checked, seconds,
            seconds > 0 ? (double)r->positions_checked / seconds : 0.0);
     if (r->status == VERIFY_VALID && r->longest >= 0)
         printf("longest game: %d plies (Order, playing the certificate's moves, wins within %d plies)\n", r->longest,
                r->longest);
+    if (r->status == VERIFY_VALID && within >= 0 && r->winner == VERIFY_WINNER_CHAOS)
+        printf("within %d: no (Order cannot win within %d plies%s)\n", within, within,
+               r->horizon >= 0 ? "" : ": Chaos wins");
     if (r->status == VERIFY_VALID) printf("valid\n");
     else printf("invalid: %s\n", r->error);
 }
 
 /* --within D: a valid certificate whose longest game is over D plies (or
- * a Chaos one, which has none) does not show what was asked: invalid. */
-static void within_check(VerifyResult *res, int d)
+ * a Chaos one, which has none) does not show what was asked: invalid.
+ * With --winner chaos (no_win), the other answer: a valid Chaos
+ * certificate whose horizon is D or more, or which has none (Chaos wins,
+ * so Order wins within no D). */
+static void within_check(VerifyResult *res, int d, bool no_win)
 {
-    if (res->winner != VERIFY_WINNER_ORDER) {
+    if (no_win) {
+        if (res->winner != VERIFY_WINNER_CHAOS) {
+            res->status = VERIFY_INVALID;
+            snprintf(res->error, sizeof res->error, "--within %d --winner chaos: the certificate claims order wins", d);
+        } else if (res->horizon >= 0 && res->horizon < d) {
+            res->status = VERIFY_INVALID;
+            snprintf(res->error, sizeof res->error,
+                     "--within %d --winner chaos: its horizon is %d plies, so it shows only that Order cannot win "
+                     "within %d",
+                     d, res->horizon, res->horizon);
+        }
+    } else if (res->winner != VERIFY_WINNER_ORDER) {
         res->status = VERIFY_INVALID;
         snprintf(res->error, sizeof res->error, "--within %d: the certificate claims chaos wins", d);
     } else if (res->longest > d) {
@@ -205,16 +233,21 @@ int cmd_verify(int argc, char **argv)
         if (sized) exp.n = n;
     }
     const char *file = argv[optind];
+    /* --within D --winner chaos asks for a no, which a certificate to a
+     * horizon shows: the library is asked for any claim (a winner asked
+     * for must win, verify.h), within_check for the rest */
+    bool no_win = within >= 0 && exp.winner == VERIFY_WINNER_CHAOS;
+    if (no_win) exp.winner = 0;
 
     VerifyResult res;
     double t0 = clock_seconds();
     int rc = verify_file_limits(file, &exp, threads, &lim, &res);
     double seconds = clock_seconds() - t0;
-    if (rc == VERIFY_VALID && within >= 0) within_check(&res, within);
+    if (rc == VERIFY_VALID && within >= 0) within_check(&res, within, no_win);
     rc = res.status;
     if (json) print_json(file, &res, threads, seconds);
     else if (rc == VERIFY_MALFORMED) cli_fail("%s", res.error); /* its one line; no report */
-    else print_text(file, &res, seconds);
+    else print_text(file, &res, within, seconds);
     if (rc != VERIFY_VALID) {
         fflush(stdout); /* the report first, then the line, where both go to one place */
         failure_line(rc, res.error);

@@ -1,5 +1,8 @@
-/* proof.c - see proof.h. */
+/* proof.c - see proof.h: the walk every writer shares (proof_writer.h)
+ * and the value search's writer; the bounded question's writers are in
+ * proof_within.c. */
 #include "proof.h"
+#include "proof_writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +17,11 @@
  * costs about as much as a few nodes of the re-search it may save. */
 enum { PROOF_PAIRING_BUDGET = 2000 };
 
-/* Visited positions (canonical forms): open addressing, doubled at half
- * full. A free slot holds SEEN_FREE, X and O on every bit, which no
- * position is: one array, so a probe touches one cache line, not two
- * (seen_insert is the writer's largest single cost, 15-18 % by perf). */
-typedef struct {
-    Board *slot;
-    size_t cap, count;
-} Seen;
+/* Visited positions (canonical forms, Seen in proof_writer.h): open
+ * addressing, doubled at half full. A free slot holds SEEN_FREE, X and O
+ * on every bit, which no position is: one array, so a probe touches one
+ * cache line, not two (seen_insert is the writer's largest single cost,
+ * 15-18 % by perf). */
 
 static const Board SEEN_FREE = {{~0ULL, ~0ULL}};
 
@@ -58,25 +58,6 @@ static int seen_grow(Seen *s)
     *s = t;
     return 0;
 }
-
-/* Where the winner's moves come from: a move for b (the winner to move),
- * or MOVE_NONE with *why set. */
-typedef Move (*MoveSource)(void *arg, Board b, const char **why);
-
-typedef struct {
-    FILE *f;
-    const Rules *r;
-    MoveSource move;
-    void *arg;
-    const Centre *centre; /* close Order's branches by centre lines where it wins; NULL: never */
-    Winner winner;
-    bool pairing; /* close Chaos's branches by pairing lines */
-    uint64_t max_lines;
-    Seen seen;
-    ProofStats st;
-    char *err;
-    int errlen;
-} Writer;
 
 static int fail(Writer *w, const char *what, Board b)
 {
@@ -172,6 +153,8 @@ static int visit(Writer *w, Board b, Move m, const Images *im)
         if ((st == WINNER_ORDER) != (w->winner == WINNER_ORDER)) return fail(w, "proof reaches a loss", b);
         return 0;
     }
+    /* a horizon certificate: no line can stand in the plies left (the verifier's rule, verify.h) */
+    if (w->bounded && proof_fewest_to_line(r, b) > w->horizon - (board_count(b) - w->root_pieces)) return 0;
     KnScan sc; /* masks only: the live list is not read here */
     kn_scan_masks(r, b, &sc);
     if (w->winner == WINNER_CHAOS && sc.relevant == 0) return 0; /* no line can be won any more */
@@ -235,14 +218,15 @@ static int visit(Writer *w, Board b, Move m, const Images *im)
     return 0;
 }
 
-/* Writes the header (comment: its second line) and the proof from root. */
-static int write_all(Writer *w, Board root, int version, const char *comment, ProofStats *st)
+int proof_walk(Writer *w, Board root, int version, const char *comment, ProofStats *st)
 {
     const Rules *r = w->r;
     char pos[NOTATION_POS_LEN];
     notation_format_position(root, r->n, pos);
     fprintf(w->f, "ocproof %d\n# %s\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", version, comment, r->n, r->k,
             rules_name(r->rules), winner_name(w->winner), pos);
+    if (w->bounded) fprintf(w->f, "horizon %d\n", w->horizon);
+    w->root_pieces = board_count(root);
     Images im;
     images_of(root, r->n, &im);
     int rc = visit(w, root, MOVE_NONE, &im);
@@ -278,31 +262,5 @@ int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines,
     ValueSource v = {d, winner};
     Writer w = {.f = f, .r = d->r, .move = value_move, .arg = &v, .centre = &d->centre, .winner = winner,
                 .pairing = pairing, .max_lines = max_lines, .err = err, .errlen = errlen};
-    return write_all(&w, root, v2 ? 2 : 1, "written by ocsolve solve", st);
-}
-
-/* The bounded search's moves: at b, with plies - (pieces placed since the
- * root) plies left, a move whose child is within one fewer. */
-typedef struct {
-    DfpnDepth *s;
-    int root_pieces, plies;
-} WithinSource;
-
-static Move within_move(void *arg, Board b, const char **why)
-{
-    WithinSource *v = arg;
-    Move m = dd_proof_move(v->s, b, v->plies - (board_count(b) - v->root_pieces));
-    if (m == MOVE_NONE) *why = v->s->stopped ? "a limit stopped the search" : "no move within the bound found";
-    return m;
-}
-
-int proof_write_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st, char *err,
-                       int errlen)
-{
-    WithinSource v = {s, board_count(root), plies};
-    Writer w = {.f = f, .r = s->r, .move = within_move, .arg = &v, .centre = NULL, .winner = WINNER_ORDER,
-                .pairing = false, .max_lines = max_lines, .err = err, .errlen = errlen};
-    char comment[96];
-    snprintf(comment, sizeof comment, "written by ocsolve solve --within: Order wins within %d plies", plies);
-    return write_all(&w, root, 1, comment, st);
+    return proof_walk(&w, root, v2 ? 2 : 1, "written by ocsolve solve", st);
 }

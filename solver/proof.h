@@ -15,11 +15,14 @@
  *
  * The winner's moves come from a move source: the value search's table
  * (proof_write: dfpn_winning_move), or the depth-bounded search's
- * (proof_write_within: a move whose child Order wins within the plies
- * left). Every path from the root to a position has the same length, so
- * the plies left at a position are fixed by its piece count and one line
- * per canonical position serves every path: a certificate so written
- * wins within the bound, which the verifier's longest game shows.
+ * (proof_within.c; proof_write_within: a move whose child Order wins
+ * within the plies left; proof_write_not_within: a Chaos move whose child
+ * Order cannot win within them). Every path from the root to a position
+ * has the same length, so the plies left at a position are fixed by its
+ * piece count and one line per canonical position serves every path: a
+ * certificate so written wins within the bound, which the verifier's
+ * longest game shows, or keeps every line off the board up to its
+ * horizon, which the verifier checks (verify.h, Horizon certificates).
  */
 #ifndef OCS_PROOF_H
 #define OCS_PROOF_H
@@ -47,5 +50,19 @@ int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines,
  * dd_proof_move gives; no lemma lines (ocproof 1). Returns as proof_write. */
 int proof_write_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st, char *err,
                        int errlen);
+
+/* Writes the certificate that Order cannot win root within `plies` plies
+ * (a Chaos certificate with 'horizon plies' in its header), which the
+ * bounded search s has answered no (dd_within). At each Chaos-to-move
+ * position with h plies left it gives the first Chaos move (cells
+ * ascending, X before O) whose child s answers no at h - 1, those the
+ * table answers at once first; it follows every Order move, and closes a
+ * branch where no line can stand in the plies left (at the horizon, with
+ * no window live, under exact-end with too many empty cells) or by a
+ * pairing line (ocproof 2, where s's knowledge has pairing on and the
+ * board is even). Returns as proof_write; a root already ended has no
+ * certificate. */
+int proof_write_not_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st,
+                           char *err, int errlen);
 
 #endif

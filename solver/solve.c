@@ -102,15 +102,17 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
     /* Order to move: a move that keeps the proof's depth (the table holds it). */
     if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !stop_signal())
         rep->best = dd_best_move(&dd, b, rep->within_depth);
-    /* The certificate: Order wins within the proof's depth (<= the bound asked). */
+    /* The certificate: Order wins within the proof's depth (<= the bound
+     * asked), or Chaos keeps every line off the board for the bound asked. */
     if (s->proof && rep->within == 1 && !stop_signal())
         proof_write_within(s->proof, &dd, b, rep->within_depth, s->proof_max_lines, &rep->proof, rep->proof_error,
                            (int)sizeof rep->proof_error);
+    else if (s->proof && rep->within == 0 && !stop_signal())
+        proof_write_not_within(s->proof, &dd, b, s->within, s->proof_max_lines, &rep->proof, rep->proof_error,
+                               (int)sizeof rep->proof_error);
     else if (s->proof)
         snprintf(rep->proof_error, sizeof rep->proof_error, "%s",
-                 stop_signal()        ? "stopped by a signal"
-                 : rep->within == 0 ? "no certificate: the answer is no (a certificate shows only a yes)"
-                                    : "no certificate: the answer is unknown");
+                 stop_signal() ? "stopped by a signal" : "no certificate: the answer is unknown");
     rep->nodes = dd.nodes;
     rep->seconds = clock_seconds() - t0;
     rep->job.signo = stop_signal();

@@ -24,7 +24,9 @@
  * table (no value search, no checkpoint): report.within. With a yes, the
  * certificate (if asked for) is Order's proof of the answer, with moves
  * that win within report.within_depth plies (proof.h, proof_write_within);
- * a no or an unknown has none (proof_error says so).
+ * with a no, Chaos's certificate to the horizon `within` (Order cannot win
+ * within it: proof_write_not_within); an unknown has none (proof_error
+ * says so).
  *
  * Invariants: a decided report.value is exact whatever the limits,
  * threads or tables were; report.best is a winning move when the winner is

@@ -189,18 +189,29 @@ static int prove_lemma(Verifier *v, Entry *e)
     return 0;
 }
 
-/* 0: the winner wins from v->cells, reached by a move at `last` (-1 at the
- * root) and with `empty` empty cells; otherwise the result's status (error set). */
-static int prove(Verifier *v, int last, int empty)
+/* Where the branch at v->cells ends without a move being followed: 0 when
+ * the claim holds there (closed), -1 when the proof must go on from it,
+ * else the status (error set). v->cells was reached by a move at `last`
+ * (-1 at the root) and has `empty` empty cells. */
+static int closed(Verifier *v, int last, int empty)
 {
-    const int n = v->g.n, nn = n * n;
     int st = last < 0 ? vr_status(&v->g, v->cells) : vr_status_after(&v->g, v->cells, last, empty == 0);
+    int plies = v->nest->root_empty - empty; /* from the root */
     if (st != VR_ONGOING) {
         v->res->positions_checked++;
         if ((st == VR_ORDER_WINS) == (v->winner == VERIFY_WINNER_ORDER)) return game_ends(v, empty), 0;
+        if (st == VR_ORDER_WINS && v->horizon >= 0)
+            return invalid(v, "position %s is a win for Order %d plies from the root, within the horizon of %d",
+                           here(v), plies, v->horizon);
         if (st == VR_ORDER_WINS) return invalid(v, "position %s is a win for Order but the certificate claims chaos", here(v));
         return invalid(v, "position %s is a win for Chaos (full board, no winning line) but the certificate claims order",
                        here(v));
+    }
+    /* a horizon certificate (verify.h): no line can stand in the plies left (the horizon reached, no window
+     * that can still win, or under exact-end a board that cannot fill in time) */
+    if (v->horizon >= 0 && vr_fewest_to_line(&v->g, v->cells) > v->horizon - plies) {
+        v->res->positions_checked++;
+        return 0;
     }
     if (v->winner == VERIFY_WINNER_CHAOS && vr_dead(&v->g, v->cells)) {
         v->res->positions_checked++;
@@ -211,6 +222,57 @@ static int prove(Verifier *v, int last, int empty)
         game_ends(v, 0);
         return 0;
     }
+    return -1;
+}
+
+static int prove(Verifier *v, int last, int empty);
+
+/* The winner to move at v->cells (symmetry `sym` maps it to the canonical
+ * form), whose entry is e (NULL if none): the certificate's move is
+ * followed (0: proved). Order's may be left out where it completes a line
+ * at once: -1, proved, a leaf not worth remembering. Else the status. */
+static int prove_winner_move(Verifier *v, Entry *e, int sym, int empty, bool order_to_move)
+{
+    const int n = v->g.n, nn = n * n;
+    if (!e || !(e->flags & E_LINE)) {
+        if (v->winner == VERIFY_WINNER_ORDER) /* an immediate win needs no line */
+            for (int i = 0; i < nn; i++) {
+                if (v->cells[i] != VR_EMPTY) continue;
+                for (uint8_t s = VR_X; s <= VR_O; s++) {
+                    v->cells[i] = s;
+                    bool won = vr_status_after(&v->g, v->cells, i, empty == 1) == VR_ORDER_WINS;
+                    v->cells[i] = VR_EMPTY;
+                    if (won) return game_ends(v, empty - 1), -1;
+                }
+            }
+        return invalid(v, "no certificate line for position %s (%s to move)", here(v), order_to_move ? "Order" : "Chaos");
+    }
+    if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+    /* The line's move is in the canonical frame, image(cells, sym): find its cell here. */
+    int cell = -1, canon_cell = e->move & 63;
+    for (int i = 0; i < nn; i++)
+        if (v->sym.perm[sym & 7][i] == canon_cell) cell = i;
+    uint8_t s = (e->move & 64) ? VR_O : VR_X;
+    if (sym & 8) s = vr_swap(s);
+    char mv[4];
+    notation_format_move(move_make(s == VR_X ? PIECE_X : PIECE_O, board_cell(cell / n, cell % n)), mv);
+    if (v->cells[cell] != VR_EMPTY)
+        return invalid(v, "certificate move %s (line %u) at %s is illegal (cell occupied)", mv, e->line, here(v));
+    v->cells[cell] = s;
+    int rc = prove(v, cell, empty - 1);
+    v->cells[cell] = VR_EMPTY;
+    return rc;
+}
+
+/* 0: the winner wins from v->cells (for a horizon certificate: no line
+ * stands within the plies left, verify.h), reached by a move at `last`
+ * (-1 at the root) and with `empty` empty cells; otherwise the result's
+ * status (error set). */
+static int prove(Verifier *v, int last, int empty)
+{
+    const int nn = v->g.n * v->g.n;
+    int rc = closed(v, last, empty);
+    if (rc >= 0) return rc;
     int sym;
     VrKey key = vr_canonical(&v->sym, v->cells, &sym);
     Entry *e = vc_table_find(&v->tab, key);
@@ -224,42 +286,13 @@ static int prove(Verifier *v, int last, int empty)
 
     bool order_to_move = (nn - empty) % 2 == 0;
     if (order_to_move == (v->winner == VERIFY_WINNER_ORDER)) {
-        if (!e || !(e->flags & E_LINE)) {
-            if (v->winner == VERIFY_WINNER_ORDER) /* an immediate win needs no line */
-                for (int i = 0; i < nn; i++) {
-                    if (v->cells[i] != VR_EMPTY) continue;
-                    for (uint8_t s = VR_X; s <= VR_O; s++) {
-                        v->cells[i] = s;
-                        bool won = vr_status_after(&v->g, v->cells, i, empty == 1) == VR_ORDER_WINS;
-                        v->cells[i] = VR_EMPTY;
-                        if (won) return game_ends(v, empty - 1), 0; /* a leaf: not worth remembering */
-                    }
-                }
-            return invalid(v, "no certificate line for position %s (%s to move)", here(v),
-                           order_to_move ? "Order" : "Chaos");
-        }
-        if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
-        /* The line's move is in the canonical frame, image(cells, sym): find its cell here. */
-        int cell = -1, canon_cell = e->move & 63;
-        for (int i = 0; i < nn; i++)
-            if (v->sym.perm[sym & 7][i] == canon_cell) cell = i;
-        uint8_t s = (e->move & 64) ? VR_O : VR_X;
-        if (sym & 8) s = vr_swap(s);
-        char mv[4];
-        notation_format_move(move_make(s == VR_X ? PIECE_X : PIECE_O, board_cell(cell / n, cell % n)), mv);
-        if (v->cells[cell] != VR_EMPTY)
-            return invalid(v, "certificate move %s (line %u) at %s is illegal (cell occupied)", mv, e->line,
-                           here(v));
-        v->cells[cell] = s;
-        int rc = prove(v, cell, empty - 1);
-        v->cells[cell] = VR_EMPTY;
-        if (rc) return rc;
+        if ((rc = prove_winner_move(v, e, sym, empty, order_to_move)) != 0) return rc < 0 ? 0 : rc;
     } else {
         for (int i = 0; i < nn; i++) {
             if (v->cells[i] != VR_EMPTY) continue;
             for (uint8_t s = VR_X; s <= VR_O; s++) {
                 v->cells[i] = s;
-                int rc = prove(v, i, empty - 1);
+                rc = prove(v, i, empty - 1);
                 v->cells[i] = VR_EMPTY;
                 if (rc) return rc;
             }
@@ -282,6 +315,11 @@ static int check_expect(Verifier *v, const VerifyExpect *x)
         return invalid(v, "the certificate is for rules %s, not %s", vr_rules_name(r->rules), vr_rules_name(x->rules));
     if (x->winner && x->winner != r->winner)
         return invalid(v, "the certificate claims %s wins, not %s", WINNER_NAME[r->winner], WINNER_NAME[x->winner]);
+    /* a horizon shows a no to a bounded question, not a win (verify.h) */
+    if (x->winner && r->horizon >= 0)
+        return invalid(v, "the certificate shows only that Order cannot win within %d plies (its horizon), not that "
+                          "chaos wins",
+                       r->horizon);
     if (x->root) {
         uint8_t want[VR_MAX_CELLS];
         Board b;
@@ -304,6 +342,7 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
     if (!v) return vc_error(out, VERIFY_MALFORMED, "out of memory");
     v->res = out;
     v->name = name;
+    v->horizon = -1;
     v->nest = nest;
     const char *slash = src->path ? strrchr(src->path, '/') : NULL;
     if (slash && (size_t)(slash - src->path) + 2 <= sizeof v->dir)
@@ -334,6 +373,7 @@ void vr_result_init(VerifyResult *out)
 {
     memset(out, 0, sizeof *out);
     out->rules = -1;
+    out->horizon = -1;
     out->longest = -1;
 }
 

@@ -12,6 +12,9 @@
  *     rules original|exact|exact-end   all before the first position line
  *     winner order|chaos
  *     root POSITION
+ *     horizon D                        optional, with 'winner chaos' only: the
+ *                                      claim is just that Order cannot win
+ *                                      within D plies (Horizon certificates)
  *     POSITION MOVE                    the winner's move in a position
  *     POSITION lemma centre            version 2 only: Order wins the position
  *                                      by the centre lemma (below)
@@ -53,6 +56,61 @@
  * levels its proof went below it still fit under the nesting bound there.
  * So the result never depends on which see line reached a file first:
  * it is the result of checking every see line's file where it is reached.
+ *
+ * Horizon certificates. A Chaos certificate with the header field
+ * 'horizon D' (0 <= D <= VERIFY_HORIZON_MAX) claims less than a Chaos win:
+ * that Order cannot win within D plies of the root, dtw(root) > D, with
+ * dtw as solver/dfpn_depth.h and tests/brute.h define it (plies until a
+ * line stands, Order hurrying and Chaos delaying; none for a Chaos win).
+ * Its lines are a Chaos certificate's: Chaos's move at each Chaos-to-move
+ * position the check reaches, pairing lines, see lines (whose files must
+ * prove a full Chaos win: a file with a horizon is refused there). The
+ * check follows from the root every Order move and Chaos's listed move; a
+ * position p plies from the root, with h = D - p plies left, is
+ *   - refused if a line stands (under exact-end: the board is full and a
+ *     line stands), since p <= D;
+ *   - closed if the board is full without a line (Chaos has won);
+ *   - closed if no line can stand within h plies whatever either side
+ *     plays: vr_fewest_to_line > h. At h = 0 that is every position
+ *     without a line (the horizon is reached); with no window that can
+ *     still win (vr_dead) it is every h; under exact-end, where a line
+ *     counts only on the full board, it is every position with more than
+ *     h empty cells;
+ *   - closed by a lemma pairing or see line, as in any Chaos certificate;
+ *   - otherwise followed: Chaos's line must be there and its move legal;
+ *     Order's every move.
+ * Positions are remembered by canonical form as elsewhere: every path from
+ * the root to a position has the same length (one piece a ply), so h is
+ * the same wherever it is reached, and the symmetries and the X/O swap
+ * keep every line, so one check serves each image.
+ *
+ * Why a valid one means dtw(root) > D. Let S(P, h) say: no line stands at
+ * P, and h = 0, or the board is full, or Chaos is to move and some child c
+ * has S(c, h - 1), or Order is to move and every child has S(c, h - 1).
+ * S(P, h) implies dtw(P) > h, by induction on h: dtw is 0 only where a
+ * line stands; a full board without one has no dtw; at a Chaos node dtw(P)
+ * >= 1 + dtw(c) > h for that c; at an Order node 1 + dtw(c) > h for every
+ * c. The check establishes S(P, h) for each position it closes or follows:
+ *   - followed: no line stands, and Chaos's legal move leads to a child
+ *     checked with h - 1, or every Order child is;
+ *   - fewest > h: a line needs a window of k cells, all one symbol S,
+ *     which is live for S now (under original any run of k or more holds
+ *     such a window; under exact and exact-end the run's window has no S
+ *     just beyond its ends, and pieces are never removed), so at least its
+ *     empty cells must be filled first, one a ply (under exact-end the
+ *     whole board): no line stands at P (fewest >= 1), and after any move
+ *     fewest is at least one less than before and still > h - 1 (a window
+ *     that is not live never becomes live), so S follows by induction;
+ *   - a lemma pairing or see line: Chaos wins P, so S(P, h) for every h;
+ *   - a position met again: it was checked, in a symmetric form with the
+ *     same h, before.
+ * So S(root, D) holds, and dtw(root) > D. A certificate without the field
+ * is checked as before and means what it always meant; a verifier older
+ * than the field refuses one that has it ("unknown keyword 'horizon'"), so
+ * no verifier mistakes it for a proof that Chaos wins. Nor does a caller
+ * of this one that asks for a winner (VerifyExpect), nor a see line: a
+ * certificate with a horizon is invalid there. A caller that accepts any
+ * claim reads the horizon in the result.
  *
  * The longest game. For a valid Order certificate the result also gives
  * the most plies a game can last from the root when Order plays the
@@ -139,18 +197,28 @@ enum { VERIFY_VALID = 0, VERIFY_INVALID = 1, VERIFY_MALFORMED = 2 };
 enum { VERIFY_WINNER_ORDER = 1, VERIFY_WINNER_CHAOS = 2 };
 enum { VERIFY_ERR_LEN = 320, VERIFY_POS_LEN = 65 };
 
+/* The largest horizon a certificate may state (plies; a 8x8 board has 64 cells). */
+enum { VERIFY_HORIZON_MAX = 64 };
+
 /* What the caller wants proved; a certificate about something else is
- * invalid. Zero / NULL / -1 fields accept anything. */
+ * invalid. Zero / NULL / -1 fields accept anything. A winner asked for
+ * must be proved to win: a certificate with a horizon (which shows only
+ * that Order cannot win within so many plies) is then invalid. With
+ * winner 0 (or no expectation) it is accepted, and the result's horizon
+ * says how far it goes. */
 typedef struct {
     int n, k;         /* 0: any */
     int rules;        /* VR_ORIGINAL..VR_EXACT_END, -1: any */
-    int winner;       /* VERIFY_WINNER_*, 0: any */
+    int winner;       /* VERIFY_WINNER_*, 0: any claim, horizons included */
     const char *root; /* a position; equal up to the 16 symmetries. NULL: any */
 } VerifyExpect;
 
 typedef struct {
     int status;                 /* VERIFY_VALID, VERIFY_INVALID or VERIFY_MALFORMED */
     int n, k, rules, winner;    /* from the header; 0 / -1 (rules) until read */
+    int horizon;                /* the header's 'horizon D': all the certificate claims is that Order
+                                   cannot win within D plies (winner is then chaos, but Chaos is not
+                                   shown to win); -1: none, a win is claimed */
     char root[VERIFY_POS_LEN];  /* the root position, "" until read */
     uint64_t positions_checked; /* positions examined (leaves count each time they are reached) */
     uint64_t lines;             /* position lines in the certificate */

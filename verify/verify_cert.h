@@ -65,6 +65,7 @@ typedef struct {
     VrGame g;
     int winner;               /* VERIFY_WINNER_* */
     int version;              /* the certificate's: 1 or 2 */
+    int horizon;              /* 'horizon D' (a Chaos certificate to a horizon, verify.h); -1: none */
     VrSym sym;
     Table tab;
     uint8_t root[VR_MAX_CELLS];

@@ -285,8 +285,10 @@ static int add_see(Verifier *v, long line, char **w, int nw)
     return 0;
 }
 
-enum { F_BOARD, F_RULES, F_WINNER, F_ROOT, F_COUNT };
-static const char *const FIELD[F_COUNT] = {"board", "rules", "winner", "root"};
+/* The header fields; the first F_REQUIRED must all be there. 'horizon D'
+ * is optional: without it a certificate claims a win, as before (verify.h). */
+enum { F_BOARD, F_RULES, F_WINNER, F_ROOT, F_HORIZON, F_COUNT, F_REQUIRED = F_HORIZON };
+static const char *const FIELD[F_COUNT] = {"board", "rules", "winner", "root", "horizon"};
 
 typedef struct {
     bool magic, have[F_COUNT], done;
@@ -301,8 +303,11 @@ static int header_field(Verifier *v, Header *h, long line, int f, char **w, int 
     h->have[f] = true;
     if (nw != (f == F_BOARD ? 3 : 2))
         return MALFORMED(line, "'%s' needs %s", FIELD[f],
-                         f == F_BOARD ? "N and K, as in 'board 6 5'" : f == F_RULES ? "original, exact or exact-end"
-                                                                 : f == F_WINNER ? "order or chaos" : "one POSITION");
+                         f == F_BOARD     ? "N and K, as in 'board 6 5'"
+                         : f == F_RULES   ? "original, exact or exact-end"
+                         : f == F_WINNER  ? "order or chaos"
+                         : f == F_HORIZON ? "a number of plies, as in 'horizon 12'"
+                                          : "one POSITION");
     if (f == F_BOARD) {
         int n, k;
         if (!whole_number(w[1], &n) || n < BOARD_MIN_N || n > BOARD_MAX_N)
@@ -318,6 +323,11 @@ static int header_field(Verifier *v, Header *h, long line, int f, char **w, int 
     } else if (f == F_WINNER) {
         if (strcmp(w[1], "order") && strcmp(w[1], "chaos")) return MALFORMED(line, "bad winner '%s' (order or chaos)", w[1]);
         res->winner = v->winner = strcmp(w[1], "order") == 0 ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS;
+    } else if (f == F_HORIZON) {
+        int d;
+        if (!whole_number(w[1], &d) || d > VERIFY_HORIZON_MAX)
+            return MALFORMED(line, "bad horizon '%s' (0 to %d plies)", w[1], VERIFY_HORIZON_MAX);
+        res->horizon = v->horizon = d;
     } else {
         if (!(h->root_text = strdup(w[1]))) return vc_error(res, VERIFY_MALFORMED, "out of memory");
         h->root_line = line;
@@ -329,9 +339,12 @@ static int header_field(Verifier *v, Header *h, long line, int f, char **w, int 
 static int finish_header(Verifier *v, Header *h, long line)
 {
     char missing[64] = "";
-    for (int f = 0; f < F_COUNT; f++)
+    for (int f = 0; f < F_REQUIRED; f++)
         if (!h->have[f]) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", FIELD[f]);
     if (missing[0]) return MALFORMED(line, "missing header field(s):%s", missing);
+    if (h->have[F_HORIZON] && v->winner != VERIFY_WINNER_CHAOS) /* Order's bound is its longest game */
+        return MALFORMED(line, "'horizon' needs 'winner chaos' (it bounds the plies Chaos keeps every line off "
+                               "the board)");
     h->done = true;
     vr_sym_init(&v->sym, v->g.n);
     int rc = parse_position(v, h->root_line, "bad root: ", h->root_text, v->root);
@@ -379,7 +392,7 @@ int vc_read_cert(Verifier *v, Source *src)
         if (f < F_COUNT) {
             rc = h.done ? MALFORMED(ln, "header field '%s' after the position lines", w[0]) : header_field(v, &h, ln, f, w, nw);
         } else if (!looks_like_position(w[0])) {
-            rc = MALFORMED(ln, "unknown keyword '%s' (board, rules, winner, root or a 'POSITION MOVE' line)", w[0]);
+            rc = MALFORMED(ln, "unknown keyword '%s' (board, rules, winner, root, horizon or a 'POSITION MOVE' line)", w[0]);
         } else if (!h.done && (rc = finish_header(v, &h, ln)) != 0) {
         } else if (nw >= 2 && strcmp(w[1], "see") == 0) {
             rc = add_see(v, ln, w, nw);

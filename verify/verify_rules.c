@@ -131,6 +131,24 @@ bool vr_dead(const VrGame *g, const uint8_t *cells)
     return true;
 }
 
+int vr_fewest_to_line(const VrGame *g, const uint8_t *cells)
+{
+    int n = g->n, k = g->k, fewest = VR_NEVER, empty = 0;
+    for (int i = 0; i < n * n; i++) empty += cells[i] == VR_EMPTY;
+    for (int d = 0; d < 4; d++) {
+        int dr = DIRS[d][0], dc = DIRS[d][1];
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                if (!on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
+                if (!window_open(g, cells, r, c, d, VR_X) && !window_open(g, cells, r, c, d, VR_O)) continue;
+                int holes = 0;
+                for (int i = 0; i < k; i++) holes += cells[(r + i * dr) * n + (c + i * dc)] == VR_EMPTY;
+                if (holes < fewest) fewest = holes;
+            }
+    }
+    return g->rules == VR_EXACT_END && fewest != VR_NEVER ? empty : fewest;
+}
+
 void vr_cell_name(int n, int cell, char out[3])
 {
     out[0] = (char)('a' + cell % n);

@@ -54,6 +54,15 @@ bool vr_secured(const VrGame *g, const uint8_t *cells);
  * either S; a window can unless it holds the other symbol or S stands on a
  * cell just beyond either end of it. */
 bool vr_dead(const VrGame *g, const uint8_t *cells);
+/* The fewest plies after which a winning line can stand, whatever either
+ * side plays, at a position where none stands yet: the fewest empty cells
+ * of a window that can still become a winning run of S for some S (as
+ * vr_dead judges windows), since the window must be all S first and a ply
+ * fills one cell; under exact-end, where a line counts only on the full
+ * board, the number of empty cells (if any window can). VR_NEVER when no
+ * window can (vr_dead). A move lowers it by at most one. */
+enum { VR_NEVER = 1 << 20 };
+int vr_fewest_to_line(const VrGame *g, const uint8_t *cells);
 
 /* A cell's name: column letter and row number, a1 the top-left cell (n <= 8). */
 void vr_cell_name(int n, int cell, char out[3]);
