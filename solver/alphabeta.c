@@ -10,14 +10,9 @@ void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
 
 static void check_limits(AlphaBeta *a)
 {
-    double now = limits_clock_due(&a->lim, a->nodes) ? clock_seconds() : 0;
-    if (limits_hit(&a->lim, a->nodes, now)) a->stopped = true;
-    if (now > 0 && a->lim.report && a->lim.report_every > 0 && now >= a->next_report) {
-        a->next_report = now + a->lim.report_every;
-        SearchProgress p = {.seconds = now - a->started, .nodes = a->nodes, .pn = (uint32_t)a->depth,
-                            .dn = (uint32_t)a->depth};
-        a->lim.report(&p, a->lim.report_arg);
-    }
+    double at;
+    if (limits_check(&a->lim, a->nodes, &a->next_report, &at)) a->stopped = true;
+    if (at > 0) limits_report_depth(&a->lim, at - a->started, a->nodes, a->depth, 0);
 }
 
 /* Can Order force a win within depth plies from the ongoing position b?

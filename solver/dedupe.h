@@ -1,5 +1,5 @@
-/* dedupe.h - the symmetric-duplicate test of a node's expansion, shared
- * by df-pn (dfpn.c) and the depth-bounded df-pn (dfpn_depth.c): a set of
+/* dedupe.h - the symmetric-duplicate test of a node's expansion (the
+ * df-pn kernel's, dfpn_kernel.h, for both df-pn searches): a set of
  * the open children listed so far, by key, held as list index + 1 in
  * open-addressing byte slots over the caller's own child array (so no key
  * is copied). Comparing each child with every listed one was 8 % of a

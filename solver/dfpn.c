@@ -1,16 +1,13 @@
 /* dfpn.c - see dfpn.h. */
 #include "dfpn.h"
 
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../engine/moves.h"
 #include "clock.h"
-#include "dedupe.h"
 #include "dfpn_internal.h"
+#include "dfpn_kernel.h"
 #include "pairing.h"
-#include "threats.h"
 
 enum { NODE_BATCH = LIMITS_CLOCK_EVERY };
 
@@ -18,37 +15,6 @@ enum { NODE_BATCH = LIMITS_CLOCK_EVERY };
  * under exact-end takes a few hundred, a failing search on an opening
  * position about 5 ms. */
 enum { DFPN_ROOT_PAIRING = 20000 };
-
-/* Boards on which the pairing test failed, direct-mapped by a hash of the
- * board. A child that misses the table is tested for pairing, and fails
- * are not stored in the table, so the same child was tested again each
- * time its parent was expanded (a third of all tests, measured on the
- * bench with these 16 K slots). The test is a pure function of the board,
- * so remembering it changes no number. One memo per thread, for the
- * duration of a dfpn_solve; a child never has an empty board, so the zero
- * slot means "free". */
-enum { MEMO_BITS = 14, THREAT_MEMO_BITS = 16 };
-
-typedef struct {
-    Board key;
-    uint64_t h; /* tt_hash(key), for the prefetches and the probe */
-    Move move;
-    bool exact; /* pn/dn decided without the table: never re-probed */
-    uint32_t pn, dn;
-    uint32_t work; /* table's effort for it; 0 when decided without search */
-} Child;
-
-/* The phi number another thread's presence makes a child look like: one
- * more per thread inside it (Kaneko's virtual numbers). Measured on 8
- * positions of bench/speedup-positions.txt, 2 threads: +1 per thread took
- * 1.06x one thread's nodes, doubling per thread 1.12x. Decided numbers
- * stay as they are. */
-static inline uint32_t virtual_phi(uint32_t phi, unsigned busy)
-{
-    if (phi == 0 || phi == DFPN_INF || busy == 0) return phi;
-    uint64_t v = (uint64_t)phi + busy;
-    return v >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)v;
-}
 
 DfpnConfig dfpn_default_config(void)
 {
@@ -65,201 +31,14 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
      * the lemma, and building it costs 0.6 s. */
 }
 
-static inline Board *memo_slot(Dfpn *d, Board b)
+/* The kernel's view of this search (dfpn_kernel.h): the value question,
+ * proof numbers under the plain key, the centre lemma, the memos of the
+ * thread (d->memo, set for the length of a solve). */
+static inline DfpnKernel value_kernel(Dfpn *d)
 {
-    uint64_t h = b.s[0] * 0x9E3779B97F4A7C15ULL ^ b.s[1] * 0xC2B2AE3D27D4EB4FULL;
-    return &d->memo[h >> (64 - MEMO_BITS)];
-}
-
-/* The threat searches' results at expanded Order nodes (threats.h),
- * direct-mapped by a hash of the board, after the pairing memo in the same
- * block: the search is a function of the board alone, and df-pn enters a
- * node again each time it comes back to it. A won board carries
- * THREAT_MEMO_WON in its O word's row 7 (off the board for n <= 7; no memo
- * on 8x8). Like the pairing memo it changes no number, only the work. */
-#define THREAT_MEMO_WON (1ULL << 63)
-
-static inline Board *threat_slot(Dfpn *d, Board b)
-{
-    uint64_t h = b.s[0] * 0xC2B2AE3D27D4EB4FULL ^ b.s[1] * 0x9E3779B97F4A7C15ULL;
-    return &d->memo[((size_t)1 << MEMO_BITS) + (h >> (64 - THREAT_MEMO_BITS))];
-}
-
-/* h: the hash of b's table key, whose bucket a win is stored into. */
-static bool chaos_pairs(Dfpn *d, Board b, uint64_t h)
-{
-    Board *m = d->memo ? memo_slot(d, b) : NULL;
-    if (m && board_equal(*m, b)) return false;
-    /* The bucket a win goes into (the probe that led here read only the
-     * fingerprints) loads while the test runs. */
-    tt_prefetch_hashed(d->tt, h);
-    bool win = kn_chaos_pairs(d->r, &d->cfg.kn, b);
-    if (!win && m) *m = b;
-    return win;
-}
-
-/* Order's forcing sequences (threats.h) as a static Order win, at an
- * ongoing position with Order to move that kn_node (kn) left open, within
- * plies: the full bound where df-pn expands a node (with the memo), the
- * short one (THREATS_CHILD_PLIES) at every child it generates (cheap: one
- * scan and the four-makers' windows; no memo, which would cost a cache miss
- * as dear as the search). Measured: threats.h. */
-static bool threat_win(Dfpn *d, Board b, const KnNode *kn, int plies)
-{
-    if (!threats_may(d->r, &d->cfg.kn, kn->maker)) return false;
-    bool full = plies == d->cfg.kn.threat_plies;
-    Board *m = full && d->memo && d->r->n < 8 ? threat_slot(d, b) : NULL;
-    if (m && m->s[PIECE_X] == b.s[PIECE_X] && (m->s[PIECE_O] & ~THREAT_MEMO_WON) == b.s[PIECE_O])
-        return m->s[PIECE_O] & THREAT_MEMO_WON;
-    ThreatWin w;
-    bool won = threats_win(d->r, &d->cfg.kn, b, kn->maker, plies, (uint32_t)d->cfg.kn.threat_nodes, &w);
-    d->threat_calls++;
-    d->threat_wins += won;
-    d->threat_spent += w.nodes;
-    if (m) *m = (Board){{b.s[PIECE_X], b.s[PIECE_O] | (won ? THREAT_MEMO_WON : 0)}};
-    return won;
-}
-
-/* The short bound at generated children (above). */
-static inline int child_plies(const Dfpn *d)
-{
-    return d->cfg.kn.threat_plies < THREATS_CHILD_PLIES ? d->cfg.kn.threat_plies : THREATS_CHILD_PLIES;
-}
-
-Board *dfpn_memo_new(void) { return calloc(((size_t)1 << MEMO_BITS) + ((size_t)1 << THREAT_MEMO_BITS), sizeof(Board)); }
-
-/* What a child is known to be without the table (evaluate's first half).
- * A decided child gets its numbers here (exact); an open one its key, and
- * its fingerprints (and its pairing memo slot) are prefetched: the probe
- * of a fresh child, most of them, reads no more (tt.h). Returns the
- * child's number of moves (open). */
-static int evaluate_static(Dfpn *d, const KnKeyBase *base, Board b, Move m, Child *c, int *nlive)
-{
-    c->move = m;
-    c->exact = true;
-    c->work = 0;
-    Winner st = rules_status_after(d->r, b, m);
-    if (st != WINNER_NONE) {
-        dfpn_numbers(st, &c->pn, &c->dn);
-        return 0;
-    }
-    KnNode kn;
-    kn_node(d->r, &d->cfg.kn, b, &kn);
-    if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
-    if (kn.value == WINNER_NONE && board_order_to_move(b) && threat_win(d, b, &kn, child_plies(d)))
-        kn.value = WINNER_ORDER;
-    if (kn.value != WINNER_NONE) {
-        dfpn_numbers(kn.value, &c->pn, &c->dn);
-        return 0;
-    }
-    c->exact = false;
-    c->key = base ? kn_key_child(&d->cfg.kn, base, b, kn.dead) : kn_key(d->r, &d->cfg.kn, b, kn.dead);
-    c->h = tt_hash(c->key);
-    tt_prefetch_fp(d->tt, c->h);
-    if (d->memo && kn_pairs_may(d->r, &d->cfg.kn, kn.nlive)) __builtin_prefetch(memo_slot(d, b));
-    *nlive = kn.nlive;
-    return kn.nmoves;
-}
-
-/* An nlive for evaluate_table meaning "no pairing test": for a caller
- * that wants Order's wins only, which pairing (a Chaos win) never gives. */
-enum { NLIVE_SKIP_PAIRING = -2 };
-
-/* The second half, for an open child: the table's numbers, else pairing,
- * else the initial numbers. Table operations happen here only, so running
- * every child's first half before any second half keeps the sequence of
- * probes and stores, and with it every number, as it was. */
-static void evaluate_table(Dfpn *d, Board bin, int nmoves, int nlive, Child *c)
-{
-    Board b = board_regs(bin); /* see board_regs: a stall otherwise */
-    TTData e;
-    if (tt_probe_hashed(d->tt, c->key, c->h, &e)) {
-        c->pn = e.pn;
-        c->dn = e.dn;
-        c->work = e.work;
-    } else if (nlive != NLIVE_SKIP_PAIRING && kn_pairs_may(d->r, &d->cfg.kn, nlive) && chaos_pairs(d, b, c->h)) {
-        /* Remembered, so that the pairing search is not run again here. */
-        dfpn_numbers(WINNER_CHAOS, &c->pn, &c->dn);
-        e = (TTData){c->pn, c->dn, 0, MOVE_NONE};
-        tt_store(d->tt, c->key, &e);
-    } else if (board_order_to_move(b)) {
-        c->pn = 1;
-        c->dn = d->cfg.order_dn_moves ? (uint32_t)nmoves : 1;
-    } else {
-        c->pn = d->cfg.chaos_pn_moves ? (uint32_t)nmoves : 1;
-        c->dn = 1;
-    }
-}
-
-/* The board's cells, nearest the centre first (ties by cell index): the
- * --order center move ordering. */
-static int center_order(int n, int *cells)
-{
-    int k = 0;
-    for (int dist = 0; dist <= 2 * (n - 1); dist++)
-        for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++)
-                if (abs(2 * r - (n - 1)) + abs(2 * c - (n - 1)) == dist) cells[k++] = r * 8 + c;
-    return k;
-}
-
-/* The moves the search tries at b (kn_node already said: open), in the
- * order cells ascending (or centre first, --order center), X then O, then
- * the dead-cell move. A child symmetric to one already there is left out:
- * where keys are canonical, equal keys are equal values, and counting one
- * twice would only inflate an AND node's proof number (or an OR node's
- * disproof number). */
-static int expand(Dfpn *d, Board b, const KnNode *kn, Child *ch)
-{
-    bool dedupe = board_count(b) + 1 <= d->cfg.kn.sym_pieces;
-    KnKeyBase base; /* the children's keys, incrementally (knowledge.h) */
-    kn_key_base(d->r, &d->cfg.kn, b, kn->dead, &base);
-    int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
-    int all = 0;
-    int order[64], k = d->cfg.center_first ? center_order(d->r->n, order) : 0;
-    for (int s = 0; s < 3; s++) {
-        uint64_t cells = s < 2 ? kn->moves[s] : (kn->tempo ? kn->dead & -kn->dead : 0);
-        int piece = s < 2 ? s : PIECE_X;
-        for (int i = 0; cells; all++) {
-            int cell;
-            if (k && s < 2) {
-                while (!(cells >> order[i] & 1)) i++;
-                cell = order[i++];
-                cells &= ~(1ULL << cell);
-            } else {
-                cell = bb_pop(&cells);
-            }
-            Board cb = b;
-            Move m = move_make(piece, cell);
-            board_place(&cb, m);
-            int nl = -1;
-            nmoves[all] = (int16_t)evaluate_static(d, &base, cb, m, &ch[all], &nl);
-            nlive[all] = (int16_t)nl;
-        }
-    }
-    /* The buckets of the children the table may hold, now that their
-     * fingerprints are in (evaluate_static asked for them). Measured: the
-     * same speed as asking a few children later inside the loop above. */
-    for (int i = 0; i < all; i++)
-        if (!ch[i].exact) tt_prefetch_held(d->tt, ch[i].h);
-    int n = 0;
-    uint8_t seen[DEDUPE_SLOTS];
-    if (dedupe) memset(seen, 0, sizeof seen);
-    for (int i = 0; i < all; i++) {
-        Child *c = &ch[i];
-        if (dedupe && !c->exact && dedupe_listed(seen, ch, sizeof *ch, offsetof(Child, key), n, c->key)) continue;
-        if (!c->exact) {
-            Board cb = b;
-            board_place(&cb, c->move);
-            evaluate_table(d, cb, nmoves[i], nlive[i], c);
-        }
-        /* n <= i: compacts in place. Copying only when a duplicate has left
-         * a gap matters: the child was just written field by field, and
-         * reading it back whole at once stalls on store forwarding. */
-        if (n != i) ch[n] = *c;
-        n++;
-    }
-    return n;
+    return (DfpnKernel){.r = d->r, .kn = &d->cfg.kn, .tt = d->tt, .centre = &d->centre, .interrupt = d->lim.interrupt,
+                        .memo = d->memo, .threats = &d->threats, .chaos_pn_moves = d->cfg.chaos_pn_moves,
+                        .order_dn_moves = d->cfg.order_dn_moves, .center_first = d->cfg.center_first};
 }
 
 void dfpn_report(Dfpn *d)
@@ -269,14 +48,6 @@ void dfpn_report(Dfpn *d)
     d->root.nodes = d->sh ? atomic_load_explicit(&d->sh->nodes, memory_order_relaxed) : d->nodes;
     d->root.tt_permille = tt_permille(d->tt);
     d->lim.report(&d->root, d->lim.report_arg);
-}
-
-static void maybe_report(Dfpn *d, double now)
-{
-    if (d->lim.report_every > 0 && now >= d->next_report) {
-        d->next_report = now + d->lim.report_every;
-        dfpn_report(d);
-    }
 }
 
 /* With threads, limits apply to the total: each thread adds its nodes in
@@ -306,7 +77,10 @@ static void check_shared_limits(Dfpn *d)
         atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
         d->stopped = true;
     }
-    if (d->tid == 0) maybe_report(d, now);
+    if (d->tid == 0 && d->lim.report_every > 0 && now >= d->next_report) {
+        d->next_report = now + d->lim.report_every;
+        dfpn_report(d);
+    }
 }
 
 static void check_limits(Dfpn *d)
@@ -315,13 +89,13 @@ static void check_limits(Dfpn *d)
         check_shared_limits(d);
         return;
     }
-    double now = limits_clock_due(&d->lim, d->nodes) ? clock_seconds() : 0;
-    if (limits_hit(&d->lim, d->nodes, now)) d->stopped = true;
-    if (now > 0) maybe_report(d, now);
+    double at;
+    if (limits_check(&d->lim, d->nodes, &d->next_report, &at)) d->stopped = true;
+    if (at > 0) dfpn_report(d);
 }
 
 /* The root's figures for progress reports. */
-static void note_root(Dfpn *d, const Child *ch, int n, uint32_t pn, uint32_t dn)
+static void note_root(Dfpn *d, const DfpnChild *ch, int n, uint32_t pn, uint32_t dn)
 {
     d->root.pn = pn;
     d->root.dn = dn;
@@ -338,7 +112,7 @@ static void note_root(Dfpn *d, const Child *ch, int n, uint32_t pn, uint32_t dn)
  * table's, which other paths through the same position keep rewriting
  * (measured: re-reading them all costs 1.8x nodes on one thread). Called
  * for the chosen child only (see mid). */
-static bool reprobe(Dfpn *d, Child *c)
+static bool reprobe(Dfpn *d, DfpnChild *c)
 {
     TTData e;
     if (c->pn == 0 || c->dn == 0 || !tt_probe(d->tt, c->key, &e)) return false;
@@ -348,35 +122,21 @@ static bool reprobe(Dfpn *d, Child *c)
     return true;
 }
 
-/* OR node: pn = min, dn = sum; AND node the other way round. Call the
- * "min" number phi and the "sum" number delta. With virtual, a child other
- * threads are in looks harder (virtual_phi); delta is always the real sum. */
-static DfpnPick pick(Dfpn *d, const Child *ch, int n, bool order, bool virtual)
-{
-    DfpnPick p = dfpn_pick_start();
-    for (int i = 0; i < n; i++) {
-        const Child *c = &ch[i];
-        uint32_t phi = order ? c->pn : c->dn;
-        if (virtual && !c->exact) phi = virtual_phi(phi, tt_busy(d->tt, c->key));
-        dfpn_pick_add(&p, i, phi, order ? c->dn : c->pn);
-    }
-    dfpn_pick_end(&p, n); /* unreachable for open nodes */
-    return p;
-}
-
 /* Multiple-iterative deepening at an open position: search until its
  * numbers reach a threshold; returns them through *pn, *dn. */
 static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint32_t dt, uint32_t *pn, uint32_t *dn,
                 bool root)
 {
-    Child ch[MOVES_MAX + 1];
+    DfpnChild ch[MOVES_MAX + 1];
+    DfpnKernel k = value_kernel(d);
     uint64_t start = d->nodes++;
     /* The node's own bucket, for its store at the end: its parent's probe
      * read only the fingerprints when the node was new. */
     tt_prefetch(d->tt, key);
     check_limits(d);
     bool order = board_order_to_move(b);
-    if (order && threat_win(d, b, kn, d->cfg.kn.threat_plies)) {
+    int plies;
+    if (order && kernel_threat(&k, b, kn, d->cfg.kn.threat_plies, true, &plies)) {
         /* Proven without expanding it; stored as a proof with no move
          * (dfpn_winning_move asks the threat search for one). */
         dfpn_numbers(WINNER_ORDER, pn, dn);
@@ -385,10 +145,10 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         return;
     }
     if (d->sh) tt_busy_add(d->tt, key, 1);
-    int n = expand(d, b, kn, ch);
+    int n = kernel_expand(&k, b, kn, 0, ch, false);
     Move best = MOVE_NONE;
     for (;;) {
-        DfpnPick p = pick(d, ch, n, order, false);
+        DfpnPick p = kernel_pick(d->tt, ch, n, order, false);
         *pn = order ? p.phi1 : p.delta;
         *dn = order ? p.delta : p.phi1;
         best = p.bi >= 0 ? ch[p.bi].move : MOVE_NONE;
@@ -405,13 +165,13 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
              * chosen instead is already past this node's threshold (it would
              * return at once, and this thread would spin). A best child no
              * thread is in stays the choice: virtual numbers only grow. */
-            DfpnPick v = pick(d, ch, n, order, true);
+            DfpnPick v = kernel_pick(d->tt, ch, n, order, true);
             if (v.bi != p.bi && (order ? ch[v.bi].pn : ch[v.bi].dn) < phi_t) {
                 p.bi = v.bi;
                 p.phi2 = v.phi2;
             }
         }
-        Child *c = &ch[p.bi];
+        DfpnChild *c = &ch[p.bi];
         uint32_t cphi_t, cdelta_t;
         dfpn_child_thresholds(p.phi2, p.delta, order ? c->dn : c->pn, phi_t, delta_t, d->cfg.epsilon, &cphi_t,
                               &cdelta_t);
@@ -451,8 +211,10 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     }
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn);
+    DfpnKernel k = value_kernel(d); /* no memo yet: none at the root */
+    int plies;
     if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
-    if (kn.value == WINNER_NONE && board_order_to_move(b) && threat_win(d, b, &kn, d->cfg.kn.threat_plies))
+    if (kn.value == WINNER_NONE && board_order_to_move(b) && kernel_threat(&k, b, &kn, d->cfg.kn.threat_plies, false, &plies))
         kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
     /* At the root, once per solve, a pairing may be looked for with no
@@ -473,7 +235,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     } else if (d->threads > 1) {
         dfpn_solve_parallel(d, b, key, &kn, pn, dn);
     } else {
-        d->memo = dfpn_memo_new();
+        d->memo = kernel_memo_new();
         dfpn_mid_root(d, b, key, &kn, true, pn, dn);
         free(d->memo);
         d->memo = NULL;
@@ -484,7 +246,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
 /* How much of the game a winning move leaves to prove: for Chaos the live
  * windows first (killing them ends a certificate early), then the table's
  * effort; a win decided without search costs nothing. */
-static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const Child *c)
+static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const DfpnChild *c)
 {
     uint64_t live = 0;
     if (winner == WINNER_CHAOS) {
@@ -508,7 +270,8 @@ static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const Child *c)
  * ever shows a Chaos win, never the Order win looked for. */
 static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *ml)
 {
-    Child ch[MOVES_MAX];
+    DfpnChild ch[MOVES_MAX];
+    DfpnKernel k = value_kernel(d);
     int16_t nmoves[MOVES_MAX], nlive[MOVES_MAX];
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn); /* the dead cells, for cheap child keys */
@@ -518,18 +281,18 @@ static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *
         Board cb = b;
         board_place(&cb, ml->m[i]);
         int nl = -1;
-        nmoves[i] = (int16_t)evaluate_static(d, &base, cb, ml->m[i], &ch[i], &nl);
-        nlive[i] = (int16_t)(winner == WINNER_ORDER ? NLIVE_SKIP_PAIRING : nl);
+        nmoves[i] = (int16_t)kernel_static(&k, &base, cb, ml->m[i], 0, &ch[i], &nl, false);
+        nlive[i] = (int16_t)(winner == WINNER_ORDER ? KERNEL_NLIVE_SKIP_PAIRING : nl);
     }
     for (int i = 0; i < ml->count; i++)
         if (!ch[i].exact) tt_prefetch_held(d->tt, ch[i].h);
     Move best = MOVE_NONE;
     uint64_t best_rest = UINT64_MAX;
     for (int i = 0; i < ml->count && best_rest != 0; i++) {
-        Child *c = &ch[i];
+        DfpnChild *c = &ch[i];
         Board cb = b;
         board_place(&cb, c->move);
-        if (!c->exact) evaluate_table(d, cb, nmoves[i], nlive[i], c);
+        if (!c->exact) kernel_table(&k, cb, nmoves[i], nlive[i], c, false);
         if ((winner == WINNER_ORDER ? c->pn : c->dn) != 0) continue;
         uint64_t rest = remaining(d, cb, winner, c);
         if (rest < best_rest) {
@@ -564,29 +327,22 @@ static Move stored_winning_move(Dfpn *d, Board b, Winner winner)
     if (!(d->r->cells >> cell & 1) || (board_occupied(b) >> cell & 1)) return MOVE_NONE;
     Board cb = b;
     board_place(&cb, e.move);
-    Child c;
+    DfpnChild c;
+    DfpnKernel k = value_kernel(d);
     int nl = -1;
-    int nmoves = evaluate_static(d, NULL, cb, e.move, &c, &nl);
-    if (!c.exact) evaluate_table(d, cb, nmoves, winner == WINNER_ORDER ? NLIVE_SKIP_PAIRING : nl, &c);
+    int nmoves = kernel_static(&k, NULL, cb, e.move, 0, &c, &nl, false);
+    if (!c.exact) kernel_table(&k, cb, nmoves, winner == WINNER_ORDER ? KERNEL_NLIVE_SKIP_PAIRING : nl, &c, false);
     return (winner == WINNER_ORDER ? c.pn : c.dn) == 0 ? e.move : MOVE_NONE;
-}
-
-/* Order's move at a position the threat search wins (statically, or as a
- * node of such a proof): the certificate writer meets these where df-pn
- * stored a proof without a move, or none at all. MOVE_NONE when it does not
- * win (threats_move: complete within its budget). */
-static Move threat_move(Dfpn *d, Board b)
-{
-    KnNode kn;
-    ThreatWin w;
-    kn_node(d->r, &d->cfg.kn, b, &kn);
-    if (kn.value != WINNER_NONE || !threats_may(d->r, &d->cfg.kn, kn.maker)) return MOVE_NONE;
-    return threats_move(d->r, &d->cfg.kn, b, d->cfg.kn.threat_plies, &w) ? w.move : MOVE_NONE;
 }
 
 Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
 {
-    Move best = winner == WINNER_ORDER && board_order_to_move(b) ? threat_move(d, b) : MOVE_NONE;
+    /* Order's move at a position the threat search wins (statically, or
+     * as a node of such a proof): the certificate writer meets these where
+     * df-pn stored a proof without a move, or none at all. */
+    DfpnKernel k = value_kernel(d);
+    Move best = winner == WINNER_ORDER && board_order_to_move(b) ? kernel_threat_move(&k, b, d->cfg.kn.threat_plies)
+                                                                 : MOVE_NONE;
     if (best != MOVE_NONE) return best;
     best = stored_winning_move(d, b, winner);
     if (best != MOVE_NONE) return best;

@@ -5,7 +5,10 @@
  * dn = 0 a disproof; both are exact facts, everything else is a guess.
  * Thresholds follow the 1+epsilon trick (Pawlewicz & Lew): the best child
  * is searched until it is worse than (1+eps) times the second best, which
- * stops the search from thrashing between two siblings.
+ * stops the search from thrashing between two siblings. The expansion,
+ * the children's evaluation and the choice are the df-pn kernel's
+ * (dfpn_kernel.h), which the bounded search (dfpn_depth.h) shares; this
+ * search owns its loop (mid), its threads and its certificate moves.
  *
  * Measured (results/heuristics.md): the 1+eps trick saves 1.4x nodes, the
  * mobility-based initial numbers 3.7x, on the solve suite. eps = 0.5 (the
@@ -41,6 +44,7 @@
 #include "centre.h"
 #include "knowledge.h"
 #include "limits.h"
+#include "threats.h"
 
 #define DFPN_INF UINT32_MAX
 #define DFPN_MAX_THREADS 256
@@ -97,7 +101,8 @@ static inline void dfpn_pick_end(DfpnPick *p, int n)
  * node's phi_t; phi_t itself when it is the only live choice), and the
  * delta threshold is what the node's delta_t leaves once the other
  * children's deltas (delta - cdl) are counted. Shared by dfpn.c and
- * dfpn_depth.c, whose searches choose children the same way. */
+ * dfpn_depth.c, whose searches choose children the same way
+ * (dfpn_kernel.h). */
 static inline void dfpn_child_thresholds(uint32_t phi2, uint32_t delta, uint32_t cdl, uint32_t phi_t, uint32_t delta_t,
                                          double eps, uint32_t *cphi_t, uint32_t *cdelta_t)
 {
@@ -144,9 +149,8 @@ struct Dfpn {
     bool stopped;        /* a limit was hit */
     double started, next_report;
     SearchProgress root;   /* kept up to date by the root's own iterations */
-    Board *memo;         /* boards kn_chaos_pairs failed on (dfpn.c); NULL: none */
-    uint64_t threat_calls, threat_wins, threat_spent; /* threat searches (threats.h): how many, how
-                                                       * many won, positions they looked at */
+    Board *memo;         /* the kernel's memos (dfpn_kernel.h), during a solve; NULL: none */
+    ThreatStats threats; /* the threat searches it asked (threats.h) */
     DfpnShared *team;    /* set by the caller: dfpn_solve runs as the team's first
                           * thread, which helpers may join (dfpn_assist); NULL: none */
 };

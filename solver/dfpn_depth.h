@@ -1,5 +1,8 @@
 /* dfpn_depth.h - depth-bounded df-pn: "can Order force a line within d
  * plies from b?", and the distance to win by asking it for growing d.
+ * Its expansion, child evaluation and choice are the df-pn kernel it
+ * shares with the value search (dfpn_kernel.h); what is its own: the
+ * question, the facts, and the drivers below.
  *
  * The question W(b, d) is "dtw(b) <= d", with the distance to win exactly
  * as alphabeta.h and tests/brute.h define it: plies until a winning line
@@ -42,9 +45,38 @@
  * win, so no at every d. The centre lemma is not used: it decides the
  * value, not the distance.
  *
- * Shortcuts near the leaves (dfpn_depth.c argues each beside its code;
- * none changes an answer or a proof's depth, and every fact stored is
- * still one a decided subtree gave: only the work changes):
+ * Order's forcing sequences (threats.h; original and exact, with the
+ * fours knowledge on) give yes facts, never a no. threats_win returns
+ * plies p when its proof tree wins (Order only makes fours, Chaos plays
+ * every move kn_node lists), and threats.h proves that the position is
+ * then an Order win with dtw <= p: p is an upper bound on the distance to
+ * win. So at an Order-to-move position asked q (in normal form), a win
+ * with p <= q gives dtw <= p <= q: W(b, q) is yes, with p as the proof's
+ * depth (dtw <= p <= q, as for every proof here), and "win = p" is a true
+ * fact for the table under the plain key (a yes at p holds at every
+ * d' >= p, and the key keeps distances). The search asks it where it
+ * expands an Order node of question q, before the expansion, within
+ * min(q, threat_plies) plies (threat_nodes positions), so p <= q: a win
+ * proves the node without children; its fact is stored with no move.
+ * (The value search also asks a 3-ply bound at every Order-to-move child
+ * it generates; here that cost more than it saved, dfpn_kernel.h.)
+ * A failure claims nothing: the threat search restricts Order to fours
+ * and stops at its bounds and budget, so nothing is concluded from it and
+ * the node is searched as before. Its memo (dfpn_kernel.c) answers a bound
+ * L with a remembered win of p <= L, or a failure at L0 >= L; anything it
+ * answers with a failure costs work at most. Certificates: at an Order node
+ * the search proved this way no child has a fact, so dd_proof_move asks
+ * threats_move within min(d, threat_plies) plies: a proof it finds within
+ * that bound starts with a move whose child is won within p - 1 <= d - 1,
+ * what a certificate move within d needs; a node 2j plies inside such a
+ * proof holds one of the same kind within the bound less 2j (threats.h),
+ * so the writer finds the next moves the same way (and where the budget
+ * stops it, it searches, as before).
+ *
+ * Shortcuts near the leaves (bounded.c argues each beside its code, the
+ * 4-ply refutation dfpn_kernel.h; none changes an answer or a proof's
+ * depth, and every fact stored is still one a decided subtree gave: only
+ * the work changes):
  *   - a 3-ply question with Order to move (fours knowledge on, original or
  *     exact) is decided where its parent meets it, without a node or a
  *     table entry: only Order's four-making moves can win in 3, unless a
@@ -105,6 +137,7 @@
 #include "../tables/tt.h"
 #include "knowledge.h"
 #include "limits.h"
+#include "threats.h"
 
 typedef struct {
     /* settings */
@@ -119,6 +152,10 @@ typedef struct {
     bool stopped;
     double started, next_report;
     int depth;        /* the question being asked at the root (progress) */
+    Board *memo;      /* the kernel's memos (dfpn_kernel.h), during a call; NULL between calls */
+    bool in_call;     /* inside a public call (the memos' owner: dfpn_depth.c) */
+    uint64_t memo_due; /* take the memos at this node count (UINT64_MAX: not again) */
+    ThreatStats threats; /* the threat searches it asked (threats.h) */
 } DfpnDepth;
 
 /* Can the bounded search run under r? (n <= 7: see the tagged keys.) */
@@ -149,8 +186,10 @@ Move dd_best_move(DfpnDepth *s, Board b, int dtw);
 
 /* With Order to move in a position s answered W(b, d) yes: a move whose
  * child is within d - 1 (for a certificate, proof.h). The first child the
- * table or the knowledge already answers yes without search, else
- * dd_best_move's. MOVE_NONE when a limit stopped it or none qualifies. */
+ * table or the knowledge already answers yes without search, else the
+ * first move of Order's forcing sequence within d (where the search proved
+ * b by one: above), else dd_best_move's. MOVE_NONE when a limit stopped it
+ * or none qualifies. */
 Move dd_proof_move(DfpnDepth *s, Board b, int d);
 
 #endif

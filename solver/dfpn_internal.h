@@ -1,10 +1,11 @@
 /* dfpn_internal.h - what dfpn.c shares with dfpn_team.c, and no one else.
  *
- * dfpn.c holds the search itself (expand, pick, mid) and the one-thread
- * solve; dfpn_team.c the two ways several threads share one search: the
- * threaded solve (every thread from the root until one decides it) and
- * the team (a job's thread that helpers may join while it runs). Both run
- * the same mid over a shared table; DfpnShared is their common state.
+ * dfpn.c holds the search itself (mid, over the kernel's expansion and
+ * choice: dfpn_kernel.h) and the one-thread solve; dfpn_team.c the two
+ * ways several threads share one search: the threaded solve (every thread
+ * from the root until one decides it) and the team (a job's thread that
+ * helpers may join while it runs). Both run the same mid over a shared
+ * table; DfpnShared is their common state.
  *
  * Invariants: a DfpnShared's counters only grow between resets; "decided"
  * is written once (compare-and-swap from 0) and a decided pair is never 0,
@@ -26,10 +27,6 @@ struct DfpnShared {
  * unbounded thresholds; root: thread 0 of its solve, which notes the root's
  * numbers and reports progress. */
 void dfpn_mid_root(Dfpn *d, Board b, Board key, const KnNode *kn, bool root, uint32_t *pn, uint32_t *dn);
-
-/* A pairing-test memo (dfpn.c): NULL when there is no memory for one,
- * which only costs repeated tests. */
-Board *dfpn_memo_new(void);
 
 /* dfpn_solve's threaded and team modes (dfpn_team.c). */
 void dfpn_solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t *pn, uint32_t *dn);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "dfpn_internal.h"
+#include "dfpn_kernel.h"
 #include "parallel.h"
 
 typedef struct {
@@ -23,7 +24,7 @@ static void solve_thread(void *arg, int tid)
 {
     ParSolve *ps = arg;
     Dfpn *w = &ps->w[tid];
-    w->memo = dfpn_memo_new(); /* each thread its own (NULL: none) */
+    w->memo = kernel_memo_new(); /* each thread its own (NULL: none) */
     dfpn_mid_root(w, ps->b, ps->key, ps->kn, tid == 0, &ps->pn[tid], &ps->dn[tid]);
     ps->ran[tid] = true;
     free(w->memo);
@@ -58,9 +59,9 @@ void dfpn_solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t
     bool stopped = false;
     for (int i = 0; i < t; i++) {
         d->nodes += w[i].nodes;
-        d->threat_calls += w[i].threat_calls;
-        d->threat_wins += w[i].threat_wins;
-        d->threat_spent += w[i].threat_spent;
+        d->threats.calls += w[i].threats.calls;
+        d->threats.wins += w[i].threats.wins;
+        d->threats.spent += w[i].threats.spent;
         stopped |= w[i].stopped;
         if (ps.ran[i] && (ps.pn[i] == 0 || ps.dn[i] == 0)) decider = i;
     }
@@ -114,7 +115,7 @@ void dfpn_solve_team(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t *pn
     d->tid = 0;
     d->flushed = d->nodes; /* limits count the nodes of earlier calls too */
     atomic_fetch_add_explicit(&d->sh->nodes, d->nodes, memory_order_relaxed);
-    d->memo = dfpn_memo_new();
+    d->memo = kernel_memo_new();
     dfpn_mid_root(d, b, key, kn, true, pn, dn);
     free(d->memo);
     d->memo = NULL;
@@ -139,7 +140,7 @@ void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid)
     d->sh = team;
     d->tid = tid < 1 ? 1 : tid; /* never 0: thread 0 reports */
     d->flushed = d->nodes;
-    d->memo = dfpn_memo_new();
+    d->memo = kernel_memo_new();
     uint32_t pn, dn;
     dfpn_mid_root(d, b, key, &kn, false, &pn, &dn);
     free(d->memo);

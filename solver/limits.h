@@ -9,7 +9,8 @@
  * decided; the node limit is checked at every node, so a search stops at
  * exactly node_limit nodes (one thread); the clock and the interrupt flag
  * are read once per LIMITS_CLOCK_EVERY nodes, since reading the clock costs
- * about as much as a cheap node.
+ * about as much as a cheap node; a progress report is due at most once
+ * per report_every seconds, at a clock reading.
  */
 #ifndef OCS_LIMITS_H
 #define OCS_LIMITS_H
@@ -60,6 +61,34 @@ static inline bool limits_hit(const SearchLimits *l, uint64_t nodes, double now)
     if (now <= 0) return false;
     if (l->interrupt && atomic_load_explicit(l->interrupt, memory_order_relaxed)) return true;
     return l->deadline > 0 && now >= l->deadline;
+}
+
+/* The limit check every search makes at each node (df-pn, the bounded
+ * df-pn, alpha-beta; df-pn's threads add a shared count of their own):
+ * must the search stop after `nodes` nodes? The clock is read only when
+ * due (limits_clock_due). *report_at gets that reading when a progress
+ * report is due (*next_report passed; it moves on by report_every), else
+ * 0; the caller reports, with what its reports show. */
+static inline bool limits_check(const SearchLimits *l, uint64_t nodes, double *next_report, double *report_at)
+{
+    double now = limits_clock_due(l, nodes) ? clock_seconds() : 0;
+    *report_at = 0;
+    if (now > 0 && l->report_every > 0 && now >= *next_report) {
+        *next_report = now + l->report_every;
+        *report_at = now;
+    }
+    return limits_hit(l, nodes, now);
+}
+
+/* The progress report of a search that deepens a question (the bounded
+ * df-pn, alpha-beta): its depth stands in both proof numbers. */
+static inline void limits_report_depth(const SearchLimits *l, double seconds, uint64_t nodes, int depth,
+                                       int tt_permille)
+{
+    if (!l->report) return;
+    SearchProgress p = {.seconds = seconds, .nodes = nodes, .pn = (uint32_t)depth, .dn = (uint32_t)depth,
+                        .tt_permille = tt_permille};
+    l->report(&p, l->report_arg);
 }
 
 #endif

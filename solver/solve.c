@@ -175,8 +175,8 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     if (!stop_signal() && rep->best == MOVE_NONE) rep->best = best_move(&d, &x, b, rep->value, rep->dtw);
     rep->seconds = clock_seconds() - t0;
     rep->nodes = d.nodes + x.ab.nodes + x.dd.nodes;
-    rep->threat_searches = d.threat_calls;
-    rep->threat_wins = d.threat_wins;
+    rep->threat_searches = d.threats.calls;
+    rep->threat_wins = d.threats.wins;
     if (s->proof && !stop_signal()) write_proof(s, &d, b, rep);
     if (stop_signal()) {
         rep->job.signo = stop_signal();

@@ -64,10 +64,13 @@
  * search cut nothing off the deepening stops: a larger bound would search
  * the same tree. Failures caused by the budget are never recorded.
  *
- * Where df-pn uses it: dfpn.c (a 3-ply bound at every Order-to-move child
- * it generates; the full bound where it expands an Order node, and at the
- * root). Certificates take its moves (threats_move), so the verifier needs
- * nothing new.
+ * Where df-pn uses it: the df-pn kernel (dfpn_kernel.h): the full bound
+ * where a search expands an Order node (the bounded search: no more than
+ * the node's question, so that the plies returned answer it:
+ * dfpn_depth.h), and in the value search a 3-ply bound at every
+ * Order-to-move child it generates and the full bound at its root.
+ * Certificates, the value's and the bounded's, take its moves
+ * (threats_move), so the verifier needs nothing new.
  *
  * Measured worth (results/threats.md; one thread, original rules; the
  * node counts are exact, the seconds from a machine loaded by a 2-worker
@@ -85,9 +88,15 @@
  * per search (Knowledge.threat_nodes); measured in results/threats.md. */
 enum { THREATS_DEFAULT_PLIES = 21, THREATS_DEFAULT_NODES = 5000 };
 
-/* The short bound df-pn uses at every child it generates (dfpn.c): a four
+/* The short bound df-pn uses at every child it generates (dfpn_kernel.h): a four
  * after which Chaos has no safe move. */
 enum { THREATS_CHILD_PLIES = 3 };
+
+/* A search's count of the threat searches it asked: how many, how many
+ * won, and the positions they looked at. */
+typedef struct {
+    uint64_t calls, wins, spent;
+} ThreatStats;
 
 typedef struct {
     Move move;      /* Order's first move (of the proof found) */
