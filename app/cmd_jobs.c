@@ -54,6 +54,13 @@ static const char jobs_help[] =
     "                     with a shared table and one-thread jobs, it joins one as\n"
     "                     a second df-pn thread when all work left is busy or\n"
     "                     only speculative\n"
+    "  --within D         ask only whether Order forces a line within D plies\n"
+    "                     (0 to 64): jobs are depth-bounded df-pn searches, the\n"
+    "                     top tree backs up yes/no; the store keeps bound\n"
+    "                     records; --proof writes Order's certificate for a yes\n"
+    "                     (verify --within D) or Chaos's to the horizon D for a\n"
+    "                     no (verify --within D --winner chaos); boards up to\n"
+    "                     7x7, one-thread jobs\n"
     "  --time-limit S     stop after S seconds (result unknown)\n"
     "  --store DIR        look positions up in, and put decided ones into, the\n"
     "                     LMDB store DIR (created when missing); DIR/journal\n"
@@ -85,7 +92,7 @@ static const char jobs_help[] =
     "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES, O_WITHIN };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -106,6 +113,7 @@ static const struct option jobs_longopts[] = {
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"certs-later", no_argument, NULL, O_LATER},
     {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
+    {"within", required_argument, NULL, O_WITHIN},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -185,10 +193,11 @@ static void lock_outputs(const char *certs, const char *proof, FileLock *cl, Fil
 /* The journal of undecided jobs beside the store (tables/journal.h),
  * opened after the store, whose writer lock makes this process its one
  * writer. */
-static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g)
+static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g, Board root)
 {
     char path[4096], err[512];
-    journal_path(store_dir, path, sizeof path);
+    if (s->bounded) journal_path_within(store_dir, board_count(root) + s->within, path, sizeof path);
+    else journal_path(store_dir, path, sizeof path);
     if (!(s->journal = journal_open(path, g, err, sizeof err))) {
         store_close(s->store);
         cli_fail("%s", err);
@@ -199,9 +208,28 @@ static void open_journal(JobsSpec *s, const char *store_dir, const StoreGame *g)
         fprintf(stderr, "ocsolve jobs: journal %s: dropped its torn last record (a write cut off by a kill)\n", path);
 }
 
-static void print_result(const JobsResult *res, bool with_certs, bool later)
+/* A value as printed: the winner, or (within >= 0) the bounded answer. */
+static const char *value_word(Winner w, int within)
 {
-    printf("result: %s\n", winner_name(res->winner));
+    if (within < 0) return winner_name(w);
+    return w == WINNER_ORDER ? "yes" : w == WINNER_CHAOS ? "no" : "unknown";
+}
+
+/* The first line: the value, or the bounded question's answer. */
+static void print_answer(const JobsResult *res, int within)
+{
+    if (within < 0) printf("result: %s\n", winner_name(res->winner));
+    else if (res->winner == WINNER_ORDER)
+        printf("within %d: yes (Order forces a line within %d plies)\n", within, res->within_depth);
+    else if (res->winner == WINNER_CHAOS)
+        printf("within %d: no (Order cannot force a line within %d plies)\n", within, within);
+    else printf("within %d: unknown\n", within);
+}
+
+/* within: the plies of a bounded run, -1 for a value run. */
+static void print_result(const JobsResult *res, bool with_certs, bool later, int within)
+{
+    print_answer(res, within);
     if (res->root_from_store)
         printf("decided by: the store (an earlier run's record of this position, its checksum good%s; no search "
                "ran)\n",
@@ -226,7 +254,7 @@ static void print_result(const JobsResult *res, bool with_certs, bool later)
             char mv[4];
             notation_format_move(res->children[i].move, mv);
             Winner w = dfpn_winner(res->children[i].pn, res->children[i].dn);
-            if (w != WINNER_NONE) printf(" %s=%s", mv, winner_name(w));
+            if (w != WINNER_NONE) printf(" %s=%s", mv, value_word(w, within));
             else printf(" %s=%s/%s", mv, cli_pn(res->children[i].pn, pn), cli_pn(res->children[i].dn, dn));
         }
         printf("\n");
@@ -279,6 +307,10 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
         case O_TDEPTH: a->cfg.kn.threat_plies = (int)cli_number(optarg, "--threats-depth", 0, 64); break;
         case O_TNODES: a->cfg.kn.threat_nodes = (int)cli_number(optarg, "--threats-nodes", 1, 100000000); break;
         case O_LATER: s->certs_later = true; break;
+        case O_WITHIN:
+            s->bounded = true;
+            s->within = (int)cli_number(optarg, "--within", 0, 64);
+            break;
         case O_SEPARATE: s->separate_tables = true; break;
         case O_NOEXPECT: s->no_expect = true; break;
         case O_MAJORITY: s->expect_majority = true; break;
@@ -312,6 +344,8 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
     if (s->reply_depth > 0 && s->reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
     if (a->reply_order && s->reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
     if (s->certs_later && !a->store_dir) cli_fail("--certs-later needs --store");
+    if (s->bounded && s->certs_later) cli_fail("--within cannot be combined with --certs-later");
+    if (s->bounded && s->job_threads > 1) cli_fail("--within: jobs run on one thread (not --job-threads %d)", s->job_threads);
     if (!host && s->reply_tables > 0 && s->reply_tables < s->workers)
         cli_fail("--reply-tables %d: fewer than the %d workers", s->reply_tables, s->workers);
     if (host && host->size < 2) cli_fail("an MPI jobs run needs at least 2 ranks (1 coordinator, workers), not %d", host->size);
@@ -343,7 +377,7 @@ static int run(JobsArgs *a, const Rules *r, Board b)
     s->report_arg = &rp;
     StoreGame game = {r->rules, r->n, r->k};
     if (a->store_dir && !(s->store = store_open_game(a->store_dir, false, 0, &game, err, sizeof err))) cli_fail("%s", err);
-    if (s->store) open_journal(s, a->store_dir, &game);
+    if (s->store) open_journal(s, a->store_dir, &game, b);
     JobsResult res;
     int rc = jobs_solve(r, b, &a->cfg, s, &res, err, sizeof err);
     if (s->transport) s->transport->close(s->transport);
@@ -361,7 +395,7 @@ static int run(JobsArgs *a, const Rules *r, Board b)
     filelock_release(&proof_lock);
     filelock_release(&certs_lock);
     if (rc != 0) return 1;
-    print_result(&res, s->cert_dir != NULL, s->certs_later);
+    print_result(&res, s->cert_dir != NULL, s->certs_later, s->bounded ? s->within : -1);
     if (s->proof && res.winner != WINNER_NONE) printf("proof: %s\n", s->proof);
     if (res.interrupted) {
         printf("stopped by signal %d\n", stop_signal());
@@ -377,6 +411,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     Rules r;
     Board b;
     cli_position_args(&a.g, argc, argv, &r, &b);
+    if (a.s.bounded && r.n > 7) cli_fail("--within needs a board of at most 7x7, not %dx%d", r.n, r.n);
     char certbuf[4096];
     a.s.cert_dir = cert_folder(a.certs, a.store_dir, a.s.proof, certbuf, sizeof certbuf);
     check_options(&a, host);

@@ -26,7 +26,8 @@ static const char store_help[] =
     "second is refused, exit 2), readers (stats, get, export) at any time.\n"
     "commands:\n"
     "  stats DIR                          game, entries, per winner, map and file size\n"
-    "  get [options] DIR POSITION         the stored result, the move in POSITION's frame;\n"
+    "  get [options] DIR POSITION         the stored result, the move in POSITION's frame,\n"
+    "                                     and its bounds (within d plies, not within d);\n"
     "                                     exit 1 when the position is not in the store\n"
     "  export [--json] DIR                one line per entry, canonical frame:\n"
     "                                     rules n k position winner move dtw ('-': none)\n"
@@ -138,6 +139,8 @@ static int do_stats(int argc, char **argv)
            (unsigned long long)st.chaos);
     printf("with best move: %llu, with distance to win: %llu\n", (unsigned long long)st.with_move,
            (unsigned long long)st.with_dtw);
+    printf("bound records: %llu (within d plies / not within d, ocsolve jobs --within)\n",
+           (unsigned long long)st.bounds);
     printf("map size: %llu bytes (%.1f MiB)\n", (unsigned long long)st.map_bytes, st.map_bytes / 1048576.0);
     printf("file size: %llu bytes (%.1f MiB)\n", (unsigned long long)st.file_bytes, st.file_bytes / 1048576.0);
     printf("journal: %s\n", journal);
@@ -152,6 +155,16 @@ static StoreKey key_of(const GameOpts *g, const char *pos, Rules *r)
     return (StoreKey){r->rules, r->n, r->k, b};
 }
 
+/* A bound record (tables/store.h), as `get` prints it. */
+static void print_bound(const StoreBound *b)
+{
+    char mv[4] = "none";
+    if (b->move != MOVE_NONE) notation_format_move(b->move, mv);
+    if (b->yes != STORE_BOUND_NONE) printf("within: %d plies (Order wins within them; move %s)\n", b->yes, mv);
+    if (b->no != STORE_BOUND_NONE) printf("not within: %d plies (Order cannot win within them)\n", b->no);
+    printf("bound source: %s\n", store_source_name(b->source));
+}
+
 static int do_get(int argc, char **argv)
 {
     GameOpts g = {0, 0, RULES_ORIGINAL};
@@ -162,25 +175,29 @@ static int do_get(int argc, char **argv)
     StoreKey key = key_of(&g, argv[optind + 1], &r);
     Store *s = open_or_fail(dir, true, &(StoreGame){key.rules, key.n, key.k});
     StoreValue v;
-    int got = store_get(s, &key, &v);
-    if (got < 0) {
+    StoreBound bd;
+    int got = store_get(s, &key, &v), gotb = got < 0 ? 0 : store_get_bound(s, &key, &bd);
+    if (got < 0 || gotb < 0) {
         char msg[256];
         snprintf(msg, sizeof msg, "%s", store_error(s));
         store_close(s);
         cli_fail("%s", msg);
     }
     store_close(s);
-    if (got == 0) {
+    if (got == 0 && gotb == 0) {
         printf("not in the store\n");
         return 1;
     }
     char mv[4] = "-";
-    if (v.move != MOVE_NONE) notation_format_move(v.move, mv);
-    printf("winner: %s\n", winner_word(v.winner));
-    printf("best move: %s\n", v.move != MOVE_NONE ? mv : "none");
-    if (v.dtw != STORE_DTW_UNKNOWN) printf("dtw: %d\n", v.dtw);
-    else printf("dtw: unknown\n");
-    printf("source: %s%s\n", store_source_name(v.source), (v.flags & STORE_FLAG_VERIFIED) ? ", verified" : "");
+    if (got) {
+        if (v.move != MOVE_NONE) notation_format_move(v.move, mv);
+        printf("winner: %s\n", winner_word(v.winner));
+        printf("best move: %s\n", v.move != MOVE_NONE ? mv : "none");
+        if (v.dtw != STORE_DTW_UNKNOWN) printf("dtw: %d\n", v.dtw);
+        else printf("dtw: unknown\n");
+        printf("source: %s%s\n", store_source_name(v.source), (v.flags & STORE_FLAG_VERIFIED) ? ", verified" : "");
+    }
+    if (gotb) print_bound(&bd);
     return 0;
 }
 

@@ -53,6 +53,9 @@ typedef struct {
     uint32_t help_serial;
     uint32_t group;      /* which table (jobs/pool.c reply tables; 0: none);
                           * MPI ranks have one table each and ignore it */
+    uint8_t bounded;     /* 0: a df-pn value job; 1: a bounded job asking
+                          * W(b, within) by dd_within (jobrun_within) */
+    uint8_t within;      /* bounded: the plies, 0..64 */
 } JobOrder;
 
 /* The outcome, worker to coordinator. */
@@ -62,7 +65,9 @@ typedef struct {
     uint8_t stopped;     /* interrupted or out of time (not the budget) */
     uint8_t cert;        /* JOBRUN_CERT_* */
     uint8_t cert_why;    /* JOBRUN_WHY_* when cert is JOBRUN_CERT_FAILED */
-    uint32_t pn, dn;     /* the root's numbers when undecided */
+    uint32_t pn, dn;     /* the root's numbers when undecided (bounded: 0 0
+                          * when the table lost them) */
+    int16_t depth;       /* bounded, yes: the depth of the proof (<= within) */
     uint64_t nodes;      /* df-pn nodes of this job */
     uint64_t cert_lines; /* the certificate's position lines */
     double seconds;      /* the job's wall time, certificate included */
@@ -132,6 +137,20 @@ void jobrun_assist(JobRunner *jr, const JobOrder *o, DfpnShared *team, int tid, 
 /* The certificate file name of position b under r (no folder): the hex of
  * its canonical key, e.g. "o-6-5-0000000000000000-0000000000000000.ocproof". */
 void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX]);
+
+/* A bounded job (o->bounded; jobrun_run calls it; job_within.c): W(b,
+ * within) by dd_within on the runner's table under the budget; decided,
+ * its certificate (with o->certify and a folder): yes, Order's within
+ * the proof's depth p, named jobrun_within_name(r, b, true, p); no,
+ * Chaos's to the horizon `within`, named jobrun_within_name(r, b, false,
+ * within). Undecided: the root's numbers from the table. */
+void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out);
+
+/* The name of b's bounded certificate: jobrun_cert_name's with "-wP" (yes:
+ * Order wins within P plies, its longest game at most P) or "-hP" (no: a
+ * horizon of P) before ".ocproof", e.g. "o-6-5-...-0000000000000000-h13.ocproof";
+ * a value run's certificates keep their names, so one folder holds both. */
+void jobrun_within_name(const Rules *r, Board b, bool yes, int plies, char name[JOBRUN_NAME_MAX]);
 
 /* A new temporary file for the file at path: "PATH.tmp.XXXXXX", unique
  * (mkstemp, O_EXCL: also on a folder shared by several machines), mode

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "../solver/clock.h"
+#include "../solver/dfpn_depth.h"
 #include "job_log.h"
 #include "top_tree.h"
+#include "within.h"
 
 static void report(Ctx *c, bool final)
 {
@@ -71,7 +73,8 @@ static int next_leaf(Ctx *c)
 static int help_target(Ctx *c)
 {
     const TNode *root = &c->t[0];
-    if (!c->tr->can_help || c->spec->no_help || top_decided(root)) return -1;
+    /* bounded jobs have no df-pn team to join (dfpn_depth.h is one thread) */
+    if (!c->tr->can_help || c->spec->no_help || c->bounded || top_decided(root)) return -1;
     bool open = root->avail && (c->spec->no_expect || root->state != T_INNER || root->vavail);
     if (open) return -1;
     int best = -1, fewest = 0;
@@ -125,7 +128,8 @@ static int assign(Ctx *c)
         top_push(c, leaf);
         if (top_settle(c) != 0) return -1;
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
-                      .certify = c->certify, .group = group_of(c, leaf)};
+                      .certify = c->certify, .group = group_of(c, leaf), .bounded = c->bounded,
+                      .within = (uint8_t)(c->bounded ? top_question(c, n->b) : 0)};
         c->ws[k] = (WorkerState){.node = leaf, .serial = o.serial, .helping = -1, .start = clock_seconds() - c->started};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }
@@ -227,6 +231,12 @@ static int write_proof(Ctx *c)
     char prefix[4200];
     if (see_prefix(c, prefix, sizeof prefix) != 0) return -1;
     if (root->state == T_INNER && root->by == BY_TREE) return top_certify_inner(c, 0, c->spec->proof, prefix);
+    if (c->bounded) {
+        if (within_see_root(&c->tc, root->b, w, root->wdepth, c->spec->within, c->spec->proof, prefix, c->err,
+                            c->errlen) != 0)
+            return c->failed = true, -1;
+        return 0;
+    }
     /* decided as a whole (a job, the store, knowledge): the root itself
      * handed to its certificate by one see line */
     if (topcert_ensure(&c->tc, root->b, w, c->err, c->errlen) != 0) return c->failed = true, -1;
@@ -269,6 +279,14 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     c.job_nodes = spec->job_nodes ? spec->job_nodes : JOBS_DEFAULT_NODES;
     c.job_nodes_max = spec->job_nodes_max > c.job_nodes ? spec->job_nodes_max : c.job_nodes;
     c.certify = spec->cert_dir != NULL;
+    c.bounded = spec->bounded;
+    c.horizon = board_count(root) + spec->within;
+    if (c.bounded && (!dd_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX || spec->certs_later)) {
+        snprintf(err, (size_t)errlen, "%s", !dd_supported(r) ? "--within needs a board of at most 7x7"
+                                            : spec->certs_later ? "--within cannot be combined with --certs-later"
+                                                                : "--within: plies 0 to 64");
+        return -1;
+    }
     topcert_init(&c.tc, r, cfg, spec->cert_dir);
     if (spec->certs_later && spec->store) {
         c.tc.store = spec->store;
@@ -285,6 +303,9 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     if (spec->job_log && job_log_write(&c, spec->job_log) != 0) rc = -1;
     if (c.nt > 0) {
         out->winner = top_value(&c.t[0]);
+        out->within_depth = !c.bounded || out->winner == WINNER_NONE ? -1
+                            : out->winner == WINNER_ORDER           ? c.t[0].wdepth
+                                                                    : spec->within;
         out->root_from_store = c.t[0].by == BY_STORE;
         out->root_pn = c.t[0].pn;
         out->root_dn = c.t[0].dn;

@@ -82,6 +82,18 @@
  *     selection only, like any job's undecided numbers: no value comes
  *     from it.
  *
+ * Bounded mode (spec->bounded; within.h argues it): the same machinery
+ * asks the bounded question of solver/dfpn_depth.h, W(b, d) "does Order
+ * force a line within d plies?", with d = spec->within at the root and one
+ * ply less at each level (a position's plies left are fixed by its piece
+ * count, so transpositions ask the same question). Yes plays Order's win
+ * and no Chaos's in every rule above: an Order node is yes when a child
+ * is yes at d - 1, no when every child is no; a Chaos node yes when every
+ * child is, no when one is. Jobs answer their leaf by dd_within under the
+ * node budget (re-run with 4 times the budget, then expanded, as above),
+ * the store keeps bound records (tables/store.h) and the certificates are
+ * Order's within the proof's depth or Chaos's to a horizon.
+ *
  * Not done: merging transpositions of undecided top-tree nodes (only decided ones
  * are shared, through the chain of nodes of one position).
  *
@@ -171,7 +183,12 @@ typedef struct {
                             * composed from the store's records, else
                             * re-proved (top_cert.h) */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
-                            * beside the store; NULL: none */
+                            * beside the store; NULL: none (bounded: a journal
+                            * of bounded jobs of this horizon only, within.h) */
+    bool bounded;          /* ask W(root, within) instead of the value (above,
+                            * Bounded mode); n <= 7 (dd_supported); one-thread
+                            * jobs, no helping, no certs_later */
+    int within;            /* bounded: the plies, 0..64 */
     FILE *job_log;         /* one CSV line per job, written at the end of the run
                             * (job_log.h); NULL: none */
     void (*report)(const JobsProgress *, void *);
@@ -182,7 +199,11 @@ typedef struct {
 #define JOBS_DEFAULT_NODES 200000
 
 typedef struct {
-    Winner winner;         /* WINNER_NONE: the time limit ran out, or interrupted */
+    Winner winner;         /* WINNER_NONE: the time limit ran out, or interrupted;
+                            * bounded: WINNER_ORDER yes, WINNER_CHAOS no */
+    int within_depth;      /* bounded, yes: the depth of the proof (Order wins
+                            * within it, <= spec->within; the certificate's
+                            * longest game is at most it); no: spec->within */
     bool root_from_store;  /* the root itself was decided by a record of the store
                             * (an earlier run's; its checksum, and with
                             * certificates its certificate's header, agree) */
@@ -213,9 +234,11 @@ typedef struct {
 
 /* Decides root under r with df-pn jobs configured by cfg (its knowledge
  * switches, e.g. the centre lemma, apply to the jobs and to the static
- * checks of the top tree). Returns 0 (out->winner WINNER_NONE when the
- * time limit ran out), or -1 with a message: a table that cannot be
- * allocated, a store error or conflict. */
+ * checks of the top tree), or with spec->bounded answers W(root,
+ * spec->within) by depth-bounded df-pn jobs. Returns 0 (out->winner
+ * WINNER_NONE when the time limit ran out), or -1 with a message: a table
+ * that cannot be allocated, a store error or conflict, a bounded search
+ * on a board over 7x7. */
 int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec *spec, JobsResult *out, char *err,
                int errlen);
 

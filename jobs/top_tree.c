@@ -4,7 +4,10 @@
  * values enter the tree only as decisions of the rules (static_value), the
  * store (exact keys), a job (its own df-pn, certified when certificates
  * are on) or the children; the expected outcomes (expect_of) and the
- * numbers only choose work. */
+ * numbers only choose work. In bounded mode (within.h) the same holds of
+ * the bounded question: within_static and within_lookup stand for
+ * static_value and lookup, a job is a bounded one, and every decided node
+ * carries the depth of its proof (or its certificate's horizon). */
 #include "top_tree.h"
 
 #include <stdarg.h>
@@ -16,6 +19,7 @@
 #include "../engine/symmetry.h"
 #include "../solver/knowledge.h"
 #include "job_log.h"
+#include "within.h"
 
 void top_fail(Ctx *c, const char *fmt, ...)
 {
@@ -151,11 +155,13 @@ void top_push(Ctx *c, int i)
     c->queue[c->nq++] = i;
 }
 
-/* Node i is decided for w (how: BY_*); its consequences follow in settle. */
-static void set_value(Ctx *c, int i, Winner w, int by)
+/* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
+ * consequences follow in settle. */
+static void set_value(Ctx *c, int i, Winner w, int by, int wdepth)
 {
     TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
+    n->wdepth = (int8_t)wdepth;
     n->avail = n->vavail = false;
     n->by = (uint8_t)by;
     if (w == WINNER_ORDER) c->proven++;
@@ -239,6 +245,10 @@ int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
     bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
+    if (mover && c->bounded && w == WINNER_ORDER) { /* the proof of least depth (within.h) */
+        kids[0] = within_order_child(c, i);
+        return 1;
+    }
     int nk = 0;
     for (int j = n->first; j < n->first + n->nchild; j++) {
         if (mover && top_value(&c->t[j]) != w) continue;
@@ -251,6 +261,7 @@ int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
 /* The certificate of decided inner node i, from its children's. */
 int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
 {
+    if (c->bounded) return within_certify_inner(c, i, path, prefix);
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
     Board kids[MOVES_MAX];
@@ -276,7 +287,11 @@ static int announce(Ctx *c, int i)
     n->announced = true;
     Winner w = top_value(n);
     int by = n->by;
-    if (by == BY_TREE) {
+    if (c->bounded) {
+        /* the certificate first, as below; jobs' and tree nodes' decisions stored (within.h) */
+        if (by == BY_TREE && c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if ((by == BY_TREE || by == BY_JOB) && within_put(c, i) != 0) return -1;
+    } else if (by == BY_TREE) {
         int j = winning_child(c, n, w);
         Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
         /* the certificate first: a run killed between the two then finds
@@ -290,10 +305,21 @@ static int announce(Ctx *c, int i)
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
         if (top_decided(&c->t[j])) continue;
-        set_value(c, j, w, BY_TWIN);
+        set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
         c->out->twin_hits++;
     }
     return 0;
+}
+
+/* Inner node i has just become decided by its children: counted, and
+ * (bounded) given its proof's depth, while its children are as they
+ * decided it. */
+static void tree_decided(Ctx *c, int i)
+{
+    c->t[i].by = BY_TREE;
+    if (top_value(&c->t[i]) == WINNER_ORDER) c->proven++;
+    else c->disproven++;
+    if (c->bounded) c->t[i].wdepth = (int8_t)within_tree_depth(c, i);
 }
 
 /* Propagates every queued node: announces decisions, and recomputes the
@@ -307,9 +333,7 @@ int top_settle(Ctx *c)
             if (top_decided(&c->t[p])) break;
             recompute(c, p);
             if (top_decided(&c->t[p])) {
-                c->t[p].by = BY_TREE;
-                if (top_value(&c->t[p]) == WINNER_ORDER) c->proven++;
-                else c->disproven++;
+                tree_decided(c, p);
                 top_push(c, p);
                 break;
             }
@@ -344,22 +368,24 @@ static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
 int top_init_leaf(Ctx *c, int i)
 {
     uint32_t pn, dn;
-    Winner w = static_value(c, c->t[i].b, &pn, &dn);
+    int wdepth = 0;
+    Winner w = c->bounded ? within_static(c, c->t[i].b, &pn, &dn, &wdepth) : static_value(c, c->t[i].b, &pn, &dn);
     if (w != WINNER_NONE) {
-        set_value(c, i, w, BY_STATIC);
+        if (c->bounded && w == WINNER_CHAOS) wdepth = top_question(c, c->t[i].b);
+        set_value(c, i, w, BY_STATIC, wdepth);
         c->out->static_decided++;
         return 0;
     }
     int twin = map_add(c, i);
     if (c->failed) return -1;
     if (twin >= 0 && top_decided(&c->t[twin])) {
-        set_value(c, i, top_value(&c->t[twin]), BY_TWIN);
+        set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
         c->out->twin_hits++;
         return 0;
     }
-    if (lookup(c, c->t[i].b, &w) != 0) return -1;
+    if ((c->bounded ? within_lookup(c, c->t[i].b, &w, &wdepth) : lookup(c, c->t[i].b, &w)) != 0) return -1;
     if (w != WINNER_NONE) {
-        set_value(c, i, w, BY_STORE);
+        set_value(c, i, w, BY_STORE, wdepth);
         c->out->store_hits++;
         return 0;
     }
@@ -464,11 +490,7 @@ int top_expand(Ctx *c, int i)
         if (top_init_leaf(c, j) != 0) return -1;
     if (ran) inherit(c, i, ppn, pdn);
     recompute(c, i);
-    if (top_decided(&c->t[i])) {
-        c->t[i].by = BY_TREE;
-        if (top_value(&c->t[i]) == WINNER_ORDER) c->proven++;
-        else c->disproven++;
-    }
+    if (top_decided(&c->t[i])) tree_decided(c, i);
     top_push(c, i);
     return top_settle(c);
 }
@@ -557,7 +579,7 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
         count_win(c, (Winner)o.value);
         n->state = T_RAN;
         r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
-        if (!top_decided(n)) set_value(c, i, (Winner)o.value, BY_JOB);
+        if (!top_decided(n)) set_value(c, i, (Winner)o.value, BY_JOB, o.depth);
         return top_settle(c);
     }
     if (top_decided(n)) { /* decided meanwhile (a node of the same position): nothing to change */
@@ -569,6 +591,10 @@ int top_apply(Ctx *c, int k, const JobOutcome *got)
     if (!o.stopped) { /* the budget ran out: a bigger one, or expand, next time */
         r->jobs_undecided++;
         n->state = T_RAN;
+        if (c->bounded && (o.pn == 0 || o.dn == 0)) { /* its numbers were not found (job_within.c): harder */
+            o.pn = dfpn_sat_add(n->pn, n->pn);
+            o.dn = dfpn_sat_add(n->dn, n->dn);
+        }
         n->pn = o.pn ? o.pn : 1;
         n->dn = o.dn ? o.dn : 1;
         if (journal_note(c, n) != 0) return -1;

@@ -43,6 +43,9 @@ typedef struct {
     uint64_t spent;     /* nodes its jobs and those below it have searched
                          * (helpers' not counted): selection only
                          * (top_select.c most_worked) */
+    int8_t wdepth;      /* bounded, decided (within.h): yes, the depth of its
+                         * proof (<= its question); no, the horizon of its
+                         * certificate (>= its question), -1 for a Chaos win's */
 } TNode;
 
 typedef struct {
@@ -92,6 +95,9 @@ typedef struct {
     uint64_t job_wins[3]; /* jobs decided, by Winner (expect_majority) */
     TopCert tc;
     bool certify;
+    bool bounded;    /* spec->bounded: the question W(b, top_question) (within.h) */
+    int horizon;     /* bounded: the pieces on the board at the horizon (the
+                      * root's + spec->within) */
     JobRec *log; /* the job log's records (spec->job_log) */
     size_t nlog, logcap;
     char *err;
@@ -128,6 +134,10 @@ static inline int top_ancestor(const Ctx *c, int i, int d)
     while (c->t[i].depth > d) i = c->t[i].parent;
     return i;
 }
+
+/* Bounded mode: the plies left at b, the question its nodes ask: the same
+ * for every node of one position (a ply adds a piece). */
+static inline int top_question(const Ctx *c, Board b) { return c->horizon - board_count(b); }
 
 /* Records the run's first error (later ones are consequences). */
 void top_fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -65,4 +65,13 @@ int proof_write_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t ma
 int proof_write_not_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st,
                            char *err, int errlen);
 
+/* The fewest plies after which a line can stand at b (ongoing, no line
+ * standing), whatever either side plays: the fewest empty cells of a
+ * window still live for a symbol (rules.h), under exact-end the empty
+ * cells of the board if any window is live; INT_MAX if none is. The
+ * verifier's vr_fewest_to_line, by the engine's windows (proof_within.c):
+ * where it exceeds the plies left, a horizon certificate needs no line
+ * (and the job-level search's bounded mode answers no, jobs/within.h). */
+int proof_fewest_to_line(const Rules *r, Board b);
+
 #endif

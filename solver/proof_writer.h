@@ -53,11 +53,5 @@ typedef struct {
  * the message in w->err. */
 int proof_walk(Writer *w, Board root, int version, const char *comment, ProofStats *st);
 
-/* The fewest plies after which a line can stand at b (ongoing, no line
- * standing), whatever either side plays: the fewest empty cells of a
- * window still live for a symbol (rules.h), under exact-end the empty
- * cells of the board if any window is live; INT_MAX if none is. The
- * verifier's vr_fewest_to_line, by the engine's windows (proof_within.c). */
-int proof_fewest_to_line(const Rules *r, Board b);
 
 #endif

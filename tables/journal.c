@@ -220,6 +220,11 @@ static Journal *open_as(const char *path, const StoreGame *g, bool readonly, cha
 
 void journal_path(const char *store_dir, char *out, size_t len) { snprintf(out, len, "%s/journal", store_dir); }
 
+void journal_path_within(const char *store_dir, int pieces, char *out, size_t len)
+{
+    snprintf(out, len, "%s/journal-within-%d", store_dir, pieces);
+}
+
 Journal *journal_open(const char *path, const StoreGame *g, char *err, int errlen)
 {
     return open_as(path, g, false, err, errlen);

@@ -82,6 +82,12 @@ typedef struct Journal Journal;
 
 /* The journal's path beside a store: STORE_DIR/journal. */
 void journal_path(const char *store_dir, char *out, size_t len);
+/* The journal of bounded jobs (`ocsolve jobs --within`, jobs/within.h)
+ * whose horizon is a board of `pieces` pieces: STORE_DIR/journal-within-
+ * PIECES. Their numbers are another question's than the value jobs',
+ * and every position has its question fixed by its pieces and the
+ * horizon, so each horizon keeps a journal of its own (the same format). */
+void journal_path_within(const char *store_dir, int pieces, char *out, size_t len);
 
 /* Opens (creating it when missing) the journal at path for the game g,
  * reads it whole; NULL with one line in err when it cannot be. */

@@ -140,9 +140,10 @@ static int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, 
     const uint8_t *b = v.mv_data;
     /* A store of another format says so even when its meta record has
      * another size (format 1's was 16 bytes). */
-    if (v.mv_size >= 10 && memcmp(b, STORE_MAGIC, 8) == 0 && le_get(b + 8, 2) != STORE_FORMAT) {
-        errmsg_set(err, errlen, "store %s has store format version %u (this ocsolve reads %d)", path,
-                   (unsigned)le_get(b + 8, 2), STORE_FORMAT);
+    unsigned version = v.mv_size >= 10 && memcmp(b, STORE_MAGIC, 8) == 0 ? (unsigned)le_get(b + 8, 2) : STORE_FORMAT;
+    if (version != STORE_FORMAT && version != STORE_FORMAT_BOUNDS) {
+        errmsg_set(err, errlen, "store %s has store format version %u (this ocsolve reads %d and %d)", path, version,
+                   STORE_FORMAT, STORE_FORMAT_BOUNDS);
         return -1;
     }
     StoreMetaBytes mb;
@@ -165,10 +166,18 @@ static int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, 
     return 1;
 }
 
-/* One raw position record, checked: 0 (key and value filled), -1
- * malformed (why says how), STORE_BAD_CHECK. */
-static int decode_record(const MDB_val *k, const MDB_val *v, StoreKey *key, StoreValue *val, uint64_t *check,
-                         const char **why)
+/* A record as read: a value record or a bound record (store.h). */
+typedef struct {
+    int kind; /* STORE_KIND_* */
+    StoreValue val;
+    StoreBound bound;
+} Rec;
+
+/* One raw position record, checked, in a store of format `version`: 0
+ * (key and record filled), -1 malformed (why says how), STORE_BAD_CHECK.
+ * A bound record in a format-2 store is malformed (store.h, Versions). */
+static int decode_record(const MDB_val *k, const MDB_val *v, unsigned version, StoreKey *key, Rec *rec,
+                         uint64_t *check, const char **why)
 {
     StoreKeyBytes kb;
     StoreValueBytes vb;
@@ -176,12 +185,16 @@ static int decode_record(const MDB_val *k, const MDB_val *v, StoreKey *key, Stor
     if (k->mv_size != sizeof kb.b || v->mv_size != sizeof vb.b) return -1;
     memcpy(kb.b, k->mv_data, sizeof kb.b);
     memcpy(vb.b, v->mv_data, sizeof vb.b);
-    int rc = store_value_decode(&kb, &vb, val);
+    rec->kind = store_key_kind(&kb);
+    int rc = rec->kind == STORE_KIND_BOUND ? store_bound_decode(&kb, &vb, &rec->bound)
+                                           : store_value_decode(&kb, &vb, &rec->val);
     *why = rc == STORE_BAD_CHECK ? "fails its check" : "a malformed value";
     if (rc != 0) return rc;
     store_key_decode(&kb, key);
     *why = "a malformed key";
-    if (kb.b[3] != 0) return -1;
+    if (rec->kind != STORE_KIND_VALUE && rec->kind != STORE_KIND_BOUND) return -1;
+    *why = "a bound record in a store of format 2";
+    if (rec->kind == STORE_KIND_BOUND && version < STORE_FORMAT_BOUNDS) return -1;
     *check = store_value_check(&vb);
     return 0;
 }
@@ -195,7 +208,7 @@ typedef struct {
 /* Reads every position record of txn, in key order, checking each
  * (check_key too); bad ones are counted and told to bad (NULL: not
  * told). 0, or LMDB's error. */
-static int walk_records(MDB_txn *txn, MDB_dbi dbi, Walked *w, StoreBadRecord bad, void *ctx)
+static int walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx)
 {
     MDB_cursor *cur;
     *w = (Walked){0};
@@ -205,11 +218,11 @@ static int walk_records(MDB_txn *txn, MDB_dbi dbi, Walked *w, StoreBadRecord bad
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
         if (is_meta_key(&k)) continue;
         StoreKey key;
-        StoreValue val;
+        Rec rec;
         uint64_t check = 0;
         const char *why;
         w->records++;
-        int r = decode_record(&k, &v, &key, &val, &check, &why);
+        int r = decode_record(&k, &v, version, &key, &rec, &check, &why);
         if (r == 0 && check_key(&key, NULL, 0) != 0) r = -1, why = "a key that is no position";
         if (r == 0) {
             w->digest ^= check;
@@ -342,7 +355,7 @@ static int open_env(Store *s, size_t map_mb, char *err, int errlen)
 static int check_records(Store *s, MDB_txn *txn, const StoreMeta *m, char *err, int errlen)
 {
     Walked w;
-    int rc = walk_records(txn, s->dbi, &w, NULL, NULL);
+    int rc = walk_records(txn, s->dbi, m->version, &w, NULL, NULL);
     if (rc != 0) {
         errmsg_set(err, errlen, "store %s: cannot read its records: %s", s->path, mdb_strerror(rc));
         return -1;
@@ -509,13 +522,90 @@ static StoreValue merge(const StoreValue *old, const StoreValue *nw)
     return m;
 }
 
-/* Inside a write transaction: the value to write for key k (the
- * stored record merged with v), and the meta record updated for it
- * (count and digest). 0 write *keep, 1 nothing new, STORE_CONFLICT or -3
- * (a corrupt record or meta record) with a message in err, -1 LMDB's
- * error in *mdb_rc. */
-static int merge_in_txn(Store *s, MDB_txn *txn, MDB_val *k, const StoreValue *v, const StoreGame *game,
-                        StoreValue *keep, StoreMeta *meta, int *mdb_rc, char *err, int errlen)
+/* The bound record to keep of two (store.h, Bound records): the least yes
+ * with its move (a move is one within its own yes only), the greatest no. */
+static StoreBound merge_bound(const StoreBound *old, const StoreBound *nw)
+{
+    StoreBound m = *old;
+    if (nw->yes != STORE_BOUND_NONE && (old->yes == STORE_BOUND_NONE || nw->yes < old->yes)) {
+        m.yes = nw->yes;
+        m.move = nw->move;
+    } else if (nw->yes == old->yes && m.move == MOVE_NONE) {
+        m.move = nw->move;
+    }
+    if (nw->no > m.no) m.no = nw->no; /* STORE_BOUND_NONE is -1, below every bound */
+    m.flags = old->flags | nw->flags;
+    m.source = old->source != STORE_SOURCE_UNKNOWN ? old->source : nw->source;
+    return m;
+}
+
+void store_bound_of_value(const StoreKey *key, const StoreValue *v, StoreBound *out)
+{
+    *out = (StoreBound){.yes = STORE_BOUND_NONE, .no = STORE_BOUND_NONE, .move = MOVE_NONE, .flags = v->flags,
+                        .source = v->source};
+    if (v->winner == WINNER_CHAOS) {
+        out->no = STORE_BOUND_MAX;
+        return;
+    }
+    int empty = key->n * key->n - board_count(key->pos);
+    out->yes = v->dtw != STORE_DTW_UNKNOWN ? v->dtw : empty;
+    if (v->dtw != STORE_DTW_UNKNOWN) out->no = v->dtw - 1;
+}
+
+static bool same_value(const StoreValue *a, const StoreValue *b)
+{
+    return a->winner == b->winner && a->move == b->move && a->dtw == b->dtw && a->flags == b->flags &&
+           a->source == b->source;
+}
+
+static bool same_bound(const StoreBound *a, const StoreBound *b)
+{
+    return a->yes == b->yes && a->no == b->no && a->move == b->move && a->flags == b->flags && a->source == b->source;
+}
+
+/* The record of key bytes k (kind byte 3) read inside txn, in a store of
+ * format version: 1 found (*rec, *check), 0 none, -3 corrupt (message),
+ * -1 LMDB's error in *mdb_rc. */
+static int read_rec(Store *s, MDB_txn *txn, const uint8_t *k, unsigned version, Rec *rec, uint64_t *check,
+                    int *mdb_rc, char *err, int errlen)
+{
+    MDB_val key = {STORE_KEY_BYTES, (void *)k}, old;
+    int rc = mdb_get(txn, s->dbi, &key, &old);
+    if (rc == MDB_NOTFOUND) return 0;
+    if (rc != 0) return *mdb_rc = rc, -1;
+    StoreKey ok;
+    const char *why;
+    if (decode_record(&key, &old, version, &ok, rec, check, &why) != 0) {
+        errmsg_set(err, errlen, "store %s is corrupt: the record of this position %s", s->path, why);
+        return -3;
+    }
+    return 1;
+}
+
+/* Do the value record v and the bound record b of one position (key)
+ * contradict each other (store.h: a yes at or below a no)? Then the
+ * message. */
+static bool contradicts(const StoreKey *key, const StoreValue *v, const StoreBound *b, char *err, int errlen)
+{
+    StoreBound of;
+    store_bound_of_value(key, v, &of);
+    StoreBound m = merge_bound(b, &of);
+    if (m.yes == STORE_BOUND_NONE || m.no == STORE_BOUND_NONE || m.yes > m.no) return false;
+    errmsg_set(err, errlen,
+               "conflict: the position's value record (%s wins) and bound record say Order wins within %d plies "
+               "and cannot within %d (the stored record is kept)",
+               v->winner == WINNER_ORDER ? "order" : "chaos", m.yes, m.no);
+    return true;
+}
+
+/* Inside a write transaction: the record to write for key bytes kb (the
+ * stored record of its kind merged with in), checked against the record
+ * of the other kind of the same position, and the meta record updated
+ * for it (count, digest, and format 3 for a first bound record). 0 write
+ * *keep, 1 nothing new, STORE_CONFLICT or -3 (a corrupt record or meta
+ * record) with a message in err, -1 LMDB's error in *mdb_rc. */
+static int merge_in_txn(Store *s, MDB_txn *txn, const StoreKeyBytes *kb, const Rec *in, const StoreGame *game,
+                        Rec *keep, StoreMeta *meta, int *mdb_rc, char *err, int errlen)
 {
     int found = read_meta(s->path, txn, s->dbi, meta, err, errlen);
     if (found < 0 || (!found && !game)) {
@@ -523,29 +613,44 @@ static int merge_in_txn(Store *s, MDB_txn *txn, MDB_val *k, const StoreValue *v,
         return -3;
     }
     if (!found) *meta = (StoreMeta){*game, STORE_FORMAT, 0, 0};
-    *keep = *v;
-    MDB_val old;
-    int rc = mdb_get(txn, s->dbi, k, &old);
-    if (rc == MDB_NOTFOUND) {
+    unsigned version = meta->version;
+    if (in->kind == STORE_KIND_BOUND) meta->version = STORE_FORMAT_BOUNDS;
+    *keep = *in;
+    Rec old, other;
+    uint64_t check = 0, ocheck;
+    int got = read_rec(s, txn, kb->b, version, &old, &check, mdb_rc, err, errlen);
+    if (got < 0) return got;
+    StoreKeyBytes okb = *kb; /* the other kind's record of the position */
+    okb.b[3] = in->kind == STORE_KIND_BOUND ? STORE_KIND_VALUE : STORE_KIND_BOUND;
+    int ogot = version >= STORE_FORMAT_BOUNDS || in->kind == STORE_KIND_BOUND
+                   ? read_rec(s, txn, okb.b, version, &other, &ocheck, mdb_rc, err, errlen)
+                   : 0;
+    if (ogot < 0) return ogot;
+    if (got && in->kind == STORE_KIND_VALUE && old.val.winner != in->val.winner) {
+        errmsg_set(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
+                   old.val.winner == WINNER_ORDER ? "order" : "chaos", in->val.winner == WINNER_ORDER ? "order" : "chaos");
+        return STORE_CONFLICT;
+    }
+    if (got && in->kind == STORE_KIND_VALUE) keep->val = merge(&old.val, &in->val);
+    if (got && in->kind == STORE_KIND_BOUND) keep->bound = merge_bound(&old.bound, &in->bound);
+    StoreKey key;
+    store_key_decode(kb, &key);
+    if (ogot && contradicts(&key, in->kind == STORE_KIND_VALUE ? &keep->val : &other.val,
+                            in->kind == STORE_KIND_BOUND ? &keep->bound : &other.bound, err, errlen))
+        return STORE_CONFLICT;
+    if (got && in->kind == STORE_KIND_BOUND && keep->bound.yes != STORE_BOUND_NONE &&
+        keep->bound.no != STORE_BOUND_NONE && keep->bound.yes <= keep->bound.no) {
+        errmsg_set(err, errlen,
+                   "conflict: the position's bounds would say Order wins within %d plies and cannot within %d (the "
+                   "stored record is kept)",
+                   keep->bound.yes, keep->bound.no);
+        return STORE_CONFLICT;
+    }
+    if (!got) {
         meta->records++;
         return 0;
     }
-    if (rc != 0) return *mdb_rc = rc, -1;
-    StoreKey ok;
-    StoreValue ov;
-    uint64_t check;
-    const char *why;
-    if (decode_record(k, &old, &ok, &ov, &check, &why) != 0) {
-        errmsg_set(err, errlen, "store %s is corrupt: the record of this position %s", s->path, why);
-        return -3;
-    }
-    if (ov.winner != v->winner) {
-        errmsg_set(err, errlen, "conflict: the position is decided twice, stored %s, new %s (the stored record is kept)",
-                   ov.winner == WINNER_ORDER ? "order" : "chaos", v->winner == WINNER_ORDER ? "order" : "chaos");
-        return STORE_CONFLICT;
-    }
-    *keep = merge(&ov, v);
-    if (keep->move == ov.move && keep->dtw == ov.dtw && keep->flags == ov.flags && keep->source == ov.source)
+    if (in->kind == STORE_KIND_VALUE ? same_value(&keep->val, &old.val) : same_bound(&keep->bound, &old.bound))
         return 1;
     meta->digest ^= check; /* the old record leaves the digest */
     return 0;
@@ -555,7 +660,7 @@ static int merge_in_txn(Store *s, MDB_txn *txn, MDB_val *k, const StoreValue *v,
  * record, commit; with game (the store has none yet) the meta record is
  * made. 0 done; 1 the map was full (nothing written); STORE_CONFLICT or
  * -3 (a corrupt record), message in err; -1 LMDB's error code in *mdb_rc. */
-static int put_txn(Store *s, MDB_val *k, const StoreValue *v, const StoreGame *game, int *mdb_rc, char *err,
+static int put_txn(Store *s, const StoreKeyBytes *kb, const Rec *in, const StoreGame *game, int *mdb_rc, char *err,
                    int errlen)
 {
     MDB_txn *txn;
@@ -569,21 +674,20 @@ static int put_txn(Store *s, MDB_val *k, const StoreValue *v, const StoreGame *g
         *mdb_rc = rc;
         return -1;
     }
-    StoreValue keep;
+    Rec keep;
     StoreMeta meta;
-    int r = merge_in_txn(s, txn, k, v, game, &keep, &meta, mdb_rc, err, errlen);
+    int r = merge_in_txn(s, txn, kb, in, game, &keep, &meta, mdb_rc, err, errlen);
     if (r != 0) {
         mdb_txn_abort(txn);
         return r == 1 ? 0 : r;
     }
-    StoreKeyBytes kb;
-    memcpy(kb.b, k->mv_data, sizeof kb.b);
     StoreValueBytes vb;
-    store_value_encode(&kb, &keep, &vb);
+    if (in->kind == STORE_KIND_BOUND) store_bound_encode(kb, &keep.bound, &vb);
+    else store_value_encode(kb, &keep.val, &vb);
     meta.digest ^= store_value_check(&vb);
-    MDB_val val = {sizeof vb.b, vb.b};
+    MDB_val k = {sizeof kb->b, (void *)kb->b}, val = {sizeof vb.b, vb.b};
     rc = put_meta(s, txn, &meta);
-    if (rc == 0) rc = mdb_put(txn, s->dbi, k, &val, 0);
+    if (rc == 0) rc = mdb_put(txn, s->dbi, &k, &val, 0);
     if (rc == 0) rc = mdb_txn_commit(txn);
     else mdb_txn_abort(txn);
     if (rc == MDB_MAP_FULL) return 1;
@@ -618,32 +722,15 @@ static int grow_map(Store *s, char *err, int errlen)
     return -1;
 }
 
-int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int errlen)
+/* Writes in (a value or a bound record, its key bytes kb canonical) by
+ * put_txn, growing the map as needed; store_put's returns. */
+static int put_rec(Store *s, const StoreKey *key, const StoreKeyBytes *kb, const Rec *in, char *err, int errlen)
 {
-    if (check_usable(s, err, errlen) != 0) return -1;
-    if (s->readonly) {
-        errmsg_set(err, errlen, "store %s: opened read-only", s->path);
-        return -1;
-    }
-    if (check_key(key, err, errlen) != 0 || check_value(key, v, err, errlen) != 0) return -1;
-    if (check_game(s, key, err, errlen) != 0) return -1;
-    int sym;
-    StoreKey ck = *key;
-    ck.pos = sym_canonical(key->pos, key->n, &sym);
-    StoreValue cv;
-    cv.winner = v->winner;
-    cv.move = v->move == MOVE_NONE ? MOVE_NONE : sym_move(v->move, sym, key->n);
-    cv.dtw = v->dtw;
-    cv.flags = v->flags;
-    cv.source = v->source;
-    StoreKeyBytes kb;
-    store_key_encode(&ck, &kb);
-    MDB_val k = {sizeof kb.b, kb.b};
     /* The store's first put names its game (store.h, meta record). */
     StoreGame game = {key->rules, key->n, key->k};
     for (int tries = 0;; tries++) {
         int mdb_rc = 0;
-        int r = put_txn(s, &k, &cv, s->has_game ? NULL : &game, &mdb_rc, err, errlen);
+        int r = put_txn(s, kb, in, s->has_game ? NULL : &game, &mdb_rc, err, errlen);
         if (r == 0) {
             s->game = game;
             s->has_game = true;
@@ -662,6 +749,67 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
     }
 }
 
+/* -1 with a message unless the store can take a put of key. */
+static int check_put(Store *s, const StoreKey *key, char *err, int errlen)
+{
+    if (check_usable(s, err, errlen) != 0) return -1;
+    if (s->readonly) {
+        errmsg_set(err, errlen, "store %s: opened read-only", s->path);
+        return -1;
+    }
+    if (check_key(key, err, errlen) != 0) return -1;
+    return check_game(s, key, err, errlen);
+}
+
+int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int errlen)
+{
+    if (check_put(s, key, err, errlen) != 0 || check_value(key, v, err, errlen) != 0) return -1;
+    int sym;
+    StoreKey ck = *key;
+    ck.pos = sym_canonical(key->pos, key->n, &sym);
+    Rec in = {.kind = STORE_KIND_VALUE, .val = *v};
+    in.val.move = v->move == MOVE_NONE ? MOVE_NONE : sym_move(v->move, sym, key->n);
+    StoreKeyBytes kb;
+    store_key_encode(&ck, &kb);
+    return put_rec(s, key, &kb, &in, err, errlen);
+}
+
+/* A bound as the caller gives it, against its position (caller's frame). */
+static int check_bound(const StoreKey *k, const StoreBound *b, char *err, int errlen)
+{
+    bool yes = b->yes != STORE_BOUND_NONE, no = b->no != STORE_BOUND_NONE;
+    if ((yes && (b->yes < 0 || b->yes > STORE_BOUND_MAX)) || (no && (b->no < 0 || b->no > STORE_BOUND_MAX)) ||
+        (!yes && !no)) {
+        errmsg_set(err, errlen, "bad bound: yes %d, no %d (0..%d, at least one known)", b->yes, b->no, STORE_BOUND_MAX);
+        return -1;
+    }
+    if (yes && no && b->yes <= b->no) {
+        errmsg_set(err, errlen, "bad bound: Order wins within %d plies and cannot within %d", b->yes, b->no);
+        return -1;
+    }
+    if (b->move == MOVE_NONE) return 0;
+    uint64_t bit = 1ULL << move_cell(b->move);
+    if (!yes || (b->move & 0x80) || !(bit & board_mask(k->n)) || (board_occupied(k->pos) & bit)) {
+        errmsg_set(err, errlen, "bad bound: a move %s", !yes ? "without a yes" : "off the board or on a taken cell");
+        return -1;
+    }
+    return 0;
+}
+
+int store_put_bound(Store *s, const StoreKey *key, const StoreBound *b, char *err, int errlen)
+{
+    if (check_put(s, key, err, errlen) != 0 || check_bound(key, b, err, errlen) != 0) return -1;
+    int sym;
+    StoreKey ck = *key;
+    ck.pos = sym_canonical(key->pos, key->n, &sym);
+    Rec in = {.kind = STORE_KIND_BOUND, .bound = *b};
+    in.bound.move = b->move == MOVE_NONE ? MOVE_NONE : sym_move(b->move, sym, key->n);
+    StoreKeyBytes kb;
+    store_key_encode(&ck, &kb);
+    kb.b[3] = STORE_KIND_BOUND;
+    return put_rec(s, key, &kb, &in, err, errlen);
+}
+
 /* A read transaction, adopting a map grown by another process. */
 static int read_begin(Store *s, MDB_txn **txn)
 {
@@ -673,17 +821,20 @@ static int read_begin(Store *s, MDB_txn **txn)
     return rc;
 }
 
-int store_get(Store *s, const StoreKey *key, StoreValue *out)
+/* The record of kind `kind` of key's position: 1 found (*rec, *sym the
+ * symmetry from the caller's frame to the canonical one), 0 not found,
+ * -1 error (s->error). */
+static int get_rec(Store *s, const StoreKey *key, int kind, Rec *rec, int *sym)
 {
     if (s->broken) return -1; /* s->error says why */
     s->error[0] = '\0';
     if (check_key(key, s->error, sizeof s->error) != 0 || check_game(s, key, s->error, sizeof s->error) != 0)
         return -1;
-    int sym;
     StoreKey ck = *key;
-    ck.pos = sym_canonical(key->pos, key->n, &sym);
+    ck.pos = sym_canonical(key->pos, key->n, sym);
     StoreKeyBytes kb;
     store_key_encode(&ck, &kb);
+    kb.b[3] = (uint8_t)kind;
     MDB_val k = {sizeof kb.b, kb.b}, val;
     MDB_txn *txn;
     int rc = read_begin(s, &txn);
@@ -695,7 +846,8 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
     StoreKey got;
     uint64_t check;
     const char *why = "";
-    int bad = rc == 0 ? decode_record(&k, &val, &got, out, &check, &why) : 0;
+    /* checked at open against the format; here by its kind */
+    int bad = rc == 0 ? decode_record(&k, &val, STORE_FORMAT_BOUNDS, &got, rec, &check, &why) : 0;
     mdb_txn_abort(txn);
     if (rc == MDB_NOTFOUND) return 0;
     if (rc != 0) {
@@ -703,10 +855,30 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
         return -1;
     }
     /* never used: a record that fails its check (store.h) */
-    if (bad) {
-        errmsg_set(s->error, sizeof s->error, "store %s is corrupt: the record of this position %s", s->path, why);
+    if (bad || rec->kind != kind) {
+        errmsg_set(s->error, sizeof s->error, "store %s is corrupt: the record of this position %s", s->path,
+                   bad ? why : "is of another kind");
         return -1;
     }
+    return 1;
+}
+
+int store_get(Store *s, const StoreKey *key, StoreValue *out)
+{
+    Rec rec;
+    int sym, rc = get_rec(s, key, STORE_KIND_VALUE, &rec, &sym);
+    if (rc != 1) return rc;
+    *out = rec.val;
+    if (out->move != MOVE_NONE) out->move = sym_move(out->move, sym_inverse(sym), key->n);
+    return 1;
+}
+
+int store_get_bound(Store *s, const StoreKey *key, StoreBound *out)
+{
+    Rec rec;
+    int sym, rc = get_rec(s, key, STORE_KIND_BOUND, &rec, &sym);
+    if (rc != 1) return rc;
+    *out = rec.bound;
     if (out->move != MOVE_NONE) out->move = sym_move(out->move, sym_inverse(sym), key->n);
     return 1;
 }
@@ -715,7 +887,10 @@ int store_get(Store *s, const StoreKey *key, StoreValue *out)
 /* Iteration and statistics                                            */
 /* ------------------------------------------------------------------ */
 
-int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
+/* Calls value (on value records) or bound (on bound records), either
+ * NULL to skip that kind, on every record in key order until one returns
+ * non-zero (store_foreach's returns). */
+static int visit_all(Store *s, StoreVisit value, StoreBoundVisit bound, void *ctx, char *err, int errlen)
 {
     if (check_usable(s, err, errlen) != 0) return -1;
     MDB_txn *txn;
@@ -736,10 +911,10 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
         if (is_meta_key(&k)) continue; /* checked at open */
         StoreKey key;
-        StoreValue val;
+        Rec rec;
         uint64_t check;
         const char *why;
-        int bad = decode_record(&k, &v, &key, &val, &check, &why);
+        int bad = decode_record(&k, &v, STORE_FORMAT_BOUNDS, &key, &rec, &check, &why);
         if (bad == 0 && check_key(&key, NULL, 0) != 0) bad = -1, why = "a key that is no position";
         if (bad) {
             errmsg_set(err, errlen, "store %s is corrupt: a record %s; 'ocsolve store check %s' lists the bad ones",
@@ -747,7 +922,8 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
             ret = -1;
             break;
         }
-        ret = fn(&key, &val, ctx);
+        if (rec.kind == STORE_KIND_VALUE && value) ret = value(&key, &rec.val, ctx);
+        if (rec.kind == STORE_KIND_BOUND && bound) ret = bound(&key, &rec.bound, ctx);
         if (ret != 0) break;
     }
     if (ret == 0 && rc != MDB_NOTFOUND) {
@@ -757,6 +933,16 @@ int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
     mdb_cursor_close(cur);
     mdb_txn_abort(txn);
     return ret;
+}
+
+int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen)
+{
+    return visit_all(s, fn, NULL, ctx, err, errlen);
+}
+
+int store_foreach_bound(Store *s, StoreBoundVisit fn, void *ctx, char *err, int errlen)
+{
+    return visit_all(s, NULL, fn, ctx, err, errlen);
 }
 
 static int count_one(const StoreKey *k, const StoreValue *v, void *ctx)
@@ -771,10 +957,17 @@ static int count_one(const StoreKey *k, const StoreValue *v, void *ctx)
     return 0;
 }
 
+static int count_bound(const StoreKey *k, const StoreBound *b, void *ctx)
+{
+    (void)k, (void)b;
+    ((StoreStats *)ctx)->bounds++;
+    return 0;
+}
+
 int store_stats(Store *s, StoreStats *out, char *err, int errlen)
 {
     memset(out, 0, sizeof *out);
-    if (store_foreach(s, count_one, out, err, errlen) != 0) return -1;
+    if (visit_all(s, count_one, count_bound, out, err, errlen) != 0) return -1;
     MDB_envinfo info;
     MDB_stat ms;
     mdb_env_info(s->env, &info);
@@ -854,7 +1047,7 @@ int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx
         Walked w;
         int found = read_meta(path, txn, s->dbi, &out->meta, why, sizeof why);
         out->meta_ok = found == 1;
-        rc = walk_records(txn, s->dbi, &w, bad, ctx);
+        rc = walk_records(txn, s->dbi, out->meta_ok ? out->meta.version : STORE_FORMAT_BOUNDS, &w, bad, ctx);
         out->records = w.records;
         out->bad = w.bad;
         out->digest = w.digest;

@@ -23,10 +23,12 @@
  * store file moves between machines):
  *
  *   byte 0       1     2     3       4                  12                 20
- *        | rules | n   | k   | 0   | X bits (8, LE)   | O bits (8, LE)   |
+ *        | rules | n   | k   | kind | X bits (8, LE)   | O bits (8, LE)  |
  *
  *   rules  0 original, 1 exact, 2 exact-end (RuleSet); n 4..8; k 3..n;
- *   byte 3 is zero (reserved);
+ *   kind   0 a value record (below), 1 a bound record (Bound records,
+ *          below; format 3 only). Format 2 called it a reserved zero
+ *          byte, so every format-2 record is a value record;
  *   X, O   the position's CANONICAL form (symmetry.h: the least of its 16
  *          images), bit layout of board.h. store_put and store_get
  *          canonicalise themselves: callers pass any of the 16 images and
@@ -47,10 +49,53 @@
  *           `solve --dtw` reports it; 0xFFFF unknown (always for Chaos);
  *   flags   STORE_FLAG_*; merged by OR;
  *   source  who decided it (STORE_SOURCE_*);
- *   version STORE_FORMAT (2); a record of another version is refused as
+ *   version STORE_FORMAT (2), in format-3 stores too (a value record
+ *           did not change); a record of another version is refused as
  *           corrupt rather than misread. Byte 7 is zero (reserved);
  *   check   XXH3-64 (seed STORE_SEED) of the record's 20 key bytes and
  *           then value bytes 0..7.
+ *
+ * Bound records (format 3): what the bounded question W(b, d) of
+ * solver/dfpn_depth.h, "does Order force a line within d plies?", is known
+ * to answer at a position, for `ocsolve jobs --within` (jobs/within.h).
+ * Key: as above with kind 1, so a position may have a value record and a
+ * bound record side by side, and a format-2 record is never read as one.
+ * Value, 16 bytes:
+ *
+ *   byte 0     1    2      3   4       5        6         7   8            16
+ *        | yes | no | move | 0 | flags | source | version | 0 | check (LE)   |
+ *
+ *   yes     Order forces a line within this many plies (dtw <= yes), the
+ *           least such d proven; 0xFF none known;
+ *   no      Order cannot force one within this many (dtw > no), the
+ *           greatest such d proven; 0xFF none known (0..64 otherwise; at
+ *           least one of yes and no is known);
+ *   move    with yes, Order to move: a move whose child is within yes - 1,
+ *           in the canonical frame; 0xFF none;
+ *   version STORE_FORMAT_BOUNDS (3); check, flags, source as above.
+ * Meaning and use: a yes at d answers every d' >= d with yes, a no at d
+ * every d' <= d with no (dtw <= d <= d', dtw > d >= d'); nothing else
+ * (store_bound_answer). A value record answers too (store_bound_of_value):
+ * a Chaos win is no at every d, an Order win is yes at the empty cells
+ * (a game lasts no longer), and a known dtw t is yes at t and no at t - 1.
+ * Merging: a put keeps the least yes (with its move) and the greatest no;
+ * a put after which the position's yes would be at or below its no, the
+ * bound record and the value record read together (a yes at y says dtw
+ * <= y, a no at n dtw > n), is refused with STORE_CONFLICT ("conflict:
+ * ... within 9 and not within 11"), and so is a value put that
+ * contradicts a stored bound: two facts that cannot both hold mean a bug.
+ * (The store knows no parity argument: yes at 4 and no at 3 of an Order-
+ * to-move position, where dtw is odd, is a contradiction it lets pass.)
+ *
+ * Versions: a store is of format 2 until its first bound record, whose
+ * put rewrites the meta record's version to 3 in the same transaction; a
+ * store with no bound record stays of format 2, readable by an ocsolve
+ * that knows only format 2. This ocsolve reads both; an older one refuses
+ * a format-3 store by its version ("has store format version 3 (this
+ * ocsolve reads 2)"), never misreading a bound record, and a bound record
+ * in a store whose meta record says 2 is a bad record (store check lists
+ * it, opening refuses the store). The count and digest of the meta record
+ * take bound records as they take value records.
  *
  * Why a checksum over key and value: LMDB checks nothing of what it
  * stores, and one flipped bit in a winner byte turns a Chaos win into an
@@ -74,8 +119,11 @@
  *
  *   magic   STORE_MAGIC, the 8 bytes "OCSSTORE": an LMDB database of
  *           another program has no such record;
- *   version STORE_FORMAT, the format of the whole store (meta and
- *           records); a store of another version is refused at open;
+ *   version the format of the whole store (meta and records):
+ *           STORE_FORMAT (2), or STORE_FORMAT_BOUNDS (3) once it holds a
+ *           bound record; a store of another version is refused at open
+ *           ("store DIR has store format version 1 (this ocsolve reads 2
+ *           and 3)");
  *   rules, n, k  the game of every position in the store;
  *   records the number of position records (LE);
  *   digest  the XOR of every position record's check (LE);
@@ -163,7 +211,8 @@
 #include "../engine/board.h"
 #include "../engine/rules.h"
 
-enum { STORE_KEY_BYTES = 20, STORE_VALUE_BYTES = 16, STORE_FORMAT = 2 };
+enum { STORE_KEY_BYTES = 20, STORE_VALUE_BYTES = 16, STORE_FORMAT = 2, STORE_FORMAT_BOUNDS = 3 };
+enum { STORE_KIND_VALUE = 0, STORE_KIND_BOUND = 1 }; /* key byte 3 */
 enum { STORE_META_KEY_BYTES = 5, STORE_META_BYTES = 40 };
 #define STORE_SEED 0x4F43535354524532ULL /* "OCSSTRE2": the checks' XXH3 seed */
 #define STORE_META_KEY "\xFF" "meta" /* STORE_META_KEY_BYTES bytes, no NUL */
@@ -217,6 +266,23 @@ typedef struct {
     uint8_t flags, source;
 } StoreValue;
 
+/* A bound record (Bound records, above). */
+enum { STORE_BOUND_NONE = -1, STORE_BOUND_MAX = 64 };
+typedef struct {
+    int yes;   /* dtw <= yes (0..64); STORE_BOUND_NONE: not known */
+    int no;    /* dtw > no (0..64); STORE_BOUND_NONE: not known */
+    Move move; /* with yes, Order to move: a move whose child is within yes - 1; MOVE_NONE */
+    uint8_t flags, source;
+} StoreBound;
+
+/* W(position, d) by what b says: 1 yes, 0 no, -1 not known (above). */
+static inline int store_bound_answer(const StoreBound *b, int d)
+{
+    if (b->yes != STORE_BOUND_NONE && b->yes <= d) return 1;
+    if (b->no != STORE_BOUND_NONE && b->no >= d) return 0;
+    return -1;
+}
+
 typedef struct Store Store;
 
 /* Opens (readonly = false: creates when missing, directory included) the
@@ -253,6 +319,21 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
 /* 1 found (*out filled, its move in the caller's frame), 0 not found, -1
  * error (store_error says which: also a key of another game). */
 int store_get(Store *s, const StoreKey *key, StoreValue *out);
+/* The bound record of key (any frame): as store_put and store_get, for
+ * bound records (above): 0 stored or merged, STORE_CONFLICT (the old
+ * record kept; also against the value record), -1 another error (a
+ * bound out of 0..64, none known, a move without a yes or on a taken
+ * cell, ...). The first bound record makes the store of format 3. */
+int store_put_bound(Store *s, const StoreKey *key, const StoreBound *b, char *err, int errlen);
+/* 1 found (*out, its move in the caller's frame), 0 not found, -1 error
+ * (store_error). The bound record alone: store_bound_of_value reads a
+ * value record the same way. */
+int store_get_bound(Store *s, const StoreKey *key, StoreBound *out);
+/* What the value record v of key says of the bounds (above): a Chaos win
+ * no at STORE_BOUND_MAX; an Order win yes at its dtw, or else at the
+ * empty cells, and no at dtw - 1 when its dtw is known. */
+void store_bound_of_value(const StoreKey *key, const StoreValue *v, StoreBound *out);
+
 /* The message of the last failed store_get (empty if none). */
 const char *store_error(const Store *s);
 /* durable (the default): a put has reached the disk when it returns. Off
@@ -262,7 +343,8 @@ const char *store_error(const Store *s);
 int store_set_durable(Store *s, bool durable);
 
 typedef struct {
-    uint64_t entries;
+    uint64_t entries;          /* value records */
+    uint64_t bounds;           /* bound records (above) */
     uint64_t order, chaos;     /* per winner */
     uint64_t with_move, with_dtw;
     uint64_t map_bytes;        /* the map: what the store can hold now */
@@ -274,12 +356,15 @@ typedef struct {
  * are not seen). 0, or -1 with a message. */
 int store_stats(Store *s, StoreStats *out, char *err, int errlen);
 
-/* Calls fn on every record in key order, in the canonical frame, until fn
- * returns non-zero (then returns that value). 0 when all were visited, -1
- * with a message on an error or a corrupt record. fn must not call the
- * store. */
+/* Calls fn on every value record in key order, in the canonical frame,
+ * until fn returns non-zero (then returns that value). 0 when all were
+ * visited, -1 with a message on an error or a corrupt record. fn must not
+ * call the store. */
 typedef int (*StoreVisit)(const StoreKey *key, const StoreValue *v, void *ctx);
 int store_foreach(Store *s, StoreVisit fn, void *ctx, char *err, int errlen);
+/* The same over every bound record. */
+typedef int (*StoreBoundVisit)(const StoreKey *key, const StoreBound *b, void *ctx);
+int store_foreach_bound(Store *s, StoreBoundVisit fn, void *ctx, char *err, int errlen);
 
 /* The meta record's content. */
 typedef struct {
@@ -317,8 +402,10 @@ typedef void (*StoreBadRecord)(const uint8_t *key, size_t klen, const char *why,
  * with a message when path holds no store at all. */
 int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx, char *err, int errlen);
 
-/* The byte strings (exposed for tests): no canonicalisation here. */
+/* The byte strings (exposed for tests): no canonicalisation here. A key
+ * is encoded as a value record's (kind 0); store_key_kind reads byte 3. */
 void store_key_encode(const StoreKey *k, StoreKeyBytes *out);
+static inline int store_key_kind(const StoreKeyBytes *kb) { return kb->b[3]; }
 void store_key_decode(const StoreKeyBytes *in, StoreKey *k);
 /* The value of the record with key bytes kb, its check included. */
 void store_value_encode(const StoreKeyBytes *kb, const StoreValue *v, StoreValueBytes *out);
@@ -328,6 +415,11 @@ enum { STORE_BAD_CHECK = -2 };
 int store_value_decode(const StoreKeyBytes *kb, const StoreValueBytes *in, StoreValue *v);
 /* The check a value carries (bytes 8..15), as the digest sums it. */
 uint64_t store_value_check(const StoreValueBytes *in);
+/* The value of the bound record with key bytes kb (byte 3 must be
+ * STORE_KIND_BOUND), its check included; decoding as store_value_decode
+ * (-1 also for a bound out of range, none known, a reserved byte set). */
+void store_bound_encode(const StoreKeyBytes *kb, const StoreBound *b, StoreValueBytes *out);
+int store_bound_decode(const StoreKeyBytes *kb, const StoreValueBytes *in, StoreBound *b);
 
 /* The meta record's value (m->version: STORE_FORMAT; tests write others),
  * its check computed. */

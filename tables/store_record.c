@@ -70,6 +70,45 @@ int store_value_decode(const StoreKeyBytes *kb, const StoreValueBytes *in, Store
     return 0;
 }
 
+enum { BOUND_NONE = 0xFF };
+
+static unsigned bound_byte(int d) { return d == STORE_BOUND_NONE ? BOUND_NONE : (unsigned)d; }
+
+void store_bound_encode(const StoreKeyBytes *kb, const StoreBound *b, StoreValueBytes *out)
+{
+    out->b[0] = (uint8_t)bound_byte(b->yes);
+    out->b[1] = (uint8_t)bound_byte(b->no);
+    out->b[2] = b->move;
+    out->b[3] = 0;
+    out->b[4] = b->flags;
+    out->b[5] = b->source;
+    out->b[6] = STORE_FORMAT_BOUNDS;
+    out->b[7] = 0;
+    le_put(out->b + 8, value_check(kb, out), 8);
+}
+
+/* A bound byte: 0..STORE_BOUND_MAX, or none; -2 for anything else. */
+static int bound_of(uint8_t byte)
+{
+    if (byte == BOUND_NONE) return STORE_BOUND_NONE;
+    return byte <= STORE_BOUND_MAX ? byte : -2;
+}
+
+int store_bound_decode(const StoreKeyBytes *kb, const StoreValueBytes *in, StoreBound *b)
+{
+    if (value_check(kb, in) != store_value_check(in)) return STORE_BAD_CHECK;
+    if (store_key_kind(kb) != STORE_KIND_BOUND || in->b[6] != STORE_FORMAT_BOUNDS || in->b[3] || in->b[7]) return -1;
+    int yes = bound_of(in->b[0]), no = bound_of(in->b[1]);
+    if (yes == -2 || no == -2 || (yes == STORE_BOUND_NONE && no == STORE_BOUND_NONE)) return -1;
+    if (in->b[2] != MOVE_NONE && (yes == STORE_BOUND_NONE || (in->b[2] & 0x80))) return -1;
+    b->yes = yes;
+    b->no = no;
+    b->move = in->b[2];
+    b->flags = in->b[4];
+    b->source = in->b[5];
+    return 0;
+}
+
 /* XXH3 of the meta key then the value's first 32 bytes. */
 static uint64_t meta_check(const StoreMetaBytes *mb)
 {

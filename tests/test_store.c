@@ -560,16 +560,16 @@ Test(store, foreign_meta_refused)
     StoreMeta good = {g, STORE_FORMAT, 1, raw_check(dir, &k)};
     StoreMeta m = good;
     StoreMetaBytes mb;
-    m.version = STORE_FORMAT + 1;
+    m.version = STORE_FORMAT_BOUNDS + 1; /* a format after this one's newest */
     store_meta_encode(&m, &mb);
     poke(dir, mb.b, sizeof mb.b, false);
-    expect_open_refused(dir, false, NULL, "has store format version 3 (this ocsolve reads 2)");
-    expect_open_refused(dir, true, NULL, "format version 3");
-    expect_reject("format version 3", "store", "stats", dir);
+    expect_open_refused(dir, false, NULL, "has store format version 4 (this ocsolve reads 2 and 3)");
+    expect_open_refused(dir, true, NULL, "format version 4");
+    expect_reject("format version 4", "store", "stats", dir);
     /* a store of format 1 (a 16-byte meta record, no checks) */
     uint8_t v1[16] = "OCSSTORE\x01\x00\x00\x06\x05";
     poke(dir, v1, sizeof v1, false);
-    expect_open_refused(dir, true, NULL, "has store format version 1 (this ocsolve reads 2)");
+    expect_open_refused(dir, true, NULL, "has store format version 1 (this ocsolve reads 2 and 3)");
     store_meta_encode(&good, &mb);
     mb.b[0] = 'X'; /* no magic */
     poke(dir, mb.b, sizeof mb.b, false);

@@ -117,15 +117,22 @@ typedef struct {
     int rules, checked, bad;
 } StoreSample;
 
-static int store_record(const StoreKey *key, const StoreValue *v, void *ctx)
+/* The reference position of a store key (rules: the REF_ rule set). */
+static RefPos key_pos(const StoreKey *key, int rules)
 {
-    StoreSample *s = ctx;
-    RefPos p = {.n = key->n, .k = key->k, .rules = s->rules};
+    RefPos p = {.n = key->n, .k = key->k, .rules = rules};
     for (int r = 0; r < key->n; r++)
         for (int c = 0; c < key->n; c++) {
             uint64_t bit = 1ULL << (8 * r + c);
             p.cell[r * key->n + c] = (key->pos.s[PIECE_X] & bit) ? 'X' : (key->pos.s[PIECE_O] & bit) ? 'O' : '.';
         }
+    return p;
+}
+
+static int store_record(const StoreKey *key, const StoreValue *v, void *ctx)
+{
+    StoreSample *s = ctx;
+    RefPos p = key_pos(key, s->rules);
     s->checked++;
     s->bad += (brute_dtw(s->m, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS) != v->winner;
     return 0;
@@ -142,5 +149,28 @@ int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked)
     char err[256] = "";
     cr_assert_eq(store_foreach(st, store_record, &s, err, sizeof err), 0, "%s", err);
     *checked = s.checked;
+    return s.bad;
+}
+
+/* A bound record against the brute force's dtw (-1: Chaos wins): a yes
+ * at y says 0 <= dtw <= y, a no at n says dtw > n or no win. */
+static int bound_record(const StoreKey *key, const StoreBound *b, void *ctx)
+{
+    StoreSample *s = ctx;
+    RefPos p = key_pos(key, s->rules);
+    int dtw = brute_dtw(s->m, &p);
+    s->checked++;
+    bool ok = b->yes == STORE_BOUND_NONE || (dtw >= 0 && dtw <= b->yes);
+    ok = ok && (b->no == STORE_BOUND_NONE || dtw < 0 || dtw > b->no);
+    s->bad += !ok;
+    return 0;
+}
+
+int tl_store_bound_disagreements(Store *st, BruteMemo *m, int rules, int *checked)
+{
+    StoreSample s = {m, rules, 0, 0};
+    char err[256] = "";
+    cr_assert_eq(store_foreach_bound(st, bound_record, &s, err, sizeof err), 0, "%s", err);
+    if (checked) *checked = s.checked;
     return s.bad;
 }

@@ -48,5 +48,8 @@ Winner tl_brute_winner(BruteMemo *m, RefPos *p);
  * REF_ rule set of its game): how many disagree; *checked gets how many
  * were read. Asserts the store could be read. */
 int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
+/* The same for its bound records (tables/store.h): a yes at y must have
+ * 0 <= dtw <= y, a no at n dtw > n or no win; checked may be NULL. */
+int tl_store_bound_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
 
 #endif

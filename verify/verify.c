@@ -41,11 +41,22 @@ static const char *here(Verifier *v)
 
 static const char *const WINNER_NAME[3] = {"?", "order", "chaos"};
 
-/* The entry of key for this verification's game and winner with that root, or SIZE_MAX. */
+/* The entry of key for this verification's game and winner with that
+ * root, or SIZE_MAX. A horizon certificate's see lines accept a file with
+ * a horizon (verify.h), which makes them other entries than a win's. */
 static size_t sub_find(const SubSet *ss, const char *key, const Verifier *v, VrKey root)
 {
-    Sub like = {.n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .root = root};
+    Sub like = {.n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .horizon_ok = v->horizon >= 0,
+                .root = root};
     return vsub_find(ss, key, &like);
+}
+
+/* The plies left at a position with `empty` empty cells: for a horizon
+ * certificate, the least horizon a see line's file must have there;
+ * -1 for any other (its files must claim a win). */
+static int need_of(const Verifier *v, int empty)
+{
+    return v->horizon >= 0 ? v->horizon - (v->nest->root_empty - empty) : -1;
 }
 
 /* The See of line `line` (see[] is in line order). */
@@ -65,14 +76,14 @@ static const See *see_of(const Verifier *v, uint32_t line)
  * proof rests on; the branch is taken as proved, as a file proved before
  * is, and settle() proves this file only when that one is proved. A file
  * that cannot be found fails this check (the sequential pass says how). */
-static int defer_see(Verifier *v, Entry *e, const See *s)
+static int defer_see(Verifier *v, Entry *e, const See *s, int empty)
 {
     Prepass *pp = v->nest->pre;
     v->nest->saw_see = true;
     struct stat st;
     Sub fresh = {.key = vsub_key(s->path), .path = strdup(s->path), .n = v->g.n, .k = v->g.k, .rules = v->g.rules,
-                 .winner = v->winner, .root = vr_canonical(&v->sym, s->cells, NULL), .state = S_QUEUED,
-                 .bytes = stat(s->path, &st) == 0 ? (int64_t)st.st_size : 0};
+                 .winner = v->winner, .horizon_ok = v->horizon >= 0, .root = vr_canonical(&v->sym, s->cells, NULL),
+                 .horizon = -1, .state = S_QUEUED, .bytes = stat(s->path, &st) == 0 ? (int64_t)st.st_size : 0};
     vc_format_pos(s->cells, v->g.n, fresh.root_text);
     int rc = 0;
     pthread_mutex_lock(&pp->mu);
@@ -83,10 +94,11 @@ static int defer_see(Verifier *v, Entry *e, const See *s)
     }
     Sub *t = &pp->subs->s[v->nest->task];
     if (i != SIZE_MAX && t->ndep == t->capdep) {
-        size_t cap = t->capdep ? 2 * t->capdep : 8, *big = realloc(t->dep, cap * sizeof *big);
+        size_t cap = t->capdep ? 2 * t->capdep : 8;
+        SubDep *big = realloc(t->dep, cap * sizeof *big);
         if (big) t->dep = big, t->capdep = cap;
     }
-    if (i != SIZE_MAX && t->ndep < t->capdep) t->dep[t->ndep++] = i;
+    if (i != SIZE_MAX && t->ndep < t->capdep) t->dep[t->ndep++] = (SubDep){i, need_of(v, empty)};
     else rc = invalid(v, "see %s: not found, or out of memory", s->path);
     pthread_mutex_unlock(&pp->mu);
     free(fresh.key), free(fresh.path);
@@ -112,30 +124,46 @@ static void see_done(Verifier *v, Entry *e, int height, int rest)
 }
 
 /* Remembers a sub-certificate proved by checking it here (entry i if the
- * pre-pass had one; takes key): counted, as its positions were. On no
- * memory it is only not remembered, which costs time, never a result. */
-static void sub_proved(SubSet *ss, size_t i, char *key, const Verifier *v, VrKey root, const Nest *nest)
+ * pre-pass had one; takes key), with horizon its file's horizon: counted,
+ * as its positions were. On no memory it is only not remembered, which
+ * costs time, never a result. */
+static void sub_proved(SubSet *ss, size_t i, char *key, const Verifier *v, VrKey root, const Nest *nest, int horizon)
 {
     if (ss && i != SIZE_MAX) {
         ss->s[i].state = S_PROVED, ss->s[i].counted = true, ss->s[i].height = nest->height;
         ss->s[i].rest = nest->rest;
+        ss->s[i].horizon = horizon;
     } else if (ss && key) {
-        Sub s = {.key = key, .n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .root = root,
-                 .state = S_PROVED, .counted = true, .height = nest->height, .rest = nest->rest};
+        Sub s = {.key = key, .n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner,
+                 .horizon_ok = v->horizon >= 0, .root = root, .horizon = horizon, .state = S_PROVED, .counted = true,
+                 .height = nest->height, .rest = nest->rest};
         if (vsub_add(ss, &s) != SIZE_MAX) return;
     }
     free(key);
 }
 
-/* A position with a 'see' line: its certificate, checked on its own (its
- * own table, freed after) as a proof that the same winner wins the
- * position as written, under the same game, one level deeper. A file
- * proved already for this (sub_find) counts when its levels fit here. */
-static int prove_see(Verifier *v, Entry *e)
+/* A see line's file proved with horizon `horizon` (-1: a win) where at
+ * least `need` is needed (-1: a win is, or any horizon will do when the
+ * entry accepts none): 0, or invalid, naming the see line (verify.h,
+ * Horizon certificates). */
+static int horizon_enough(Verifier *v, const See *s, const char *pos, int horizon, int need)
+{
+    if (horizon < 0 || horizon >= need) return 0;
+    return invalid(v, "see %s at %s (line %u): its horizon of %d plies is short of the %d plies left there", s->path,
+                   pos, s->line, horizon, need);
+}
+
+/* A position with a 'see' line, `empty` empty cells: its certificate,
+ * checked on its own (its own table, freed after) as a proof that the
+ * same winner wins the position as written (in a horizon certificate:
+ * or that Order cannot win within the plies left there), under the same
+ * game, one level deeper. A file proved already for this (sub_find)
+ * counts when its levels fit here. */
+static int prove_see(Verifier *v, Entry *e, int empty)
 {
     if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
     const See *s = see_of(v, e->line);
-    if (v->nest->pre) return defer_see(v, e, s);
+    if (v->nest->pre) return defer_see(v, e, s, empty);
     char pos[NOTATION_POS_LEN];
     vc_format_pos(s->cells, v->g.n, pos);
     int depth = v->nest->depth + 1;
@@ -148,6 +176,7 @@ static int prove_see(Verifier *v, Entry *e)
     size_t i = key ? sub_find(ss, key, v, want) : SIZE_MAX;
     if (i != SIZE_MAX && ss->s[i].state == S_PROVED && depth + ss->s[i].height <= SEE_MAX_DEPTH) {
         free(key);
+        if (horizon_enough(v, s, pos, ss->s[i].horizon, need_of(v, empty)) != 0) return VERIFY_INVALID;
         v->res->positions_checked += vsub_count(ss, i); /* 0 when this verification counted it already */
         see_done(v, e, ss->s[i].height, ss->s[i].rest);
         return 0;
@@ -156,12 +185,16 @@ static int prove_see(Verifier *v, Entry *e)
     if (!sub) return free(key), vc_error(v->res, VERIFY_MALFORMED, "out of memory");
     VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
     Nest nest = vnest(depth, ss, NULL, 0, v->nest->lim);
+    nest.horizon_ok = v->horizon >= 0;
     int rc = vr_verify_nested(s->path, &x, sub, &nest);
     if (rc == VERIFY_VALID) {
-        v->res->positions_checked += sub->positions_checked;
-        see_done(v, e, nest.height, nest.rest);
-        sub_proved(ss, i, key, v, want, &nest);
+        sub_proved(ss, i, key, v, want, &nest, sub->horizon);
         key = NULL;
+        if (horizon_enough(v, s, pos, sub->horizon, need_of(v, empty)) != 0) rc = VERIFY_INVALID;
+        else {
+            v->res->positions_checked += sub->positions_checked;
+            see_done(v, e, nest.height, nest.rest);
+        }
     } else if (strncmp(sub->error, "see ", 4) == 0) { /* nested: the innermost see line says it best */
         invalid(v, "%s", sub->error);
     } else {
@@ -281,7 +314,7 @@ static int prove(Verifier *v, int last, int empty)
     if (v->nest->pre && atomic_load_explicit(&v->nest->pre->stop, memory_order_relaxed))
         return invalid(v, "stopped: another check of the pre-pass failed");
 
-    if (e && (e->flags & E_SEE)) return prove_see(v, e);
+    if (e && (e->flags & E_SEE)) return prove_see(v, e, empty);
     if (e && (e->flags & E_LEMMA)) return prove_lemma(v, e);
 
     bool order_to_move = (nn - empty) % 2 == 0;
@@ -316,7 +349,7 @@ static int check_expect(Verifier *v, const VerifyExpect *x)
     if (x->winner && x->winner != r->winner)
         return invalid(v, "the certificate claims %s wins, not %s", WINNER_NAME[r->winner], WINNER_NAME[x->winner]);
     /* a horizon shows a no to a bounded question, not a win (verify.h) */
-    if (x->winner && r->horizon >= 0)
+    if (x->winner && r->horizon >= 0 && !v->nest->horizon_ok)
         return invalid(v, "the certificate shows only that Order cannot win within %d plies (its horizon), not that "
                           "chaos wins",
                        r->horizon);

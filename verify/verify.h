@@ -63,8 +63,9 @@
  * dtw as solver/dfpn_depth.h and tests/brute.h define it (plies until a
  * line stands, Order hurrying and Chaos delaying; none for a Chaos win).
  * Its lines are a Chaos certificate's: Chaos's move at each Chaos-to-move
- * position the check reaches, pairing lines, see lines (whose files must
- * prove a full Chaos win: a file with a horizon is refused there). The
+ * position the check reaches, pairing lines, see lines (whose files prove
+ * a full Chaos win, or, themselves horizon certificates, that Order cannot
+ * win within at least the plies left where the see line stands). The
  * check follows from the root every Order move and Chaos's listed move; a
  * position p plies from the root, with h = D - p plies left, is
  *   - refused if a line stands (under exact-end: the board is full and a
@@ -76,7 +77,11 @@
  *     still win (vr_dead) it is every h; under exact-end, where a line
  *     counts only on the full board, it is every position with more than
  *     h empty cells;
- *   - closed by a lemma pairing or see line, as in any Chaos certificate;
+ *   - closed by a lemma pairing line, or by a see line whose file is
+ *     valid for the position (its root, up to symmetry) as a Chaos
+ *     certificate without a horizon, or with a horizon H >= h (a file
+ *     whose horizon is shorter is refused there: "see F at POS (line N):
+ *     its horizon of H plies is short of the h plies left there");
  *   - otherwise followed: Chaos's line must be there and its move legal;
  *     Order's every move.
  * Positions are remembered by canonical form as elsewhere: every path from
@@ -101,16 +106,33 @@
  *     whole board): no line stands at P (fewest >= 1), and after any move
  *     fewest is at least one less than before and still > h - 1 (a window
  *     that is not live never becomes live), so S follows by induction;
- *   - a lemma pairing or see line: Chaos wins P, so S(P, h) for every h;
+ *   - a lemma pairing line, or a see line whose file claims a win: Chaos
+ *     wins P, so S(P, h) for every h (at a Chaos node the strategy's
+ *     move, at an Order node every move, keeps a Chaos win, where no
+ *     line stands);
+ *   - a see line whose file F has a horizon H >= h: F is checked on its
+ *     own by this same check, so S(P', H) holds for its root P', an image
+ *     of P under a symmetry or the X/O swap, which keep every line and so
+ *     S: S(P, H). S is monotone in h (S(P, H) gives S(P, h) for h <= H, by
+ *     the same induction: at h = 0 it asks only that no line stands), so
+ *     S(P, h). The induction over files is well-founded: a file counts as
+ *     proved only when the files its proof reaches are, nested at most
+ *     SEE_MAX_DEPTH deep (see lines, above; verify_subs.h), so a cycle of
+ *     files proves nothing;
  *   - a position met again: it was checked, in a symmetric form with the
  *     same h, before.
  * So S(root, D) holds, and dtw(root) > D. A certificate without the field
  * is checked as before and means what it always meant; a verifier older
  * than the field refuses one that has it ("unknown keyword 'horizon'"), so
  * no verifier mistakes it for a proof that Chaos wins. Nor does a caller
- * of this one that asks for a winner (VerifyExpect), nor a see line: a
- * certificate with a horizon is invalid there. A caller that accepts any
- * claim reads the horizon in the result.
+ * of this one that asks for a winner (VerifyExpect), nor a see line of a
+ * certificate that claims a win: a certificate with a horizon is invalid
+ * there. Only a horizon certificate's see line takes one, and only with
+ * a horizon at least the plies left there (above). A caller that accepts
+ * any claim reads the horizon in the result. Sub-certificates are checked
+ * once per (file, game, winner, root, whether a horizon is acceptable),
+ * and a file proved with a horizon too short for a later see line fails
+ * that see line, with one thread and with many alike.
  *
  * The longest game. For a valid Order certificate the result also gives
  * the most plies a game can last from the root when Order plays the

@@ -32,7 +32,7 @@ size_t vsub_find(const SubSet *ss, const char *key, const Sub *like)
     for (size_t i = 0; i < ss->n; i++) {
         const Sub *p = &ss->s[i];
         if (p->key && strcmp(p->key, key) == 0 && p->n == like->n && p->k == like->k && p->rules == like->rules &&
-            p->winner == like->winner && vr_key_equal(p->root, like->root))
+            p->winner == like->winner && p->horizon_ok == like->horizon_ok && vr_key_equal(p->root, like->root))
             return i;
     }
     return SIZE_MAX;
@@ -70,7 +70,7 @@ uint64_t vsub_count(SubSet *ss, size_t i)
     if (p->counted) return 0;
     p->counted = true;
     uint64_t sum = p->own;
-    for (size_t d = 0; d < p->ndep; d++) sum += vsub_count(ss, p->dep[d]);
+    for (size_t d = 0; d < p->ndep; d++) sum += vsub_count(ss, p->dep[d].i);
     return sum;
 }
 
@@ -106,11 +106,13 @@ static void check_task(Prepass *pp, size_t i)
     pthread_mutex_unlock(&pp->mu);
     VerifyResult r;
     Nest nest = vnest(i == 0 ? 0 : 1, pp->subs, pp, i, pp->lim);
+    nest.horizon_ok = t->horizon_ok;
     int rc = vr_verify_nested(path, i == 0 ? pp->exp : &x, &r, &nest);
     pthread_mutex_lock(&pp->mu);
     t = &pp->subs->s[i];
     t->state = rc == VERIFY_VALID ? S_CHECKED : S_FAILED;
     t->own = r.positions_checked;
+    t->horizon = r.horizon;
     t->saw_see = nest.saw_see;
     t->rest = nest.rest; /* its own games only: settle adds the files it reached */
     if (i == 0) pp->top = r, pp->top_root_empty = nest.root_empty;
@@ -151,10 +153,19 @@ static void prepass_run(Prepass *pp, int threads)
     for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
 }
 
+/* Whether dep's entry is proved, with at least the horizon the see line
+ * needs (a win, horizon -1, serves any; verify.h, Horizon certificates). */
+static bool dep_proved(const SubSet *ss, const SubDep *dep)
+{
+    const Sub *q = &ss->s[dep->i];
+    return q->state == S_PROVED && (q->horizon < 0 || q->horizon >= dep->need);
+}
+
 /* After the pre-pass: a checked entry is proved once every entry its
- * proof reached is, one level above the highest of them. Entries are so
- * proved in an order where those they rest on come first, which makes
- * the proofs well-founded: files that name one another are never proved. */
+ * proof reached is (each with the horizon its see line needs), one level
+ * above the highest of them. Entries are so proved in an order where
+ * those they rest on come first, which makes the proofs well-founded:
+ * files that name one another are never proved. */
 static void settle(SubSet *ss)
 {
     for (bool more = true; more;) {
@@ -164,8 +175,8 @@ static void settle(SubSet *ss)
             if (p->state != S_CHECKED) continue;
             int height = 0, rest = p->rest;
             size_t d = 0;
-            for (; d < p->ndep && ss->s[p->dep[d]].state == S_PROVED; d++) {
-                const Sub *q = &ss->s[p->dep[d]];
+            for (; d < p->ndep && dep_proved(ss, &p->dep[d]); d++) {
+                const Sub *q = &ss->s[p->dep[d].i];
                 if (q->height + 1 > height) height = q->height + 1;
                 if (q->rest < rest) rest = q->rest;
             }

@@ -4,8 +4,10 @@
  * check itself (verify.c).
  *
  * Invariants: an entry is S_PROVED only when its own check held and every
- * entry its proof reached by see lines is S_PROVED at a lower height
- * (settle in verify_par.c), so proofs never rest on a cycle of files; with
+ * entry its proof reached by see lines is S_PROVED at a lower height, each
+ * with the horizon its see line needs (a win, or at least the plies left
+ * there in a horizon certificate: verify.h; settle in verify_par.c), so
+ * proofs never rest on a cycle of files; with
  * threads, every field of the SubSet is read and written under the
  * pre-pass's mutex.
  */
@@ -31,7 +33,10 @@ enum { SEE_MAX_DEPTH = 64 };
  * queued and checked. A file named by several see lines (a position
  * reached by transposition, or one job's certificate shared by many
  * parents) is checked once. An entry is what prove_see asks of a file:
- * its key (sub_key), the game, the winner and the root's canonical form. */
+ * its key (sub_key), the game, the winner, whether a horizon will do (a
+ * horizon certificate's see line) and the root's canonical form; the
+ * horizon a file proved is kept, and each see line checks it is enough
+ * for the plies left where it stands. */
 enum {
     S_QUEUED,  /* pre-pass: waiting for a thread */
     S_RUNNING, /* pre-pass: being checked */
@@ -40,11 +45,22 @@ enum {
     S_PROVED   /* proved, `height` see levels deep: the sequential pass adds only these */
 };
 
+/* A see line's file that a pre-pass entry's proof rests on, and the
+ * least horizon it must have there (the plies left at the see line, when
+ * the entry accepts horizons: Sub.horizon_ok; else -1). */
+typedef struct {
+    size_t i;
+    int need;
+} SubDep;
+
 typedef struct {
     char *key;                      /* sub_key(); NULL for the top file, which no see line names */
     char *path;                     /* pre-pass: the path the first see line gave (opened; resolves its see lines) */
     int n, k, rules, winner;
+    bool horizon_ok;                /* named by a see line of a horizon certificate: a file with a horizon
+                                       may prove it (verify.h, Horizon certificates; VerifyExpect) */
     VrKey root;
+    int horizon;                    /* its check held: the file's horizon, -1 none (a win) */
     char root_text[VERIFY_POS_LEN]; /* pre-pass: the first see line's position, the root it must have */
     int state;                      /* S_* */
     bool counted;                   /* its positions are in this verification's positions_checked */
@@ -54,7 +70,8 @@ typedef struct {
                                        adds the files it reached (settle) */
     uint64_t own;                   /* pre-pass: positions its own check examined, its see lines' files not included */
     int64_t bytes;                  /* pre-pass: the file's size, for the queue's order */
-    size_t *dep, ndep, capdep;      /* pre-pass: the entries its proof reached by see lines */
+    SubDep *dep;                    /* pre-pass: the entries its proof reached by see lines */
+    size_t ndep, capdep;
     bool saw_see;                   /* pre-pass: its proof reached a see line (queued or not) */
 } Sub;
 
@@ -99,6 +116,9 @@ typedef struct {
     int rest;     /* out: the fewest empty cells left where a game the proof follows ends (VSUB_REST_NONE:
                      none yet), the files its see lines reached included except with pre */
     int root_empty; /* out: the root's empty cells */
+    bool horizon_ok; /* named by a horizon certificate's see line: with the winner chaos asked for, a
+                        certificate with a horizon is accepted too (the see line checks that it is long
+                        enough: verify.h, Horizon certificates) */
     const VerifyLimits *lim; /* the reading limits, never NULL: every nested file is read within the same */
 } Nest;
 
@@ -110,7 +130,7 @@ static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task, con
 /* What makes two see lines name the same file (real paths of the file and
  * of its folder); NULL when it cannot be resolved or no memory. */
 char *vsub_key(const char *path);
-/* The entry of key with like's game, winner and root, or SIZE_MAX. */
+/* The entry of key with like's game, winner, horizon_ok and root, or SIZE_MAX. */
 size_t vsub_find(const SubSet *ss, const char *key, const Sub *like);
 /* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX. */
 size_t vsub_add(SubSet *ss, const Sub *s);

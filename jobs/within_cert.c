@@ -1,0 +1,209 @@
+/* within_cert.c - the certificates of the job-level search's bounded mode
+ * (within.h, Certificates): each file Order's within a depth ("-wP") or
+ * Chaos's to a horizon ("-hP"), a top-tree node's composed from its
+ * children's files by see lines. Every file is written to a temporary file
+ * of a unique name and renamed (jobrun_open_tmp), so a killed run leaves
+ * no partial certificate under a real name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../engine/moves.h"
+#include "../engine/notation.h"
+#include "../engine/symmetry.h"
+#include "../solver/proof.h"
+#include "within.h"
+
+/* The mini runner's table (top_cert.h: for positions decided without a
+ * job, a few nodes each). */
+enum { WITHIN_MINI_MB = 16 };
+
+bool within_trivial(const TopCert *tc, Board b, Winner w, int d)
+{
+    Winner st = rules_status(tc->r, b);
+    if (st != WINNER_NONE) return st == w;
+    if (w == WINNER_ORDER) return topcert_trivial(tc, b); /* Order to move completes a line at once */
+    return proof_fewest_to_line(tc->r, b) > d;            /* no line can stand in the plies left */
+}
+
+/* A certificate's header (its first 16 lines, each cut at 255 bytes: a
+ * header is short, and the file is not trusted): winner (WINNER_NONE when
+ * absent), root, horizon (-1 when absent). */
+static Winner read_header(FILE *f, int n, Board *root, bool *has_root, int *horizon)
+{
+    char line[256];
+    Winner w = WINNER_NONE;
+    *has_root = false;
+    *horizon = -1;
+    for (int i = 0; i < 16 && fgets(line, sizeof line, f); i++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strcmp(line, "winner order") == 0) w = WINNER_ORDER;
+        else if (strcmp(line, "winner chaos") == 0) w = WINNER_CHAOS;
+        else if (strncmp(line, "horizon ", 8) == 0) *horizon = atoi(line + 8);
+        else if (strncmp(line, "root ", 5) == 0) {
+            char e[NOTATION_ERR_LEN];
+            int size;
+            *has_root = notation_parse_position(line + 5, n, root, &size, e, sizeof e) == 0;
+        }
+    }
+    return w;
+}
+
+int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *name, char *err, int errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", tc->dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    Board root;
+    bool has_root;
+    int horizon;
+    Winner cw = read_header(f, tc->r->n, &root, &has_root, &horizon);
+    fclose(f);
+    int want = w == WINNER_CHAOS ? plies : -1;
+    bool same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));
+    if (cw == w && same && horizon == want) return 1;
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    snprintf(err, (size_t)errlen, "the store says %s for %s, its certificate %s %s", w == WINNER_ORDER ? "yes" : "no",
+             pos, path,
+             !same ? "is of another position" : cw != w ? "says the other side" : "states another horizon");
+    return 0;
+}
+
+/* A bounded job of question `plies` on b on the mini runner, whose
+ * certificate then names name; w is what it must answer. 0, or -1. */
+static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN_NAME_MAX], char *err, int errlen)
+{
+    if (!tc->mini_ready) {
+        size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)WITHIN_MINI_MB << 20;
+        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
+            snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
+            return -1;
+        }
+        tc->mini_ready = true;
+    }
+    JobOrder o = {.b = b, .certify = 1, .bounded = 1, .within = (uint8_t)plies};
+    JobOutcome out;
+    jobrun_run(&tc->mini, &o, 0, NULL, &out);
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    if (out.value != (uint8_t)w) {
+        snprintf(err, (size_t)errlen, "certificate of %s within %d: the bounded search found %s, the top tree %s", pos,
+                 plies, out.value == WINNER_ORDER ? "yes" : out.value == WINNER_CHAOS ? "no" : "nothing",
+                 w == WINNER_ORDER ? "yes" : "no");
+        return -1;
+    }
+    if (out.cert != JOBRUN_CERT_WRITTEN) {
+        snprintf(err, (size_t)errlen, "certificate of %s within %d could not be written in %s", pos, plies, tc->dir);
+        return -1;
+    }
+    jobrun_within_name(tc->r, b, w == WINNER_ORDER, w == WINNER_ORDER ? out.depth : plies, name);
+    tc->written++;
+    tc->solved++;
+    return 0;
+}
+
+int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JOBRUN_NAME_MAX], char *err,
+                  int errlen)
+{
+    name[0] = '\0';
+    if (within_trivial(tc, b, w, d)) return 0;
+    char path[4200];
+    if (plies < 0) { /* a Chaos win's certificate (a value record), else one to the horizon d */
+        jobrun_cert_name(tc->r, b, name);
+        snprintf(path, sizeof path, "%s/%s", tc->dir, name);
+        if (access(path, R_OK) == 0) return 0;
+        plies = d;
+    }
+    jobrun_within_name(tc->r, b, w == WINNER_ORDER, plies, name);
+    snprintf(path, sizeof path, "%s/%s", tc->dir, name);
+    if (access(path, R_OK) == 0) return 0;
+    return prove_now(tc, b, w, plies, name, err, errlen);
+}
+
+/* The header of a bounded certificate of b: Order's (yes), or Chaos's to
+ * the horizon d (no). */
+static void header(const TopCert *tc, FILE *f, Board b, Winner w, int d, const char *comment)
+{
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    fprintf(f, "ocproof 2\n# written by ocsolve jobs --within: %s\nboard %d %d\nrules %s\nwinner %s\nroot %s\n",
+            comment, tc->r->n, tc->r->k, rules_name(tc->r->rules), winner_name(w), pos);
+    if (w == WINNER_CHAOS) fprintf(f, "horizon %d\n", d);
+}
+
+/* A see line for position b and its file `name` ("": none needed). */
+static void see_line(const TopCert *tc, FILE *f, Board b, const char *prefix, const char *name)
+{
+    if (!name[0]) return;
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    fprintf(f, "%s see %s%s\n", pos, prefix, name);
+}
+
+/* Closes the temporary file f (written from `tmp`) and renames it onto
+ * path; 0, or -1 with a message (nothing left behind). */
+static int finish(FILE *f, const char *tmp, const char *path, char *err, int errlen)
+{
+    int rc = fflush(f) != 0 || ferror(f) ? -1 : 0;
+    if (fclose(f) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        remove(tmp);
+        snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
+    }
+    return rc;
+}
+
+int within_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
+{
+    const TNode *n = &c->t[i];
+    Winner w = top_value(n);
+    int d = top_question(c, n->b), idx[MOVES_MAX], nk = top_proof_children(c, i, idx);
+    char (*names)[JOBRUN_NAME_MAX] = malloc((size_t)(nk > 0 ? nk : 1) * sizeof *names);
+    if (!names) return top_fail(c, "out of memory"), -1;
+    for (int k = 0; k < nk; k++) {
+        const TNode *kid = &c->t[idx[k]];
+        if (within_ensure(&c->tc, kid->b, w, kid->wdepth, d - 1, names[k], c->err, c->errlen) != 0)
+            return free(names), c->failed = true, -1;
+    }
+    char own[4200], tmp[4300], name[JOBRUN_NAME_MAX];
+    if (!path) {
+        jobrun_within_name(c->r, n->b, w == WINNER_ORDER, n->wdepth, name);
+        snprintf(own, sizeof own, "%s/%s", c->tc.dir, name);
+        path = own;
+        prefix = "";
+    }
+    FILE *f = jobrun_open_tmp(path, tmp, sizeof tmp);
+    if (!f) return free(names), top_fail(c, "cannot write the certificate %s", path), -1;
+    header(&c->tc, f, n->b, w, d, "a top-tree node");
+    if (board_order_to_move(n->b) == (w == WINNER_ORDER) && nk > 0) { /* the winner's move */
+        char pos[NOTATION_POS_LEN], mv[4];
+        notation_format_position(n->b, c->r->n, pos);
+        notation_format_move(c->t[idx[0]].move, mv);
+        fprintf(f, "%s %s\n", pos, mv);
+    }
+    for (int k = 0; k < nk; k++) see_line(&c->tc, f, c->t[idx[k]].b, prefix, names[k]);
+    free(names);
+    if (finish(f, tmp, path, c->err, c->errlen) != 0) return c->failed = true, -1;
+    c->tc.written++;
+    c->out->cert_files++;
+    return 0;
+}
+
+int within_see_root(TopCert *tc, Board b, Winner w, int plies, int D, const char *path, const char *prefix, char *err,
+                    int errlen)
+{
+    char name[JOBRUN_NAME_MAX], tmp[4300];
+    if (within_ensure(tc, b, w, plies, D, name, err, errlen) != 0) return -1;
+    FILE *f = jobrun_open_tmp(path, tmp, sizeof tmp);
+    if (!f) {
+        snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
+        return -1;
+    }
+    header(tc, f, b, w, D, "the root, decided as a whole");
+    see_line(tc, f, b, prefix, name);
+    return finish(f, tmp, path, err, errlen);
+}

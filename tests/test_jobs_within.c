@@ -1,0 +1,333 @@
+/* test_jobs_within.c - the job-level search's bounded mode (jobs/jobs.h,
+ * Bounded mode; jobs/within.h): `ocsolve jobs --within D` against the
+ * independent brute force (tests/brute.h, which gives dtw) on 4x4, 5x5
+ * (k 4) and 6x6 positions of every rule set, yes and no, with budgets so
+ * small that the top tree, not one job, decides; its certificates checked
+ * by the independent verifier (the claim, the longest game against the
+ * brute force's dtw); the store's bound records checked against the
+ * brute force after reopening and used by a second run; a run stopped
+ * again and again and resumed from its store and journal; the command
+ * line. */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../jobs/jobs.h"
+#include "../verify/verify.h"
+#include "brute.h"
+#include "runbin.h"
+#include "testlib.h"
+
+#ifdef OCS_SANITIZE
+TestSuite(jobs_within, .timeout = 480);
+enum { PER_GAME = 1, STORE_POSITIONS = 1 };
+#else
+TestSuite(jobs_within, .timeout = 120);
+enum { PER_GAME = 3, STORE_POSITIONS = 2 };
+#endif
+
+/* One bounded run of p with d plies under spec s; asserts it decided. */
+static JobsResult run_within(const RefPos *p, int d, JobsSpec s, bool threats)
+{
+    Rules r;
+    tl_init_rules(&r, p);
+    DfpnConfig cfg = dfpn_default_config();
+    cfg.kn.centre = false;
+    if (!threats) cfg.kn.threat_plies = 0;
+    s.bounded = true;
+    s.within = d;
+    if (!s.job_tt_bytes) s.job_tt_bytes = (size_t)1 << 20;
+    JobsResult res;
+    char err[512] = "";
+    cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, &s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
+    cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
+    return res;
+}
+
+/* The run's answer against the brute force's dtw (-1: Chaos wins). */
+static void check_answer(const RefPos *p, int d, int dtw, const JobsResult *res)
+{
+    char s[65];
+    ref_format(p, s);
+    bool yes = dtw >= 0 && dtw <= d;
+    cr_assert_eq(res->winner, yes ? WINNER_ORDER : WINNER_CHAOS, "%s n=%d k=%d rules=%d within %d: jobs %s, dtw %d", s,
+                 p->n, p->k, p->rules, d, res->winner == WINNER_ORDER ? "yes" : "no", dtw);
+    if (yes)
+        cr_assert(res->within_depth >= dtw && res->within_depth <= d, "%s within %d: proof depth %d, dtw %d", s, d,
+                  res->within_depth, dtw);
+}
+
+/* The run's certificate, by the verifier alone: valid for p's game and
+ * root; a yes an Order certificate whose longest game lies between the
+ * brute force's dtw (it cannot be shorter) and d; a no Chaos's to the
+ * horizon d. */
+static void check_proof(const char *proof, const RefPos *p, int d, int dtw, int threads)
+{
+    char s[65];
+    ref_format(p, s);
+    VerifyExpect x = {p->n, p->k, p->rules, 0, s};
+    VerifyResult v;
+    cr_assert_eq(verify_file_threads(proof, &x, threads, &v), VERIFY_VALID, "%s rules %d within %d: %s", s, p->rules,
+                 d, v.error);
+    if (dtw >= 0 && dtw <= d) {
+        cr_assert_eq(v.winner, VERIFY_WINNER_ORDER, "%s within %d", s, d);
+        cr_assert(v.longest >= dtw && v.longest <= d, "%s within %d: longest game %d, dtw %d", s, d, v.longest, dtw);
+    } else {
+        cr_assert_eq(v.winner, VERIFY_WINNER_CHAOS, "%s within %d", s, d);
+        cr_assert_eq(v.horizon, d, "%s within %d: horizon %d", s, d, v.horizon);
+    }
+}
+
+typedef struct {
+    int runs, yes, no, expanded, certs;
+} Tally;
+
+/* p asked d in one of a few modes (workers, budgets, a top split at once,
+ * the threat search, certificates), chosen by `mode`. */
+static void ask(const RefPos *p, int d, int dtw, int mode, Tally *t)
+{
+    char dir[64] = "", proof[128] = "";
+    bool certs = mode % 2 == 0;
+    JobsSpec s = {.workers = 1 + mode % 2, .job_nodes = 1 + (uint64_t)(mode % 3), .expand_depth = mode % 5 == 4,
+                  .no_help = true};
+    if (mode % 7 == 3) s.job_nodes_max = 4 * s.job_nodes; /* a re-run before the expansion */
+    if (certs) {
+        tl_tmp_dir(dir, sizeof dir, "jobs-within");
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        s.cert_dir = dir;
+        s.proof = proof;
+    }
+    JobsResult res = run_within(p, d, s, mode % 3 != 1);
+    check_answer(p, d, dtw, &res);
+    if (certs) {
+        check_proof(proof, p, d, dtw, 1 + mode % 2);
+        tl_rm_dir(dir);
+        t->certs++;
+    }
+    t->runs++;
+    t->expanded += res.expansions > 0;
+    if (res.winner == WINNER_ORDER) t->yes++;
+    else t->no++;
+}
+
+/* The questions asked of a position of distance dtw (-1: Chaos wins) with
+ * e empty cells: the least yes and the greatest no around dtw, and one
+ * yes past it; for a Chaos win, the whole game and half of it. */
+static int questions(int dtw, int e, int out[3])
+{
+    if (dtw < 0) {
+        out[0] = e;
+        out[1] = e / 2;
+        return 2;
+    }
+    int n = 0;
+    out[n++] = dtw;
+    if (dtw >= 1) out[n++] = dtw - 1;
+    if (dtw + 2 <= e) out[n++] = dtw + 2;
+    return n;
+}
+
+/* Every rule set on 4x4 (k 3 and 4), 5x5 (k 4) and 6x6 (k 5), random
+ * positions of 10-13 empty cells (the brute force's time grows as 3 to
+ * the empty cells): each question's answer is the brute force's, and
+ * every certificate written verifies. */
+Test(jobs_within, agrees_with_brute_force)
+{
+    static const struct {
+        int n, k;
+    } games[] = {{4, 3}, {4, 4}, {5, 4}, {6, 5}};
+    BruteMemo *m = brute_new();
+    cr_assert(m);
+    uint64_t rng = 36020261203ULL;
+    Tally t = {0};
+    int mode = 0;
+    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++)
+        for (int rs = 0; rs < 3; rs++)
+            for (int i = 0; i < PER_GAME; i++) {
+                RefPos p;
+                int cells = games[g].n * games[g].n, e = 10 + (i + rs) % 4;
+                if (e > cells - 2) e = cells - 2;
+                if (tl_random_ongoing(&p, games[g].n, games[g].k, rs, cells - e, &rng) != 0) continue;
+                int dtw = brute_dtw(m, &p), q[3], nq = questions(dtw, e, q);
+                for (int j = 0; j < nq; j++) ask(&p, q[j], dtw, mode++, &t);
+            }
+    brute_free(m);
+    cr_log_info("%d runs: %d yes, %d no, %d expanded, %d certificates", t.runs, t.yes, t.no, t.expanded, t.certs);
+    cr_assert_geq(t.yes, 4 * PER_GAME, "only %d yes", t.yes);
+    cr_assert_geq(t.no, 4 * PER_GAME, "only %d no", t.no);
+    cr_assert_geq(t.expanded, PER_GAME, "only %d runs expanded the top tree", t.expanded);
+}
+
+/* Every bound record of the store at dir, read after reopening it, agrees
+ * with the brute force; how many there are. */
+static int check_bounds(const char *dir, BruteMemo *m, int rules)
+{
+    char err[512];
+    Store *st = store_open(dir, true, 0, err, sizeof err);
+    cr_assert(st, "%s", err);
+    int checked = 0, n = tl_store_bound_disagreements(st, m, rules, &checked);
+    cr_assert_eq(n, 0, "%d of %d bound records disagree with the brute force", n, checked);
+    store_close(st);
+    return checked;
+}
+
+/* A random position of e empty cells whose bounded question d (the whole
+ * game: e) takes a run of one-node jobs at least 20 jobs, into p. */
+static void pick_busy(RefPos *p, int e, uint64_t *rng)
+{
+    for (int tries = 0; tries < 200; tries++) {
+        if (tl_random_ongoing(p, 6, 5, REF_ORIGINAL, 36 - e, rng) != 0) continue;
+        JobsSpec s = {.workers = 1, .job_nodes = 1, .no_help = true};
+        if (run_within(p, e, s, false).jobs_run >= 20) return;
+    }
+    cr_assert_fail("no position with %d empty cells took 20 jobs", e);
+}
+
+/* A run puts its decisions as bound records: after reopening, every one
+ * agrees with the brute force; a second run of the same question is
+ * answered without a job (the root's record, its certificate agreeing),
+ * and runs of other questions take what the records answer. */
+Test(jobs_within, store_bounds_survive_and_answer)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 77036;
+    int records = 0, reused = 0;
+    for (int i = 0; i < STORE_POSITIONS; i++) {
+        int last = 0;
+        RefPos p;
+        int e = 12, q[3 + 2] = {e, e};
+        pick_busy(&p, e, &rng);
+        int dtw = brute_dtw(m, &p), nq = 2 + questions(dtw, e, q + 2);
+        char dir[64], certs[128], proof[160], sdir[128], err[512];
+        tl_tmp_dir(dir, sizeof dir, "jobs-within-store");
+        snprintf(certs, sizeof certs, "%s/certs", dir);
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        snprintf(sdir, sizeof sdir, "%s/store", dir);
+        cr_assert_eq(mkdir(certs, 0777), 0);
+        StoreGame g = {RULES_ORIGINAL, 6, 5};
+        for (int run = 0; run < nq; run++) {
+            Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
+            cr_assert(st, "%s", err);
+            JobsSpec s = {.workers = 2, .job_nodes = 1, .store = st, .cert_dir = certs, .proof = proof,
+                          .no_help = true};
+            JobsResult res = run_within(&p, q[run], s, run % 2 == 0);
+            store_close(st);
+            check_answer(&p, q[run], dtw, &res);
+            check_proof(proof, &p, q[run], dtw, 2);
+            if (run == 1) /* the same question again */
+                cr_assert_eq(res.jobs_run, 0, "the same question again: %llu jobs", (unsigned long long)res.jobs_run);
+            if (run >= 1) reused += res.store_hits > 0 || res.root_from_store;
+            last = check_bounds(sdir, m, REF_ORIGINAL);
+        }
+        records += last;
+        tl_rm_dir(certs);
+        tl_rm_dir(sdir);
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d bound records in the stores, %d runs used records", records, reused);
+    cr_assert_geq(records, 2 * STORE_POSITIONS, "only %d bound records", records);
+    cr_assert_geq(reused, STORE_POSITIONS * 2);
+}
+
+/* A run stopped by a time limit again and again, each time resumed from
+ * its store and its journal: the answer is the brute force's, the resumed
+ * runs took earlier records and journal entries, and the certificate of
+ * the run that decided verifies. */
+Test(jobs_within, stopped_and_resumed)
+{
+    uint64_t rng = 3636;
+    RefPos p;
+    int e = 12, d = e;
+    pick_busy(&p, e, &rng);
+    BruteMemo *m = brute_new();
+    int dtw = brute_dtw(m, &p);
+    brute_free(m);
+    char dir[64], certs[128], proof[160], sdir[128], jpath[200], err[512];
+    tl_tmp_dir(dir, sizeof dir, "jobs-within-resume");
+    snprintf(certs, sizeof certs, "%s/certs", dir);
+    snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+    snprintf(sdir, sizeof sdir, "%s/store", dir);
+    cr_assert_eq(mkdir(certs, 0777), 0);
+    StoreGame g = {RULES_ORIGINAL, 6, 5};
+    int runs = 0, resumed = 0;
+    JobsResult res = {0};
+    for (; runs < 400 && res.winner == WINNER_NONE; runs++) {
+        Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
+        cr_assert(st, "%s", err);
+        journal_path_within(sdir, (36 - e) + d, jpath, sizeof jpath);
+        Journal *j = journal_open(jpath, &g, err, sizeof err);
+        cr_assert(j, "%s", err);
+        Rules r;
+        tl_init_rules(&r, &p);
+        DfpnConfig cfg = dfpn_default_config();
+        cfg.kn.centre = false;
+        cfg.kn.threat_plies = 0;
+        JobsSpec s = {.workers = 2, .job_nodes = 1, .job_tt_bytes = (size_t)1 << 20, .store = st, .journal = j,
+                      .cert_dir = certs, .proof = proof, .no_help = true, .bounded = true, .within = d,
+                      .time_limit = 0.01};
+        cr_assert_eq(jobs_solve(&r, tl_board(&p), &cfg, &s, &res, err, sizeof err), 0, "%s", err);
+        resumed += res.journal_hits > 0 || res.store_hits > 0 || res.root_from_store;
+        journal_close(j);
+        store_close(st);
+    }
+    cr_log_info("dtw %d, within %d: %d runs, %d resumed something", dtw, d, runs, resumed);
+    cr_assert_neq(res.winner, WINNER_NONE, "within %d, dtw %d: undecided after %d runs", d, dtw, runs);
+    check_answer(&p, d, dtw, &res);
+    cr_assert_geq(runs, 2, "decided in one run: nothing was resumed");
+    cr_assert_geq(resumed, 1);
+    check_proof(proof, &p, d, dtw, 2);
+    tl_rm_dir(certs);
+    tl_rm_dir(sdir);
+    tl_rm_dir(dir);
+}
+
+#define SLOW_DTW "XO...X..OO.O.....XOO...X.O.X.X....XX" /* Chaos to move, distance 14 (README) */
+
+/* From the outside: yes at 14, no at 12 and 13, each certificate
+ * accepted by `ocsolve verify --within`, and a second run answered by the
+ * store; the options it refuses. */
+Test(jobs_within, cli)
+{
+    char dir[64], store[128], proof[160];
+    tl_tmp_dir(dir, sizeof dir, "jobs-within-cli");
+    snprintf(store, sizeof store, "%s/st", dir);
+    snprintf(proof, sizeof proof, "%s/p.ocproof", dir);
+    static const struct {
+        const char *d, *answer, *check;
+    } cases[] = {{"14", "within 14: yes (Order forces a line within 14 plies)", NULL},
+                 {"13", "within 13: no (Order cannot force a line within 13 plies)", "chaos"},
+                 {"12", "within 12: no", "chaos"},
+                 {"13", "decided by: the store", "chaos"}};
+    Run r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "300", "--job-tt-mb", "4", "--quiet", "--within",
+                  cases[i].d, "--store", store, "--proof", proof, SLOW_DTW);
+        cr_expect(strstr(r.out, cases[i].answer) != NULL, "within %s: %s", cases[i].d, r.out);
+        run_free(&r);
+        if (cases[i].check) expect_ok(&r, "verify", "--within", cases[i].d, "--winner", "chaos", proof);
+        else expect_ok(&r, "verify", "--within", cases[i].d, proof);
+        cr_expect(strstr(r.out, "valid") != NULL, "%s", r.out);
+        run_free(&r);
+    }
+    expect_ok(&r, "store", "stats", store);
+    cr_expect(strstr(r.out, "bound records: ") != NULL && strstr(r.out, "bound records: 0") == NULL, "%s", r.out);
+    run_free(&r);
+    expect_ok(&r, "store", "get", store, SLOW_DTW);
+    cr_expect(strstr(r.out, "within: 14 plies") != NULL || strstr(r.out, "not within: 13 plies") != NULL, "%s",
+              r.out);
+    run_free(&r);
+    expect_reject("--within", "jobs", "--within", "65", "-");
+    expect_reject("--within", "jobs", "--within", "x", "-");
+    expect_reject("--job-threads", "jobs", "--within", "9", "--job-threads", "2", "-");
+    expect_reject("--certs-later", "jobs", "--within", "9", "--store", store, "--certs-later", "-");
+    expect_reject("7x7", "jobs", "--within", "9", "--board", "8", "-");
+    char certs[160];
+    snprintf(certs, sizeof certs, "%s/certs", store);
+    tl_rm_dir(certs);
+    tl_rm_dir(store);
+    tl_rm_dir(dir);
+}
