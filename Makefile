@@ -41,7 +41,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: bench-opening all deps test layout-check solve solve-search solve-opening solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
+.PHONY: bench-opening all deps test layout-check solve solve-search solve-opening solve-within solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
 all: $(B)/ocsolve $(B)/ocsolve-mpi
 
@@ -60,6 +60,8 @@ help:
 	@echo "make solve-opening MOVE=Xa1  one opening by the job-level search, resumable on another machine:"
 	@echo "                store and journal snapshots in results/openings/RULES-MOVE/ (commit them),"
 	@echo "                certificates made at the end (SOLVE_SECONDS; scripts/solve-opening)"
+	@echo "make solve-within D=15 [MOVE=Xa1]  can Order force a line within D plies (jobs --within D),"
+	@echo "                resumable the same way: snapshots in results/openings/RULES[-MOVE]-within-D/"
 	@echo "make solve-monolithic  the same by one df-pn with a checkpoint (SOLVE_TT_MB, SOLVE_CKPT)"
 	@echo "make bench      the benchmark, with BENCH_THREADS=$(BENCH_THREADS) threads for the parallel figures"
 	@echo "make bench-check the bench signature of an -O0 build (build/o0/ocsolve) and of the -O3"
@@ -152,7 +154,7 @@ sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c
 # independent verifier and print one verdict line (scripts/solve-claim).
 # CLAIM_SECONDS bounds the search (default 600), CLAIM_TT_MB its table.
 RULES         ?= original
-ifneq ($(filter solve solve-search solve-opening solve-monolithic,$(MAKECMDGOALS)),)
+ifneq ($(filter solve solve-search solve-opening solve-within solve-monolithic,$(MAKECMDGOALS)),)
 ifeq ($(filter $(RULES),original exact exact-end),)
 $(error unknown RULES '$(RULES)' (original, exact or exact-end))
 endif
@@ -187,6 +189,12 @@ solve-search: $(B)/ocsolve
 MOVE          ?=
 solve-opening: $(B)/ocsolve
 	@SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_SECONDS=$(SOLVE_SECONDS) scripts/solve-opening "$(MOVE)" $(RULES)
+
+# The bounded question "can Order force a line within D plies?" after MOVE
+# (none: the empty board) by `jobs --within D`, resumable the same way:
+# `make solve-within D=15 [MOVE=Xa1] [RULES=original]`.
+solve-within: $(B)/ocsolve
+	@SOLVE_THREADS=$(SOLVE_THREADS) SOLVE_SECONDS=$(SOLVE_SECONDS) OPENING_WITHIN=$(D) scripts/solve-opening "$(MOVE)" $(RULES)
 
 # The one monolithic df-pn of the empty board (the first wave's job, kept
 # for comparison): half the machine's memory (at most 16 GiB) for one

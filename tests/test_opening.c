@@ -4,7 +4,8 @@
  * tree holding nothing but the scripts and that snapshot (as a fresh
  * clone would) resumes from it, reaches the brute force's value, and its
  * certificate, made at the end from the store's records (the first
- * machine's certificates are gone), verifies.
+ * machine's certificates are gone), verifies; and the same for the
+ * bounded question (OPENING_WITHIN, `make solve-within`).
  *
  * The positions are random 6x6 positions with 15 empty cells under the
  * original rules (the brute force decides them), reached from the empty
@@ -55,16 +56,18 @@ static void moves_of(const RefPos *p, char *out, size_t len)
     }
 }
 
-/* Runs the script in dir for MOVES under the original rules; with
- * stop_after > 0 sends it SIGTERM after that many seconds (it stops the
- * search cleanly and snapshots). Output in dir/out.txt; the exit status. */
-static int run_opening(const char *dir, const char *moves, double stop_after)
+/* Runs the script in dir for MOVES under the original rules (within >= 0:
+ * the bounded question, OPENING_WITHIN); with stop_after > 0 sends it
+ * SIGTERM after that many seconds (it stops the search cleanly and
+ * snapshots). Output in dir/out.txt; the exit status. */
+static int run_opening(const char *dir, const char *moves, double stop_after, int within)
 {
-    char cmd[4096];
+    char cmd[4096], w[64] = "";
+    if (within >= 0) snprintf(w, sizeof w, "OPENING_WITHIN=%d ", within);
     snprintf(cmd, sizeof cmd,
-             "cd %s && exec env OCSOLVE=%s SOLVE_THREADS=1 OPENING_TT_MB=16 OPENING_JOB_NODES=1 "
+             "cd %s && exec env %sOCSOLVE=%s SOLVE_THREADS=1 OPENING_TT_MB=16 OPENING_JOB_NODES=1 "
              "OPENING_JOB_NODES_MAX=4096 scripts/solve-opening '%s' original >out.txt 2>&1",
-             dir, OCSOLVE_BIN, moves);
+             dir, w, OCSOLVE_BIN, moves);
     pid_t pid = fork();
     cr_assert(pid >= 0);
     if (pid == 0) {
@@ -106,7 +109,7 @@ Test(opening, stop_snapshot_resume_elsewhere)
         moves_of(&p, moves, sizeof moves);
         fresh_tree(a, sizeof a);
         /* the first machine: stopped early by a signal */
-        int rc = run_opening(a, moves, 1.5);
+        int rc = run_opening(a, moves, 1.5, -1);
         char *out = slurp_file(a, "out.txt");
         cr_assert(rc == 0 || rc == 1 || rc == 128 + SIGTERM, "first run: exit %d\n%s", rc, out);
         free(out);
@@ -120,7 +123,7 @@ Test(opening, stop_snapshot_resume_elsewhere)
         cr_assert_eq(system(cmd), 0, "no snapshot after the first run: %s", cmd);
         snprintf(cmd, sizeof cmd, "test -s %s/results/openings/%s/store/data.mdb", b, name);
         cr_assert_eq(system(cmd), 0, "the snapshot has no store");
-        rc = run_opening(b, moves, 0);
+        rc = run_opening(b, moves, 0, -1);
         out = slurp_file(b, "out.txt");
         cr_assert_eq(rc, 0, "resumed run: exit %d\n%s", rc, out);
         char want_line[200];
@@ -136,6 +139,51 @@ Test(opening, stop_snapshot_resume_elsewhere)
         for (char *c = csv; *c; c++) rows += *c == '\n';
         cr_expect_eq(rows, 3, "runs.csv: a header and the two runs:\n%s", csv);
         free(csv);
+        snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
+        cr_expect_eq(system(cmd), 0);
+    }
+    brute_free(m);
+}
+
+/* The bounded question the same way (OPENING_WITHIN, `make solve-within`):
+ * stopped, resumed from the snapshot (its journal is journal-within-N) on
+ * a fresh tree, the answer the brute force's distance gives (a yes at D =
+ * dtw, a no at D = dtw - 2, the same parity, or at 11 for a Chaos win),
+ * its certificate verified by `verify --within D`. */
+Test(opening, within_stop_snapshot_resume_elsewhere)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 4747;
+    for (int t = 0; t < 2; t++) {
+        RefPos p;
+        cr_assert_eq(tl_random_ongoing(&p, 6, 5, 0, 21, &rng), 0);
+        int dtw = brute_dtw(m, &p), d = dtw < 0 ? 11 : t == 0 || dtw < 3 ? dtw : dtw - 2;
+        bool yes = dtw >= 0 && dtw <= d;
+        char moves[400], a[256], b[256], name[600], cmd[2000];
+        moves_of(&p, moves, sizeof moves);
+        fresh_tree(a, sizeof a);
+        int rc = run_opening(a, moves, 1.0, d);
+        char *out = slurp_file(a, "out.txt");
+        cr_assert(rc == 0 || rc == 1 || rc == 128 + SIGTERM, "first run: exit %d\n%s", rc, out);
+        free(out);
+        snprintf(name, sizeof name, "original-%s-within-%d", moves, d);
+        for (char *c = name; *c; c++)
+            if (*c == ' ') *c = '-';
+        fresh_tree(b, sizeof b);
+        snprintf(cmd, sizeof cmd, "mkdir -p %s/results/openings && cp -r %s/results/openings/%s %s/results/openings/",
+                 b, a, name, b);
+        cr_assert_eq(system(cmd), 0, "no snapshot after the first run: %s", cmd);
+        rc = run_opening(b, moves, 0, d);
+        out = slurp_file(b, "out.txt");
+        cr_assert_eq(rc, 0, "resumed run: exit %d\n%s", rc, out);
+        char want[200];
+        snprintf(want, sizeof want, "Order %s a line within %d plies; certificate", yes ? "forces" : "cannot force", d);
+        cr_expect(strstr(out, want) && strstr(out, ") verified in"), "%s (dtw %d): want '%s'\n%s", moves, dtw, want,
+                  out);
+        cr_expect(strstr(out, "resumed from the snapshot"), "the second run did not start from the snapshot\n%s", out);
+        free(out);
+        snprintf(cmd, sizeof cmd, "test -s %s/results/openings/%s/report.md", b, name);
+        cr_expect_eq(system(cmd), 0, "no report.md");
         snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
         cr_expect_eq(system(cmd), 0);
     }
