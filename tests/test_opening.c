@@ -97,6 +97,45 @@ static char *slurp_file(const char *dir, const char *name)
     return strdup(buf);
 }
 
+/* One position's run that outlives its machine: the script started in a
+ * fresh tree a for p's moves (within >= 0: the bounded question), stopped
+ * by a signal after stop_after seconds; then a fresh tree b holding only
+ * the scripts and a's snapshot (as a fresh clone would), where it runs to
+ * the end. Returns b's output (to free) with its exit status in *rc; the
+ * trees in a and b (for the caller to remove) and the snapshot's name. */
+static char *stop_and_resume(const RefPos *p, int within, double stop_after, int *rc, char a[256], char b[256],
+                             char name[600])
+{
+    char moves[400], cmd[2000];
+    moves_of(p, moves, sizeof moves);
+    fresh_tree(a, 256);
+    int first = run_opening(a, moves, stop_after, within);
+    char *out = slurp_file(a, "out.txt");
+    cr_assert(first == 0 || first == 1 || first == 128 + SIGTERM, "first run: exit %d\n%s", first, out);
+    free(out);
+    snprintf(name, 600, "original-%s", moves);
+    if (within >= 0) snprintf(name + strlen(name), 600 - strlen(name), "-within-%d", within);
+    for (char *c = name; *c; c++)
+        if (*c == ' ') *c = '-';
+    fresh_tree(b, 256);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/results/openings && cp -r %s/results/openings/%s %s/results/openings/", b,
+             a, name, b);
+    cr_assert_eq(system(cmd), 0, "no snapshot after the first run: %s", cmd);
+    snprintf(cmd, sizeof cmd, "test -s %s/results/openings/%s/store/data.mdb", b, name);
+    cr_assert_eq(system(cmd), 0, "the snapshot has no store");
+    *rc = run_opening(b, moves, 0, within);
+    out = slurp_file(b, "out.txt");
+    cr_expect(strstr(out, "resumed from the snapshot"), "the second run did not start from the snapshot\n%s", out);
+    return out;
+}
+
+static void remove_trees(const char *a, const char *b)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
+    cr_expect_eq(system(cmd), 0);
+}
+
 Test(opening, stop_snapshot_resume_elsewhere)
 {
     BruteMemo *m = brute_new();
@@ -105,42 +144,21 @@ Test(opening, stop_snapshot_resume_elsewhere)
         RefPos p;
         cr_assert_eq(tl_random_ongoing(&p, 6, 5, 0, 21, &rng), 0);
         Winner want = tl_brute_winner(m, &p);
-        char moves[400], a[256], b[256], name[600], cmd[2000];
-        moves_of(&p, moves, sizeof moves);
-        fresh_tree(a, sizeof a);
-        /* the first machine: stopped early by a signal */
-        int rc = run_opening(a, moves, 1.5, -1);
-        char *out = slurp_file(a, "out.txt");
-        cr_assert(rc == 0 || rc == 1 || rc == 128 + SIGTERM, "first run: exit %d\n%s", rc, out);
-        free(out);
-        snprintf(name, sizeof name, "original-%s", moves);
-        for (char *c = name; *c; c++)
-            if (*c == ' ') *c = '-';
-        /* a fresh clone: the scripts and the committed snapshot only */
-        fresh_tree(b, sizeof b);
-        snprintf(cmd, sizeof cmd, "mkdir -p %s/results/openings && cp -r %s/results/openings/%s %s/results/openings/",
-                 b, a, name, b);
-        cr_assert_eq(system(cmd), 0, "no snapshot after the first run: %s", cmd);
-        snprintf(cmd, sizeof cmd, "test -s %s/results/openings/%s/store/data.mdb", b, name);
-        cr_assert_eq(system(cmd), 0, "the snapshot has no store");
-        rc = run_opening(b, moves, 0, -1);
-        out = slurp_file(b, "out.txt");
+        char a[256], b[256], name[600], want_line[200], runs[700];
+        int rc;
+        char *out = stop_and_resume(&p, -1, 1.5, &rc, a, b, name);
         cr_assert_eq(rc, 0, "resumed run: exit %d\n%s", rc, out);
-        char want_line[200];
         snprintf(want_line, sizeof want_line, "%s wins; certificate", winner_name(want));
-        cr_expect(strstr(out, want_line) && strstr(out, ") verified in"), "%s: want %s\n%s", moves,
+        cr_expect(strstr(out, want_line) && strstr(out, ") verified in"), "%s: want %s\n%s", name,
                   winner_name(want), out);
-        cr_expect(strstr(out, "resumed from the snapshot"), "the second run did not start from the snapshot\n%s", out);
         free(out);
-        char runs[700];
         snprintf(runs, sizeof runs, "results/openings/%s/runs.csv", name);
         char *csv = slurp_file(b, runs);
         int rows = 0;
         for (char *c = csv; *c; c++) rows += *c == '\n';
         cr_expect_eq(rows, 3, "runs.csv: a header and the two runs:\n%s", csv);
         free(csv);
-        snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
-        cr_expect_eq(system(cmd), 0);
+        remove_trees(a, b);
     }
     brute_free(m);
 }
@@ -159,33 +177,17 @@ Test(opening, within_stop_snapshot_resume_elsewhere)
         cr_assert_eq(tl_random_ongoing(&p, 6, 5, 0, 21, &rng), 0);
         int dtw = brute_dtw(m, &p), d = dtw < 0 ? 11 : t == 0 || dtw < 3 ? dtw : dtw - 2;
         bool yes = dtw >= 0 && dtw <= d;
-        char moves[400], a[256], b[256], name[600], cmd[2000];
-        moves_of(&p, moves, sizeof moves);
-        fresh_tree(a, sizeof a);
-        int rc = run_opening(a, moves, 1.0, d);
-        char *out = slurp_file(a, "out.txt");
-        cr_assert(rc == 0 || rc == 1 || rc == 128 + SIGTERM, "first run: exit %d\n%s", rc, out);
-        free(out);
-        snprintf(name, sizeof name, "original-%s-within-%d", moves, d);
-        for (char *c = name; *c; c++)
-            if (*c == ' ') *c = '-';
-        fresh_tree(b, sizeof b);
-        snprintf(cmd, sizeof cmd, "mkdir -p %s/results/openings && cp -r %s/results/openings/%s %s/results/openings/",
-                 b, a, name, b);
-        cr_assert_eq(system(cmd), 0, "no snapshot after the first run: %s", cmd);
-        rc = run_opening(b, moves, 0, d);
-        out = slurp_file(b, "out.txt");
+        char a[256], b[256], name[600], want[200], cmd[1000];
+        int rc;
+        char *out = stop_and_resume(&p, d, 1.0, &rc, a, b, name);
         cr_assert_eq(rc, 0, "resumed run: exit %d\n%s", rc, out);
-        char want[200];
         snprintf(want, sizeof want, "Order %s a line within %d plies; certificate", yes ? "forces" : "cannot force", d);
-        cr_expect(strstr(out, want) && strstr(out, ") verified in"), "%s (dtw %d): want '%s'\n%s", moves, dtw, want,
+        cr_expect(strstr(out, want) && strstr(out, ") verified in"), "%s (dtw %d): want '%s'\n%s", name, dtw, want,
                   out);
-        cr_expect(strstr(out, "resumed from the snapshot"), "the second run did not start from the snapshot\n%s", out);
         free(out);
         snprintf(cmd, sizeof cmd, "test -s %s/results/openings/%s/report.md", b, name);
         cr_expect_eq(system(cmd), 0, "no report.md");
-        snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
-        cr_expect_eq(system(cmd), 0);
+        remove_trees(a, b);
     }
     brute_free(m);
 }
