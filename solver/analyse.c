@@ -102,6 +102,9 @@ static void pairing_steps(const Advisor *adv, Board b, Move last, Analysis *an)
         bool answer = partner >= 0 ? cell == partner && move_piece(mv->move) == (same ? piece : 1 - piece)
                                    : !(used >> cell & 1);
         if (!answer || !pairing_holds(&adv->r, cb, &ps)) continue;
+        /* pairing_holds is the lemma's whole check: the child is a Chaos
+         * win even where the static pass's pairing search gave up */
+        if (mv->v.winner == WINNER_NONE) set_value(&mv->v, WINNER_CHAOS, PROVED_PAIRING, -1), mv->final = true;
         mv->step = partner >= 0 ? STEP_PAIRING_PAIR : STEP_PAIRING_FREE;
         mv->answers = partner >= 0 ? u : -1;
         mv->same_pair = same;

@@ -37,7 +37,8 @@
  * the other for an opposite one) is STEP_PAIRING_PAIR when the rest of
  * the pairing still holds after it (pairing_holds), and if it was on a
  * free cell, every move on a free cell after which the whole pairing
- * holds is STEP_PAIRING_FREE.
+ * holds is STEP_PAIRING_FREE. Such a move's child is a Chaos win by the
+ * pairing lemma (pairing_holds checks it whole), and is shown so.
  */
 #ifndef OCS_ANALYSE_H
 #define OCS_ANALYSE_H

@@ -32,16 +32,23 @@ static const char *const rule_names[] = {"original", "exact", "exact-end"};
 /* app/serve.h's SERVE_QUEUE: jobs waiting or running at most. */
 enum { SERVE_QUEUE_FOR_TEST = 8 };
 
-/* The analysis of position (rules, n, k) when done: its JSON. */
-static char *analysis(const Server *s, const char *rules, int n, int k, const char *position)
+/* The analysis of position (rules, n, k) and the moves after it (NULL:
+ * none) when done: its JSON. */
+static char *analysis_after(const Server *s, const char *rules, int n, int k, const char *position, const char *moves)
 {
     char url[512], *body;
-    snprintf(url, sizeof url, "%s/api/analyse?rules=%s&board=%d&k=%d&position=%s", s->url, rules, n, k, position);
+    snprintf(url, sizeof url, "%s/api/analyse?rules=%s&board=%d&k=%d&position=%s%s%s", s->url, rules, n, k, position,
+             moves ? "&moves=" : "", moves ? moves : "");
     int code = http_until_done(url, NULL, &body);
     cr_assert_eq(code, 200, "GET %s: %d %s", url, code, body);
     size_t where;
     cr_assert(jc_valid(body, &where), "not JSON at byte %zu: %s", where, body);
     return body;
+}
+
+static char *analysis(const Server *s, const char *rules, int n, int k, const char *position)
+{
+    return analysis_after(s, rules, n, k, position, NULL);
 }
 
 /* Checks one move's shown value against the truth (winner "order" or
@@ -52,6 +59,10 @@ static bool check_move(const char *json, const char *move, bool order_moves, con
     cr_assert(move_field(json, move, "value", value, sizeof value), "no move %s in %s", move, json);
     move_field(json, move, "winner", w, sizeof w);
     move_field(json, move, "dtw", d, sizeof d);
+    char step[32];
+    move_field(json, move, "strategy", step, sizeof step);
+    /* a move said to keep a proven strategy is a proved win for the mover */
+    if (strcmp(step, "null") != 0) cr_assert_str_eq(value, "win", "%s keeps the %s strategy but shows %s", move, step, value);
     if (strcmp(value, "unknown") == 0) return false;
     const char *mover = order_moves ? "order" : "chaos";
     cr_assert_str_eq(w, winner, "%s: shown winner %s, the truth is %s", move, w, winner);
@@ -61,12 +72,18 @@ static bool check_move(const char *json, const char *move, bool order_moves, con
 }
 
 /* Every move of a 4x4 position: the server's values against the brute
- * force, all of them decided (a 4x4 board is easy for the engine). */
+ * force, all of them decided (a 4x4 board is easy for the engine). The
+ * position is given as the one before its last occupied cell and that
+ * move (either side may place either symbol), so that the pairing's
+ * answers are named too. */
 static void against_brute(const Server *s, BruteMemo *memo, RefPos *p)
 {
-    char pos[65];
+    char pos[65], prev[65], last[4] = "";
     ref_format(p, pos);
-    char *json = analysis(s, rule_names[p->rules], p->n, p->k, pos);
+    snprintf(prev, sizeof prev, "%s", pos);
+    for (int c = p->n * p->n - 1; c >= 0 && !last[0]; c--)
+        if (pos[c] != '.') snprintf(last, sizeof last, "%c%c%c", pos[c], 'a' + c % p->n, '1' + c / p->n), prev[c] = '.';
+    char *json = analysis_after(s, rule_names[p->rules], p->n, p->k, prev, last);
     int pieces = 0;
     for (int c = 0; c < p->n * p->n; c++) pieces += p->cell[c] != '.';
     for (int c = 0; c < p->n * p->n; c++) {
