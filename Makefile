@@ -12,6 +12,11 @@ O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
 # Libraries every program links: LMDB for the store of decided positions (tables/store.h).
 LIBS     := -llmdb -lm
 DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev openmpi-bin libopenmpi-dev
+# ocsolve serve: libmicrohttpd (the HTTP server); curl and chromium for its
+# tests (the API through a real client, the page in a real headless browser).
+DEB_PKGS += libmicrohttpd-dev curl chromium
+# What the ocsolve command links besides LIBS: the HTTP server of ocsolve serve.
+SERVE_LIBS := -lmicrohttpd -pthread
 # build/ocsolve-mpi (jobs across machines) is compiled with the MPI wrapper (gcc underneath).
 MPICC    := mpicc
 
@@ -26,6 +31,11 @@ LIB_SRC  := $(filter-out $(MPI_SRC),$(LIB_SRC))
 # The ocsolve command: main.c, option handling and one cmd_*.c per subcommand.
 CMD_SRC  := $(wildcard app/*.c)
 CMD_SRC  := $(filter-out $(MPI_SRC),$(CMD_SRC))
+# ocsolve serve's parts, kept out of build/ocsolve-mpi (which runs jobs only),
+# and its page (web/), embedded into the binary: scripts/embed-web writes
+# BUILD/gen/web_assets.c (app/serve_assets.h).
+SERVE_SRC := $(wildcard app/serve_*.c) app/cmd_serve.c
+WEB_SRC  := web/index.html web/board.css web/board.js
 TEST_SRC := $(wildcard tests/*.c)
 HEADERS  := $(wildcard engine/*.h tables/*.h solver/*.h verify/*.h bench/*.h app/*.h tests/*.h)
 HEADERS  += $(wildcard jobs/*.h)
@@ -41,7 +51,7 @@ B := build
 S := build/san
 O := build/o0
 
-.PHONY: bench-opening all deps test layout-check solve solve-search solve-opening solve-within solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
+.PHONY: serve serve-screenshot bench-opening all deps test layout-check solve solve-search solve-opening solve-within solve-monolithic solve-tt-mb bench bench-check bench-check-quick sanitize help clean
 
 all: $(B)/ocsolve $(B)/ocsolve-mpi
 
@@ -71,6 +81,8 @@ help:
 	@echo "                1 GiB table, ~10 min), checked against its signature in bench/signature.txt"
 	@echo "make layout-check  the folders' include and no-exit rules (make test runs it first)"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
+	@echo "make serve      the analysis board: build/ocsolve serve (SERVE_ARGS='--port P --think S --store DIR')"
+	@echo "make serve-screenshot  the browser test, saving its screenshots into results/serve/"
 	@echo "make clean      remove build/"
 
 deps:
@@ -90,11 +102,20 @@ $(B)/%.o: %.c | deps
 $(B)/libocsolve.a: $(LIB_SRC:%.c=$(B)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
-	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
+# The page, embedded (one rule per build folder: the flags differ).
+%/gen/web_assets.c: $(WEB_SRC) scripts/embed-web
+	@mkdir -p $(dir $@)
+	scripts/embed-web $(WEB_SRC) > $@.tmp && mv $@.tmp $@
+
+$(B)/gen/web_assets.o: $(B)/gen/web_assets.c
+	$(CC) $(CPPFLAGS) -I. $(CFLAGS) -c $< -o $@
+
+$(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/gen/web_assets.o $(B)/libocsolve.a
+	$(CC) $(CFLAGS) $^ $(LIBS) $(SERVE_LIBS) -o $@
 
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(B)/ocsolve-mpi)"'
+$(B)/tests/%.o: CPPFLAGS += -DOCS_SCREENSHOT_DIR_DEFAULT='"$(abspath $(B))"'
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
@@ -107,7 +128,7 @@ $(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o,$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
+$(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o $(SERVE_SRC:%.c=$(B)/%.o),$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
 	$(MPICC) $(CFLAGS) $^ $(LIBS) -pthread -o $@
 
 # The folders' rules (README, Layout): who may include whom, and that
@@ -123,11 +144,15 @@ $(S)/%.o: %.c | deps
 $(S)/libocsolve.a: $(LIB_SRC:%.c=$(S)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
-$(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
-	$(CC) $(SANFLAGS) $^ $(LIBS) -o $@
+$(S)/gen/web_assets.o: $(S)/gen/web_assets.c
+	$(CC) $(CPPFLAGS) -I. $(SANFLAGS) -c $< -o $@
+
+$(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/gen/web_assets.o $(S)/libocsolve.a
+	$(CC) $(SANFLAGS) $^ $(LIBS) $(SERVE_LIBS) -o $@
 
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"'
+$(S)/tests/%.o: CPPFLAGS += -DOCS_SCREENSHOT_DIR_DEFAULT='"$(abspath $(S))"'
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
@@ -135,7 +160,7 @@ $(MPI_SRC:%.c=$(S)/%.o): $(S)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(MPICC) $(CPPFLAGS) $(DEPFLAGS) $(SANFLAGS) -c $< -o $@
 
-$(S)/ocsolve-mpi: $(MPI_SRC:%.c=$(S)/%.o) $(filter-out $(S)/app/main.o,$(CMD_SRC:%.c=$(S)/%.o)) $(S)/libocsolve.a
+$(S)/ocsolve-mpi: $(MPI_SRC:%.c=$(S)/%.o) $(filter-out $(S)/app/main.o $(SERVE_SRC:%.c=$(S)/%.o),$(CMD_SRC:%.c=$(S)/%.o)) $(S)/libocsolve.a
 	$(MPICC) $(SANFLAGS) $^ $(LIBS) -pthread -o $@
 
 # ThreadSanitizer on standalone threaded programs (Criterion cannot run under TSan).
@@ -208,6 +233,17 @@ solve-monolithic: $(B)/ocsolve
 	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
 	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc
 
+# The analysis board (ocsolve serve): prints the URL to open; Ctrl-C stops it.
+SERVE_ARGS ?=
+serve: $(B)/ocsolve
+	$(B)/ocsolve serve $(SERVE_ARGS)
+
+# The browser test alone, its screenshots kept as results/serve/board.png
+# and pairing.png (commit them); make test writes them into the build folder.
+serve-screenshot: $(B)/ocsolve $(B)/run-tests
+	@mkdir -p results/serve
+	OCS_SCREENSHOT_DIR=$(abspath results/serve) $(B)/run-tests --filter 'browser/*'
+
 # The table size make solve uses, for scripts (scripts/table-size-rate).
 solve-tt-mb:
 	@echo $(SOLVE_TT_MB)
@@ -217,8 +253,11 @@ $(O)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(O0FLAGS) -c $< -o $@
 
-$(O)/ocsolve: $(CMD_SRC:%.c=$(O)/%.o) $(LIB_SRC:%.c=$(O)/%.o)
-	$(CC) $(O0FLAGS) $^ $(LIBS) -o $@
+$(O)/gen/web_assets.o: $(O)/gen/web_assets.c
+	$(CC) $(CPPFLAGS) -I. $(O0FLAGS) -c $< -o $@
+
+$(O)/ocsolve: $(CMD_SRC:%.c=$(O)/%.o) $(O)/gen/web_assets.o $(LIB_SRC:%.c=$(O)/%.o)
+	$(CC) $(O0FLAGS) $^ $(LIBS) $(SERVE_LIBS) -o $@
 
 BENCH_THREADS ?= 2
 bench: $(B)/ocsolve

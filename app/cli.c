@@ -132,26 +132,41 @@ void cli_bad_option(char **argv, int opt)
     cli_fail("unknown option '-%c'", c);
 }
 
+int cli_position_check(const GameOpts *g, const char *pos, const char *const *moves, int nmoves, const char *k_option,
+                       Rules *r, Board *b, char *err, int errlen)
+{
+    int n;
+    if (notation_parse_position(pos ? pos : "empty", g->n, b, &n, err, errlen) != 0) return -1;
+    int k = g->k ? g->k : 5;
+    if (k > n) {
+        snprintf(err, (size_t)errlen, "k=%d%s is larger than the %dx%d board%s%s", k, g->k ? "" : " (the default)", n,
+                 n, g->k ? "" : "; give ", g->k ? "" : k_option);
+        return -1;
+    }
+    if (rules_init(r, n, k, g->rules, err, errlen) != 0) return -1;
+    for (int i = 0; i < nmoves; i++) {
+        Move m;
+        if (notation_parse_move(moves[i], n, &m, err, errlen) != 0) return -1;
+        Winner st = rules_status(r, *b);
+        if (st != WINNER_NONE) {
+            snprintf(err, (size_t)errlen, "move %s: the game is already over (%s has won)", moves[i],
+                     st == WINNER_ORDER ? "Order" : "Chaos");
+            return -1;
+        }
+        if (board_occupied(*b) & (1ULL << move_cell(m))) {
+            snprintf(err, (size_t)errlen, "move %s: cell %s is occupied", moves[i], moves[i] + 1);
+            return -1;
+        }
+        board_place(b, m);
+    }
+    return 0;
+}
+
 void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, Rules *r, Board *b)
 {
     char err[NOTATION_ERR_LEN];
-    int n;
-    if (notation_parse_position(pos ? pos : "empty", g->n, b, &n, err, sizeof err) != 0) cli_fail("%s", err);
-    int k = g->k ? g->k : 5;
-    if (k > n)
-        cli_fail("k=%d%s is larger than the %dx%d board%s", k, g->k ? "" : " (the default)", n, n,
-                 g->k ? "" : "; give --k");
-    if (rules_init(r, n, k, g->rules, err, sizeof err) != 0) cli_fail("%s", err);
-    for (int i = 0; i < nmoves; i++) {
-        Move m;
-        if (notation_parse_move(moves[i], n, &m, err, sizeof err) != 0) cli_fail("%s", err);
-        Winner st = rules_status(r, *b);
-        if (st != WINNER_NONE)
-            cli_fail("move %s: the game is already over (%s has won)", moves[i],
-                     st == WINNER_ORDER ? "Order" : "Chaos");
-        if (board_occupied(*b) & (1ULL << move_cell(m))) cli_fail("move %s: cell %s is occupied", moves[i], moves[i] + 1);
-        board_place(b, m);
-    }
+    if (cli_position_check(g, pos, (const char *const *)moves, nmoves, "--k", r, b, err, sizeof err) != 0)
+        cli_fail("%s", err);
 }
 
 void cli_one_line(char *msg)

@@ -60,6 +60,10 @@ noreturn void cli_bad_option(char **argv, int opt);
  * in order; fails on a bad position, size, k, move, occupied cell, or a
  * move after the game has ended. */
 void cli_position(const GameOpts *g, const char *pos, char **moves, int nmoves, Rules *r, Board *b);
+/* The same without failing: 0, or -1 with the one-line message in err
+ * (k_option names the option that sets k, for the hint "give --k"). */
+int cli_position_check(const GameOpts *g, const char *pos, const char *const *moves, int nmoves, const char *k_option,
+                       Rules *r, Board *b, char *err, int errlen);
 /* The same for the words after the options (getopt's optind on): the
  * first is POSITION, the rest are moves; none: the empty board. */
 void cli_position_args(const GameOpts *g, int argc, char **argv, Rules *r, Board *b);

@@ -14,6 +14,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_store(int argc, char **argv);
 int cmd_jobs(int argc, char **argv);
 int cmd_play(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* How `jobs` runs as an MPI job (app/main_mpi.c, build/ocsolve-mpi): every
  * rank parses the same command line; rank 0 coordinates through the

@@ -18,6 +18,7 @@ static const char main_help[] =
     "  store stats|get|export|put DIR   the store of decided positions (LMDB)\n"
     "  jobs [POSITION [MOVE ...]]       decide a position by job-level proof-number search\n"
     "  play [POSITION [MOVE ...]]       play against the solved strategy (--protocol for programs)\n"
+    "  serve                            the analysis board: a local web page and JSON API\n"
     "  help                             this text\n"
     "'ocsolve COMMAND --help' describes a command's options.\n";
 
@@ -36,7 +37,7 @@ int main(int argc, char **argv)
     } cmds[] = {{"show", cmd_show},   {"perft", cmd_perft},   {"verify", cmd_verify},
                 {"solve", cmd_solve}, {"random", cmd_random}, {"bench", cmd_bench},
                 {"store", cmd_store},
-                {"jobs", cmd_jobs},   {"play", cmd_play}};
+                {"jobs", cmd_jobs},   {"play", cmd_play},     {"serve", cmd_serve}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
     cli_fail("unknown command '%s' (try 'ocsolve help')", cmd);

@@ -37,6 +37,15 @@ int play_new(PlayGame *g, const Rules *r, Board start, char *err, int errlen)
     return 0;
 }
 
+int play_at(PlayGame *g, const Rules *r, Board start, char *err, int errlen)
+{
+    if (!(g->ready && g->r.rules == r->rules && g->r.n == r->n && g->r.k == r->k))
+        return play_new(g, r, start, err, errlen);
+    g->start = g->b = start;
+    g->nhist = 0;
+    return 0;
+}
+
 void play_free(PlayGame *g)
 {
     if (g->ready) advisor_free(&g->adv);

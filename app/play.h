@@ -32,6 +32,12 @@ typedef struct {
  * when the game (rules, n, k) is the same. 0, or -1 with a message. */
 int play_new(PlayGame *g, const Rules *r, Board start, char *err, int errlen);
 void play_free(PlayGame *g);
+/* The same, but the advisor's memory (its last pairing and distance
+ * claim) is kept when the game is the same: for a host that serves many
+ * positions of one game (ocsolve serve). The advisor checks that memory
+ * against the board before it uses it (advise.c), so any position may
+ * follow any other. */
+int play_at(PlayGame *g, const Rules *r, Board start, char *err, int errlen);
 
 /* What play_text_move returns: the move was played, or it was not
  * because the text is no move of this board, or because the move is

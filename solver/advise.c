@@ -145,7 +145,7 @@ static bool try_centre(const Advisor *a, Board b, Advice *out)
     int best_score = -1;
     for (int i = 0; i < ml.count; i++) {
         Board cb;
-        if (after(a, b, ml.m[i], &cb) != WINNER_NONE || !centre_win(&a->centre, cb)) continue;
+        if (after(a, b, ml.m[i], &cb) != WINNER_NONE || !centre_win_stoppable(&a->centre, cb, a->interrupt)) continue;
         bool ring = !(a->centre.centre >> move_cell(ml.m[i]) & 1);
         /* a ring answer that mixes its pair (the classic strategy) before
          * one that makes it two like symbols */
@@ -243,7 +243,7 @@ static bool try_pairing(Advisor *a, Board b, Advice *out)
  * pairing with Order to move)? */
 static ProvedBy static_loss(const Advisor *a, Board b)
 {
-    if (!board_order_to_move(b)) return centre_win(&a->centre, b) ? PROVED_CENTRE : PROVED_NONE;
+    if (!board_order_to_move(b)) return centre_win_stoppable(&a->centre, b, a->interrupt) ? PROVED_CENTRE : PROVED_NONE;
     if (a->cfg.kn.pairing && pairing_find(&a->r, b, ROOT_PAIRING, NULL)) return PROVED_PAIRING;
     return PROVED_NONE;
 }
@@ -298,7 +298,7 @@ static Winner child_known(Advisor *a, Board cb, TTData *e, int *static_dtw)
         *static_dtw = kn.value == WINNER_ORDER ? kn.dtw : -1;
         return kn.value;
     }
-    if (centre_win(&a->centre, cb)) return WINNER_ORDER;
+    if (centre_win_stoppable(&a->centre, cb, a->interrupt)) return WINNER_ORDER;
     if (!tt_probe(&a->tt, kn_key(&a->r, &a->cfg.kn, cb, kn.dead), e)) return WINNER_NONE;
     return dfpn_winner(e->pn, e->dn);
 }
@@ -352,6 +352,7 @@ static int order_distance(Advisor *a, Board b, double deadline, AlphaBeta *ab, u
 {
     ab_init(ab, &a->r, &a->cfg.kn, &a->abtt);
     ab->lim.deadline = deadline;
+    ab->lim.interrupt = a->interrupt;
     int d = ab_dtw(ab, b);
     *nodes += ab->nodes;
     return d;
@@ -385,6 +386,7 @@ static Winner search_value(Advisor *a, Board b, double deadline, Dfpn *d, uint64
     dfpn_init(d, &a->r, &a->cfg, &a->tt);
     d->threads = a->threads;
     d->lim.deadline = deadline;
+    d->lim.interrupt = a->interrupt;
     uint32_t pn, dn;
     Winner v = dfpn_solve(d, b, &pn, &dn);
     *nodes += d->nodes;
@@ -483,7 +485,7 @@ void advise_value(Advisor *a, Board b, double think, AdviceValue *out)
     if (st != WINNER_NONE) {
         *out = (AdviceValue){st, PROVED_RULES, st == WINNER_ORDER ? 0 : -1, 0, 0};
         return;
-    } else if (centre_win(&a->centre, b)) {
+    } else if (centre_win_stoppable(&a->centre, b, a->interrupt)) {
         out->winner = WINNER_ORDER, out->by = PROVED_CENTRE;
     } else if (a->cfg.kn.pairing && pairing_find(&a->r, b, ROOT_PAIRING, NULL)) {
         out->winner = WINNER_CHAOS, out->by = PROVED_PAIRING;

@@ -128,6 +128,10 @@ typedef struct {
     /* The last distance to win claimed (-1 none), at claim_board. */
     int claim_dtw;
     Board claim_board;
+    /* When set, the searches stop (a value they return as decided stays
+     * exact; one stopped is WINNER_NONE); NULL: only the think time stops
+     * them. advisor_init leaves it NULL: the caller points it at its flag. */
+    atomic_bool *interrupt;
 } Advisor;
 
 /* Sets up an advisor for r with tables of tt_bytes in all (a quarter for
