@@ -86,7 +86,7 @@ static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN
     }
     JobOrder o = {.b = b, .certify = 1, .bounded = 1, .within = (uint8_t)plies};
     JobOutcome out;
-    jobrun_run(&tc->mini, &o, 0, NULL, &out);
+    jobrun_within(&tc->mini, &o, 0, NULL, &out);
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
     if (out.value != (uint8_t)w) {
