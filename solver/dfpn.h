@@ -37,85 +37,16 @@
 #ifndef OCS_DFPN_H
 #define OCS_DFPN_H
 
-#include <stdatomic.h>
-
-#include "../tables/tt.h"
-#include "centre.h"
-#include "dfpn_numbers.h"
-#include "knowledge.h"
-#include "limits.h"
-#include "threats.h"
-
-#define DFPN_MAX_THREADS 256
-
-typedef struct {
-    double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
-    bool chaos_pn_moves; /* initial pn of a Chaos node = its number of safe moves */
-    bool order_dn_moves; /* initial dn of an Order node = its number of moves */
-    bool center_first;   /* move ordering: children in order of closeness to the
-                          * centre rather than by cell index (it decides ties) */
-    Knowledge kn;
-} DfpnConfig;
+#include "dfpn_search.h" /* DfpnConfig, Dfpn: one searcher */
+#include "dfpn_team.h"   /* the team helpers join (jobs/) */
 
 DfpnConfig dfpn_default_config(void);
-
-typedef struct Dfpn Dfpn;
-typedef struct DfpnShared DfpnShared;
-
-struct Dfpn {
-    /* settings */
-    const Rules *r;
-    DfpnConfig cfg;
-    Centre centre;       /* the centre lemma's geometry; centre.on: in use */
-    TT *tt;
-    int threads;         /* searching threads (0 or 1: one); more need a shared table */
-    SearchLimits lim;    /* limits on the whole (a job's every segment), and progress */
-    /* state */
-    uint64_t nodes;      /* expanded nodes (all threads' after dfpn_solve) */
-    DfpnShared *sh;      /* the threads' common state; NULL for one thread */
-    int tid;
-    uint64_t flushed;    /* nodes already added to sh's total */
-    bool stopped;        /* a limit was hit */
-    double started, next_report;
-    SearchProgress root;   /* kept up to date by the root's own iterations */
-    Board *memo;         /* the kernel's memos (dfpn_kernel.h), during a solve; NULL: none */
-    ThreatStats threats; /* the threat searches it asked (threats.h) */
-    DfpnShared *team;    /* set by the caller: dfpn_solve runs as the team's first
-                          * thread, which helpers may join (dfpn_assist); NULL: none */
-};
-
-/* Reports the current state through d->lim.report (if set). */
-void dfpn_report(Dfpn *d);
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt);
 
 /* Decides b (any status). Returns WINNER_NONE when a limit stopped it;
  * *pn and *dn get the root's numbers. */
 Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
-
-/* A team: a one-thread solve that other threads may join while it runs
- * (a job-level search's idle worker helping a running job, jobs/pool.c).
- * Set d->team and call dfpn_solve: it searches as thread 0 of a parallel
- * df-pn (busy marks, re-reads, limits on the team's total nodes) whose
- * other threads come and go; when it returns, the team is stopped and
- * helpers leave. The value is the same as any df-pn's (see "Parallel
- * search" above: only proofs and disproofs are facts, whoever finds them);
- * a helper that decides the root hands its numbers to the solve.
- * dfpn_team_reset before each solve, while no helper is attached. */
-DfpnShared *dfpn_team_new(void); /* NULL: out of memory */
-void dfpn_team_free(DfpnShared *t);
-void dfpn_team_reset(DfpnShared *t);
-/* Sends the helpers away (also when the solve decided b without search). */
-void dfpn_team_stop(DfpnShared *t);
-/* The team's nodes so far (its threads add theirs in batches). */
-uint64_t dfpn_team_nodes(DfpnShared *t);
-/* Joins the team's solve of b (the same root, table and rules as the
- * solve's) as thread tid >= 1, until the team stops or d's limits are hit.
- * The solve's node limit counts the solve's own nodes only: a helper adds
- * work to it and never uses up its budget (a job-level search's budgets
- * decide when a leaf is expanded; measured, results/jobs-efficiency.md).
- * d's nodes: its own. */
-void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid);
 
 /* For a decided, ongoing position with the winner to move: a winning move
  * (searching again where the table has lost it). MOVE_NONE if the search
