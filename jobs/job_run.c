@@ -92,10 +92,6 @@ static void begin(JobRunner *jr, const JobOrder *o, JobOutcome *out, Dfpn *d)
 
 void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)
 {
-    if (o->bounded) {
-        jobrun_within(jr, o, deadline, interrupt, out);
-        return;
-    }
     double t0 = clock_seconds();
     Dfpn d;
     begin(jr, o, out, &d);

@@ -53,8 +53,9 @@ typedef struct {
     uint32_t help_serial;
     uint32_t group;      /* which table (jobs/pool.c reply tables; 0: none);
                           * MPI ranks have one table each and ignore it */
-    uint8_t bounded;     /* 0: a df-pn value job; 1: a bounded job asking
-                          * W(b, within) by dd_within (jobrun_within) */
+    uint8_t bounded;     /* 0: a df-pn value job (jobrun_run); 1: a bounded
+                          * job asking W(b, within) by dd_within
+                          * (jobrun_within): a transport picks by it */
     uint8_t within;      /* bounded: the plies, 0..64 */
 } JobOrder;
 
@@ -122,7 +123,9 @@ void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT
                         const char *cert_dir);
 void jobrun_free(JobRunner *jr); /* frees only the runner's own table */
 
-/* Runs o; stops early at deadline (monotonic seconds, 0: none) or when
+/* Runs o, a value job (o->bounded 0; a bounded order is jobrun_within's,
+ * which the worker calls instead: job_within.c uses this file, never the
+ * reverse); stops early at deadline (monotonic seconds, 0: none) or when
  * *interrupt is set (NULL: never). */
 void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out);
 
@@ -138,7 +141,8 @@ void jobrun_assist(JobRunner *jr, const JobOrder *o, DfpnShared *team, int tid, 
  * its canonical key, e.g. "o-6-5-0000000000000000-0000000000000000.ocproof". */
 void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX]);
 
-/* A bounded job (o->bounded; jobrun_run calls it; job_within.c): W(b,
+/* A bounded job (o->bounded; a worker calls it for such an order, where
+ * it calls jobrun_run for a value job; job_within.c): W(b,
  * within) by dd_within on the runner's table under the budget; decided,
  * its certificate (with o->certify and a folder): yes, Order's within
  * the proof's depth p, named jobrun_within_name(r, b, true, p); no,

@@ -205,7 +205,7 @@ typedef struct {
 static void *server_job(void *arg)
 {
     Server *s = arg;
-    jobrun_run(&s->jr, &s->order, 0, &s->stop, &s->out);
+    (s->order.bounded ? jobrun_within : jobrun_run)(&s->jr, &s->order, 0, &s->stop, &s->out);
     pthread_mutex_lock(&s->mu);
     s->done = true;
     pthread_cond_signal(&s->cv);

@@ -144,7 +144,7 @@ static void *pool_main(void *arg)
             GroupTable *gt = p->ngt > 0 ? group_take(p, o.group) : NULL;
             if (gt) w->jr.tt = &gt->tt;
             pthread_mutex_unlock(&p->mu);
-            jobrun_run(&w->jr, &o, 0, &w->stop, &out);
+            (o.bounded ? jobrun_within : jobrun_run)(&w->jr, &o, 0, &w->stop, &out);
             pthread_mutex_lock(&p->mu);
             if (gt) gt->users--;
             while (w->helpers > 0) pthread_cond_wait(&p->left, &p->mu);

@@ -240,13 +240,38 @@ static int winning_child(const Ctx *c, const TNode *n, Winner w)
     return -1;
 }
 
+/* Bounded (within.h): the child of decided inner node i that a yes at an
+ * Order node follows: the yes child of least depth; -1 otherwise. */
+static int order_child(const Ctx *c, int i)
+{
+    const TNode *n = &c->t[i];
+    int best = -1;
+    for (int j = n->first; j < n->first + n->nchild; j++)
+        if (top_value(&c->t[j]) == WINNER_ORDER && (best < 0 || c->t[j].wdepth < c->t[best].wdepth)) best = j;
+    return best;
+}
+
+/* Bounded: the depth of decided inner node i's proof when yes (1 + its
+ * chosen child's, Order to move, or 1 + its deepest child's), else its
+ * question: its TNode.wdepth. */
+static int tree_depth(const Ctx *c, int i)
+{
+    const TNode *n = &c->t[i];
+    if (top_value(n) != WINNER_ORDER) return top_question(c, n->b);
+    if (board_order_to_move(n->b)) return 1 + c->t[order_child(c, i)].wdepth;
+    int deepest = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++)
+        if (c->t[j].wdepth > deepest) deepest = c->t[j].wdepth;
+    return 1 + deepest;
+}
+
 int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
 {
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
     bool mover = board_order_to_move(n->b) == (w == WINNER_ORDER);
     if (mover && c->bounded && w == WINNER_ORDER) { /* the proof of least depth (within.h) */
-        kids[0] = within_order_child(c, i);
+        kids[0] = order_child(c, i);
         return 1;
     }
     int nk = 0;
@@ -261,15 +286,22 @@ int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
 /* The certificate of decided inner node i, from its children's. */
 int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
 {
-    if (c->bounded) return within_certify_inner(c, i, path, prefix);
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
     Board kids[MOVES_MAX];
     Move moves[MOVES_MAX];
-    int idx[MOVES_MAX], nk = top_proof_children(c, i, idx);
+    int idx[MOVES_MAX], depths[MOVES_MAX], nk = top_proof_children(c, i, idx);
     for (int k = 0; k < nk; k++) {
         kids[k] = c->t[idx[k]].b;
         moves[k] = c->t[idx[k]].move;
+        depths[k] = c->t[idx[k]].wdepth;
+    }
+    if (c->bounded) { /* within.h, Certificates */
+        if (within_node(&c->tc, n->b, w, n->wdepth, top_question(c, n->b), kids, moves, depths, nk, path, prefix,
+                        c->err, c->errlen) != 0)
+            return c->failed = true, -1;
+        c->out->cert_files++;
+        return 0;
     }
     for (int k = 0; k < nk; k++)
         if (topcert_ensure(&c->tc, kids[k], w, c->err, c->errlen) != 0) return c->failed = true, -1;
@@ -277,6 +309,21 @@ int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
         return c->failed = true, -1;
     c->out->cert_files++;
     return 0;
+}
+
+/* Bounded: decided node i as a bound record (within_put), with the move of
+ * an Order node's proof when the tree decided it. */
+static int put_bound(Ctx *c, int i)
+{
+    const TNode *n = &c->t[i];
+    Winner w = top_value(n);
+    Move m = w == WINNER_ORDER && n->state == T_INNER && n->by == BY_TREE && board_order_to_move(n->b)
+                 ? c->t[order_child(c, i)].move
+                 : MOVE_NONE;
+    char msg[512];
+    if (within_put(c->spec->store, c->r, n->b, w, n->wdepth, m, msg, (int)sizeof msg) == 0) return 0;
+    top_fail(c, "%s", msg);
+    return -1;
 }
 
 /* What a decision of node i entails once: the store, the certificate, and
@@ -290,7 +337,7 @@ static int announce(Ctx *c, int i)
     if (c->bounded) {
         /* the certificate first, as below; jobs' and tree nodes' decisions stored (within.h) */
         if (by == BY_TREE && c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
-        if ((by == BY_TREE || by == BY_JOB) && within_put(c, i) != 0) return -1;
+        if ((by == BY_TREE || by == BY_JOB) && put_bound(c, i) != 0) return -1;
     } else if (by == BY_TREE) {
         int j = winning_child(c, n, w);
         Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
@@ -319,7 +366,7 @@ static void tree_decided(Ctx *c, int i)
     c->t[i].by = BY_TREE;
     if (top_value(&c->t[i]) == WINNER_ORDER) c->proven++;
     else c->disproven++;
-    if (c->bounded) c->t[i].wdepth = (int8_t)within_tree_depth(c, i);
+    if (c->bounded) c->t[i].wdepth = (int8_t)tree_depth(c, i);
 }
 
 /* Propagates every queued node: announces decisions, and recomputes the
@@ -363,13 +410,27 @@ static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
     return WINNER_NONE;
 }
 
+/* Bounded: b's answer from the store (within_lookup), the records backed
+ * by their certificates when certificates are on; -1 (top_fail). */
+static int lookup_bound(Ctx *c, Board b, Winner *w, int *wdepth)
+{
+    char msg[4700];
+    if (within_lookup(c->spec->store, c->certify ? &c->tc : NULL, c->r, b, top_question(c, b), w, wdepth, msg,
+                      (int)sizeof msg) == 0)
+        return 0;
+    top_fail(c, "%s", msg);
+    return -1;
+}
+
 /* Gives node i (a new leaf, the root or a child) its first value: static,
  * a decided node of the same position, stored, or a leaf to run. */
 int top_init_leaf(Ctx *c, int i)
 {
     uint32_t pn, dn;
     int wdepth = 0;
-    Winner w = c->bounded ? within_static(c, c->t[i].b, &pn, &dn, &wdepth) : static_value(c, c->t[i].b, &pn, &dn);
+    Board b = c->t[i].b;
+    Winner w = c->bounded ? within_static(c->r, &c->cfg, b, top_question(c, b), &pn, &dn, &wdepth)
+                          : static_value(c, b, &pn, &dn);
     if (w != WINNER_NONE) {
         if (c->bounded && w == WINNER_CHAOS) wdepth = top_question(c, c->t[i].b);
         set_value(c, i, w, BY_STATIC, wdepth);
@@ -383,7 +444,7 @@ int top_init_leaf(Ctx *c, int i)
         c->out->twin_hits++;
         return 0;
     }
-    if ((c->bounded ? within_lookup(c, c->t[i].b, &w, &wdepth) : lookup(c, c->t[i].b, &w)) != 0) return -1;
+    if ((c->bounded ? lookup_bound(c, b, &w, &wdepth) : lookup(c, b, &w)) != 0) return -1;
     if (w != WINNER_NONE) {
         set_value(c, i, w, BY_STORE, wdepth);
         c->out->store_hits++;

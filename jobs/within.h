@@ -2,7 +2,9 @@
  * mode; internal to jobs/): the question a top-tree node asks, what
  * decides it without a job, the store's bound records, and the
  * certificates. The top tree itself (top_tree.c), the selection, the
- * budgets and the workers are the value search's, unchanged.
+ * budgets and the workers are the value search's, unchanged; the tree
+ * calls what is here with positions and questions, and nothing here
+ * knows the tree's nodes (one direction: top_tree.c -> within).
  *
  * The question. A node of position b asks W(b, d), "does Order force a
  * line within d plies?" (solver/dfpn_depth.h), with d = top_question: the
@@ -86,7 +88,9 @@
 #ifndef OCS_WITHIN_H
 #define OCS_WITHIN_H
 
-#include "top_tree.h"
+#include "../solver/dfpn.h"
+#include "../tables/store.h"
+#include "top_cert.h"
 
 /* W(b, d) at an ongoing b (rules_status WINNER_NONE) replaced by the
  * equivalent question of the normal form (above); -1 when the answer is
@@ -101,27 +105,25 @@ static inline int within_question(const Rules *r, Board b, int d)
     return d < 1 ? -1 : d;
 }
 
-/* b's answer without a job (above): WINNER_ORDER yes (*depth its proof's
- * depth), WINNER_CHAOS no, WINNER_NONE open (then *pn, *dn are a new
- * leaf's numbers, df-pn's initial ones as for value leaves). */
-Winner within_static(Ctx *c, Board b, uint32_t *pn, uint32_t *dn, int *depth);
+/* b's answer to W(b, d) without a job (above), under cfg's knowledge:
+ * WINNER_ORDER yes (*depth its proof's depth), WINNER_CHAOS no,
+ * WINNER_NONE open (then *pn, *dn are a new leaf's numbers, df-pn's
+ * initial ones as for value leaves). */
+Winner within_static(const Rules *r, const DfpnConfig *cfg, Board b, int d, uint32_t *pn, uint32_t *dn, int *depth);
 
-/* b's answer from the store (above): *w (WINNER_NONE: none), *wdepth as
- * TNode.wdepth; 0, or -1 on a store error (top_fail). */
-int within_lookup(Ctx *c, Board b, Winner *w, int *wdepth);
+/* b's answer to W(b, d) from the store st (above; NULL: none): *w
+ * (WINNER_NONE: none), *wdepth as TNode.wdepth (top_tree.h); tc: the
+ * run's certificates, whose files a record must have (NULL: certificates
+ * off). 0, or -1 with a message (a store error, a certificate that
+ * disagrees). */
+int within_lookup(Store *st, const TopCert *tc, const Rules *r, Board b, int d, Winner *w, int *wdepth, char *err,
+                  int errlen);
 
-/* Puts decided node i as a bound record (yes at its depth with the move
- * of an Order node's proof, or no at its question); 0, or -1 (top_fail). */
-int within_put(Ctx *c, int i);
-
-/* The depth of decided inner node i's proof when yes (1 + its chosen
- * child's, Order to move, or 1 + its deepest child's), else its question:
- * its TNode.wdepth. */
-int within_tree_depth(const Ctx *c, int i);
-
-/* The child of decided inner node i that a yes at an Order node follows:
- * the yes child of least depth; -1 otherwise. */
-int within_order_child(const Ctx *c, int i);
+/* Puts b, decided w with wdepth (TNode.wdepth), into st (NULL: nothing)
+ * as a bound record: yes at wdepth with move (an Order node's move to the
+ * child its proof follows, else MOVE_NONE), or no at wdepth, its
+ * question. 0, or -1 with a message. */
+int within_put(Store *st, const Rules *r, Board b, Winner w, int wdepth, Move move, char *err, int errlen);
 
 /* --- certificates (within_cert.c) --- */
 
@@ -141,10 +143,15 @@ int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JO
  * when plies is -1)? 1 yes, 0 no (message), -1 no file. */
 int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *name, char *err, int errlen);
 
-/* Writes the certificate of decided inner node i (the top tree's
- * top_proof_children) to `path` with see lines prefixed by prefix, or
- * (path NULL) to its own name in the folder. 0, or -1 (top_fail). */
-int within_certify_inner(Ctx *c, int i, const char *path, const char *prefix);
+/* Writes the certificate of b, a top-tree node decided w (wdepth as
+ * TNode.wdepth) by its children, with d plies left: the winner's move
+ * (moves[0]) where the winner is to move, and a see line for each of the
+ * nk children kids its proof follows (top_proof_children; kid_wdepth
+ * theirs), each child's file made if missing (within_ensure); to `path`
+ * with see lines prefixed by prefix, or (path NULL) to its own name in
+ * the folder. 0, or -1 with a message. */
+int within_node(TopCert *tc, Board b, Winner w, int wdepth, int d, const Board kids[], const Move moves[],
+                const int kid_wdepth[], int nk, const char *path, const char *prefix, char *err, int errlen);
 
 /* Writes the run's certificate to `path` for root b decided as a whole
  * (w, plies as TNode.wdepth) with D plies: the header, with 'horizon D'

@@ -86,7 +86,7 @@ static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN
     }
     JobOrder o = {.b = b, .certify = 1, .bounded = 1, .within = (uint8_t)plies};
     JobOutcome out;
-    jobrun_run(&tc->mini, &o, 0, NULL, &out);
+    jobrun_within(&tc->mini, &o, 0, NULL, &out);
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
     if (out.value != (uint8_t)w) {
@@ -157,39 +157,33 @@ static int finish(FILE *f, const char *tmp, const char *path, char *err, int err
     return rc;
 }
 
-int within_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
+int within_node(TopCert *tc, Board b, Winner w, int wdepth, int d, const Board kids[], const Move moves[],
+                const int kid_wdepth[], int nk, const char *path, const char *prefix, char *err, int errlen)
 {
-    const TNode *n = &c->t[i];
-    Winner w = top_value(n);
-    int d = top_question(c, n->b), idx[MOVES_MAX], nk = top_proof_children(c, i, idx);
     char (*names)[JOBRUN_NAME_MAX] = malloc((size_t)(nk > 0 ? nk : 1) * sizeof *names);
-    if (!names) return top_fail(c, "out of memory"), -1;
-    for (int k = 0; k < nk; k++) {
-        const TNode *kid = &c->t[idx[k]];
-        if (within_ensure(&c->tc, kid->b, w, kid->wdepth, d - 1, names[k], c->err, c->errlen) != 0)
-            return free(names), c->failed = true, -1;
-    }
+    if (!names) return snprintf(err, (size_t)errlen, "out of memory"), -1;
+    for (int k = 0; k < nk; k++)
+        if (within_ensure(tc, kids[k], w, kid_wdepth[k], d - 1, names[k], err, errlen) != 0) return free(names), -1;
     char own[4200], tmp[4300], name[JOBRUN_NAME_MAX];
     if (!path) {
-        jobrun_within_name(c->r, n->b, w == WINNER_ORDER, n->wdepth, name);
-        snprintf(own, sizeof own, "%s/%s", c->tc.dir, name);
+        jobrun_within_name(tc->r, b, w == WINNER_ORDER, wdepth, name);
+        snprintf(own, sizeof own, "%s/%s", tc->dir, name);
         path = own;
         prefix = "";
     }
     FILE *f = jobrun_open_tmp(path, tmp, sizeof tmp);
-    if (!f) return free(names), top_fail(c, "cannot write the certificate %s", path), -1;
-    header(&c->tc, f, n->b, w, d, "a top-tree node");
-    if (board_order_to_move(n->b) == (w == WINNER_ORDER) && nk > 0) { /* the winner's move */
+    if (!f) return free(names), snprintf(err, (size_t)errlen, "cannot write the certificate %s", path), -1;
+    header(tc, f, b, w, d, "a top-tree node");
+    if (board_order_to_move(b) == (w == WINNER_ORDER) && nk > 0) { /* the winner's move */
         char pos[NOTATION_POS_LEN], mv[4];
-        notation_format_position(n->b, c->r->n, pos);
-        notation_format_move(c->t[idx[0]].move, mv);
+        notation_format_position(b, tc->r->n, pos);
+        notation_format_move(moves[0], mv);
         fprintf(f, "%s %s\n", pos, mv);
     }
-    for (int k = 0; k < nk; k++) see_line(&c->tc, f, c->t[idx[k]].b, prefix, names[k]);
+    for (int k = 0; k < nk; k++) see_line(tc, f, kids[k], prefix, names[k]);
     free(names);
-    if (finish(f, tmp, path, c->err, c->errlen) != 0) return c->failed = true, -1;
-    c->tc.written++;
-    c->out->cert_files++;
+    if (finish(f, tmp, path, err, errlen) != 0) return -1;
+    tc->written++;
     return 0;
 }
 

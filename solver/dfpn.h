@@ -37,156 +37,16 @@
 #ifndef OCS_DFPN_H
 #define OCS_DFPN_H
 
-#include <math.h>
-#include <stdatomic.h>
-
-#include "../tables/tt.h"
-#include "centre.h"
-#include "knowledge.h"
-#include "limits.h"
-#include "threats.h"
-
-#define DFPN_INF UINT32_MAX
-#define DFPN_MAX_THREADS 256
-
-/* The numbers of a decided position: a proof (pn 0) for an Order win, a
- * disproof (dn 0) for a Chaos win; WINNER_NONE gives the numbers of an
- * unexpanded leaf (1, 1). */
-static inline void dfpn_numbers(Winner w, uint32_t *pn, uint32_t *dn)
-{
-    *pn = w == WINNER_ORDER ? 0 : w == WINNER_CHAOS ? DFPN_INF : 1;
-    *dn = w == WINNER_CHAOS ? 0 : w == WINNER_ORDER ? DFPN_INF : 1;
-}
-
-/* a + b for proof numbers: infinity stays infinity, and a finite sum never
- * reaches it (it saturates one below: only a proof or disproof is exact). */
-static inline uint32_t dfpn_sat_add(uint32_t a, uint32_t b)
-{
-    if (a == DFPN_INF || b == DFPN_INF) return DFPN_INF;
-    uint64_t s = (uint64_t)a + b;
-    return s >= DFPN_INF ? DFPN_INF - 1 : (uint32_t)s;
-}
-
-/* Choosing at an open node: the least "min" number (phi: pn at an Order
- * node, dn at a Chaos node) and the second least, and the sum of the other
- * numbers (delta). Children are added one by one (dfpn_pick_add); with no
- * child delta is infinite (dfpn_pick_end), which keeps the numbers exact. */
-typedef struct {
-    uint32_t phi1, phi2, delta;
-    int bi; /* the child with phi1, -1 none */
-} DfpnPick;
-
-static inline DfpnPick dfpn_pick_start(void) { return (DfpnPick){DFPN_INF, DFPN_INF, 0, -1}; }
-
-static inline void dfpn_pick_add(DfpnPick *p, int i, uint32_t phi, uint32_t delta)
-{
-    p->delta = dfpn_sat_add(p->delta, delta);
-    if (phi < p->phi1) {
-        p->phi2 = p->phi1;
-        p->phi1 = phi;
-        p->bi = i;
-    } else if (phi < p->phi2) {
-        p->phi2 = phi;
-    }
-}
-
-static inline void dfpn_pick_end(DfpnPick *p, int n)
-{
-    if (n == 0) p->delta = DFPN_INF;
-}
-
-/* The thresholds of the child chosen at an open node, in phi/delta terms
- * (phi: the node's "min" number, delta its "sum"): the 1+eps trick gives it
- * a phi threshold of ceil(phi2 * (1+eps)) (at least phi2 + 1, at most the
- * node's phi_t; phi_t itself when it is the only live choice), and the
- * delta threshold is what the node's delta_t leaves once the other
- * children's deltas (delta - cdl) are counted. Shared by dfpn.c and
- * dfpn_depth.c, whose searches choose children the same way
- * (dfpn_kernel.h). */
-static inline void dfpn_child_thresholds(uint32_t phi2, uint32_t delta, uint32_t cdl, uint32_t phi_t, uint32_t delta_t,
-                                         double eps, uint32_t *cphi_t, uint32_t *cdelta_t)
-{
-    uint64_t grown = (uint64_t)ceil((double)phi2 * (1.0 + eps));
-    if (grown <= phi2) grown = (uint64_t)phi2 + 1;
-    *cphi_t = phi2 == DFPN_INF ? phi_t : (uint32_t)(grown < phi_t ? grown : phi_t);
-    uint64_t cd = delta_t == DFPN_INF ? DFPN_INF : (uint64_t)delta_t - delta + cdl;
-    *cdelta_t = cd > DFPN_INF ? DFPN_INF : (uint32_t)cd;
-}
-
-/* What numbers say: decided for Order, for Chaos, or not yet. */
-static inline Winner dfpn_winner(uint32_t pn, uint32_t dn)
-{
-    return pn == 0 ? WINNER_ORDER : dn == 0 ? WINNER_CHAOS : WINNER_NONE;
-}
-
-typedef struct {
-    double epsilon;      /* 1+eps trick; 0 gives plain df-pn (second best + 1) */
-    bool chaos_pn_moves; /* initial pn of a Chaos node = its number of safe moves */
-    bool order_dn_moves; /* initial dn of an Order node = its number of moves */
-    bool center_first;   /* move ordering: children in order of closeness to the
-                          * centre rather than by cell index (it decides ties) */
-    Knowledge kn;
-} DfpnConfig;
+#include "dfpn_search.h" /* DfpnConfig, Dfpn: one searcher */
+#include "dfpn_team.h"   /* the team helpers join (jobs/) */
 
 DfpnConfig dfpn_default_config(void);
-
-typedef struct Dfpn Dfpn;
-typedef struct DfpnShared DfpnShared;
-
-struct Dfpn {
-    /* settings */
-    const Rules *r;
-    DfpnConfig cfg;
-    Centre centre;       /* the centre lemma's geometry; centre.on: in use */
-    TT *tt;
-    int threads;         /* searching threads (0 or 1: one); more need a shared table */
-    SearchLimits lim;    /* limits on the whole (a job's every segment), and progress */
-    /* state */
-    uint64_t nodes;      /* expanded nodes (all threads' after dfpn_solve) */
-    DfpnShared *sh;      /* the threads' common state; NULL for one thread */
-    int tid;
-    uint64_t flushed;    /* nodes already added to sh's total */
-    bool stopped;        /* a limit was hit */
-    double started, next_report;
-    SearchProgress root;   /* kept up to date by the root's own iterations */
-    Board *memo;         /* the kernel's memos (dfpn_kernel.h), during a solve; NULL: none */
-    ThreatStats threats; /* the threat searches it asked (threats.h) */
-    DfpnShared *team;    /* set by the caller: dfpn_solve runs as the team's first
-                          * thread, which helpers may join (dfpn_assist); NULL: none */
-};
-
-/* Reports the current state through d->lim.report (if set). */
-void dfpn_report(Dfpn *d);
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt);
 
 /* Decides b (any status). Returns WINNER_NONE when a limit stopped it;
  * *pn and *dn get the root's numbers. */
 Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
-
-/* A team: a one-thread solve that other threads may join while it runs
- * (a job-level search's idle worker helping a running job, jobs/pool.c).
- * Set d->team and call dfpn_solve: it searches as thread 0 of a parallel
- * df-pn (busy marks, re-reads, limits on the team's total nodes) whose
- * other threads come and go; when it returns, the team is stopped and
- * helpers leave. The value is the same as any df-pn's (see "Parallel
- * search" above: only proofs and disproofs are facts, whoever finds them);
- * a helper that decides the root hands its numbers to the solve.
- * dfpn_team_reset before each solve, while no helper is attached. */
-DfpnShared *dfpn_team_new(void); /* NULL: out of memory */
-void dfpn_team_free(DfpnShared *t);
-void dfpn_team_reset(DfpnShared *t);
-/* Sends the helpers away (also when the solve decided b without search). */
-void dfpn_team_stop(DfpnShared *t);
-/* The team's nodes so far (its threads add theirs in batches). */
-uint64_t dfpn_team_nodes(DfpnShared *t);
-/* Joins the team's solve of b (the same root, table and rules as the
- * solve's) as thread tid >= 1, until the team stops or d's limits are hit.
- * The solve's node limit counts the solve's own nodes only: a helper adds
- * work to it and never uses up its budget (a job-level search's budgets
- * decide when a leaf is expanded; measured, results/jobs-efficiency.md).
- * d's nodes: its own. */
-void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid);
 
 /* For a decided, ongoing position with the winner to move: a winning move
  * (searching again where the table has lost it). MOVE_NONE if the search

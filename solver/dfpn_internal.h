@@ -1,11 +1,14 @@
-/* dfpn_internal.h - what dfpn.c shares with dfpn_team.c, and no one else.
+/* dfpn_internal.h - what dfpn.c, dfpn_search.c and dfpn_team.c share,
+ * and no one else.
  *
- * dfpn.c holds the search itself (mid, over the kernel's expansion and
- * choice: dfpn_kernel.h) and the one-thread solve; dfpn_team.c the two
- * ways several threads share one search: the threaded solve (every thread
- * from the root until one decides it) and the team (a job's thread that
- * helpers may join while it runs). Both run the same mid over a shared
- * table; DfpnShared is their common state.
+ * dfpn_search.c holds the search itself (mid, over the kernel's expansion
+ * and choice: dfpn_kernel.h); dfpn_team.c the two ways several threads
+ * share one search: the threaded solve (every thread from the root until
+ * one decides it) and the team (a job's thread that helpers may join
+ * while it runs); dfpn.c the solve, which picks one thread or these.
+ * All run the same mid over a shared table; DfpnShared is the threads'
+ * common state. Layers: dfpn.c -> dfpn_team.c -> dfpn_search.c, never
+ * back.
  *
  * Invariants: a DfpnShared's counters only grow between resets; "decided"
  * is written once (compare-and-swap from 0) and a decided pair is never 0,
@@ -14,7 +17,8 @@
 #ifndef OCS_DFPN_INTERNAL_H
 #define OCS_DFPN_INTERNAL_H
 
-#include "dfpn.h"
+#include "dfpn_kernel.h"
+#include "dfpn_search.h"
 
 struct DfpnShared {
     atomic_bool stop;           /* decided, a limit, or an interrupt */
@@ -22,6 +26,11 @@ struct DfpnShared {
     _Atomic uint64_t decided;   /* a team's root numbers once a thread decided
                                  * it (pn << 32 | dn), 0 before */
 };
+
+/* The kernel's view of this search (dfpn_kernel.h): the value question,
+ * proof numbers under the plain key, the centre lemma, the memos of the
+ * thread (d->memo, set for the length of a solve). dfpn_search.c's. */
+DfpnKernel dfpn_value_kernel(Dfpn *d);
 
 /* A search from position b (key its table key, kn its knowledge) with
  * unbounded thresholds; root: thread 0 of its solve, which notes the root's

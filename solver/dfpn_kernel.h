@@ -55,7 +55,7 @@
 #include "bounded.h"
 #include "centre.h"
 #include "dedupe.h"
-#include "dfpn.h"
+#include "dfpn_numbers.h"
 #include "knowledge.h"
 #include "threats.h"
 

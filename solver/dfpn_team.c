@@ -1,4 +1,5 @@
-/* dfpn_team.c - several threads in one df-pn search (see dfpn_internal.h).
+/* dfpn_team.c - several threads in one df-pn search (dfpn_team.h, and
+ * dfpn_internal.h for the threaded solve).
  *
  * The threaded solve: every thread runs mid from the root over the shared
  * table (Kaneko's parallel df-pn, virtual numbers in dfpn.c) until one of
@@ -6,6 +7,8 @@
  * solve's own thread, and helpers join it with dfpn_assist while it runs;
  * whoever decides the root hands the numbers to thread 0.
  */
+#include "dfpn_team.h"
+
 #include <stdlib.h>
 
 #include "dfpn_internal.h"

@@ -1,9 +1,11 @@
 /* proof.c - see proof.h: the walk every writer shares (proof_writer.h)
- * and the value search's writer; the bounded question's writers are in
- * proof_within.c. */
+ * with its closing rules (proof_fewest_to_line among them), and the value
+ * search's writer; the bounded question's writers are in proof_within.c,
+ * which uses the walk and never the reverse. */
 #include "proof.h"
 #include "proof_writer.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #define XXH_INLINE_ALL
@@ -140,6 +142,22 @@ static void won_at_once(const Rules *r, Winner winner, const KnScan *sc, uint64_
         skip[0] = sc->maker[0] & empty;
         skip[1] = sc->maker[1] & empty;
     }
+}
+
+int proof_fewest_to_line(const Rules *r, Board b)
+{
+    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
+    const bool ends = r->rules != RULES_ORIGINAL; /* an exact run may not go on past its window */
+    int fewest = INT_MAX;
+    for (int i = 0; i < r->nwin; i++) {
+        uint64_t w = r->win[i], e = ends ? r->ends[i] : 0;
+        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
+        int holes = __builtin_popcountll(w & ~occ);
+        if (live && holes < fewest) fewest = holes;
+    }
+    /* exact-end: a line counts only once the board is full */
+    if (r->rules == RULES_EXACT_END && fewest != INT_MAX) fewest = __builtin_popcountll(r->cells & ~occ);
+    return fewest;
 }
 
 /* b, its images im, reached by move m (MOVE_NONE at the root; the

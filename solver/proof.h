@@ -69,9 +69,10 @@ int proof_write_not_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_
  * standing), whatever either side plays: the fewest empty cells of a
  * window still live for a symbol (rules.h), under exact-end the empty
  * cells of the board if any window is live; INT_MAX if none is. The
- * verifier's vr_fewest_to_line, by the engine's windows (proof_within.c):
- * where it exceeds the plies left, a horizon certificate needs no line
- * (and the job-level search's bounded mode answers no, jobs/within.h). */
+ * verifier's vr_fewest_to_line, by the engine's windows (proof.c: the
+ * walk closes a horizon certificate's branches by it): where it exceeds
+ * the plies left, a horizon certificate needs no line (and the job-level
+ * search's bounded mode answers no, jobs/within.h). */
 int proof_fewest_to_line(const Rules *r, Board b);
 
 #endif

@@ -13,27 +13,10 @@
  * moves, dead cells), so the certificate rests on nothing the search
  * knows; branches close only where the verifier closes them too
  * (proof_writer.h). */
-#include <limits.h>
 #include <stdio.h>
 
 #include "proof.h"
 #include "proof_writer.h"
-
-int proof_fewest_to_line(const Rules *r, Board b)
-{
-    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
-    const bool ends = r->rules != RULES_ORIGINAL; /* an exact run may not go on past its window */
-    int fewest = INT_MAX;
-    for (int i = 0; i < r->nwin; i++) {
-        uint64_t w = r->win[i], e = ends ? r->ends[i] : 0;
-        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
-        int holes = __builtin_popcountll(w & ~occ);
-        if (live && holes < fewest) fewest = holes;
-    }
-    /* exact-end: a line counts only once the board is full */
-    if (r->rules == RULES_EXACT_END && fewest != INT_MAX) fewest = __builtin_popcountll(r->cells & ~occ);
-    return fewest;
-}
 
 /* The bounded search's moves: at b, with plies - (pieces placed since the
  * root) plies left, the winner's move keeps the answer with one ply fewer. */

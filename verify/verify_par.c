@@ -1,7 +1,8 @@
-/* verify_par.c - the sub-certificate set (verify_subs.h) and the threaded
- * pre-pass of verify_file_threads (verify.h): each file a see line names is
- * first checked on its own by one of T threads, its see lines queued, not
- * followed; a file is then proved once all it rests on are (settle), and
+/* verify_par.c - the threaded pre-pass of verify_file_threads (verify.h)
+ * over the sub-certificate set (verify_subs.h, kept by verify.c: this
+ * calls verify.c's check, never the reverse): each file a see line names
+ * is first checked on its own by one of T threads, its see lines queued,
+ * not followed; a file is then proved once all it rests on are (settle), and
  * the answer is the one the sequential check gives, which runs again
  * whenever the pre-pass cannot decide alone (a failure after a see line:
  * it says where). Results do not depend on T. */
@@ -10,69 +11,6 @@
 #include <string.h>
 
 #include "verify_subs.h"
-
-/* What makes two see lines name the same file: its real path and the real
- * path of the folder its own see lines are resolved against (the folder
- * of the path the see line gives: a link from another folder names other
- * files). NULL when either cannot be resolved (no such file) or no memory. */
-char *vsub_key(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-    char *rfile = realpath(path, NULL), *rdir = dir ? realpath(dir, NULL) : NULL, *key = NULL;
-    if (rfile && rdir && (key = malloc(strlen(rfile) + strlen(rdir) + 2)) != NULL)
-        sprintf(key, "%s\n%s", rfile, rdir);
-    free(dir), free(rfile), free(rdir);
-    return key;
-}
-
-/* The entry of key for this game, winner and root, or SIZE_MAX. */
-size_t vsub_find(const SubSet *ss, const char *key, const Sub *like)
-{
-    for (size_t i = 0; i < ss->n; i++) {
-        const Sub *p = &ss->s[i];
-        if (p->key && strcmp(p->key, key) == 0 && p->n == like->n && p->k == like->k && p->rules == like->rules &&
-            p->winner == like->winner && p->horizon_ok == like->horizon_ok && vr_key_equal(p->root, like->root))
-            return i;
-    }
-    return SIZE_MAX;
-}
-
-/* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX with nothing taken when out of memory. */
-size_t vsub_add(SubSet *ss, const Sub *s)
-{
-    if (ss->n == ss->cap) {
-        size_t cap = ss->cap ? 2 * ss->cap : 64;
-        Sub *big = realloc(ss->s, cap * sizeof *big);
-        if (!big) return SIZE_MAX;
-        ss->s = big;
-        ss->cap = cap;
-    }
-    ss->s[ss->n] = *s;
-    return ss->n++;
-}
-
-void vsubs_free(SubSet *ss)
-{
-    for (size_t i = 0; i < ss->n; i++) free(ss->s[i].key), free(ss->s[i].path), free(ss->s[i].dep);
-    free(ss->s);
-    *ss = (SubSet){0};
-}
-
-/* The positions of proved entry i and of the entries its proof reached,
- * those not counted yet, which it marks counted: what checking i's file
- * here would add with one thread, where each file is checked, and so
- * counted, once. The entries a proved one reached were proved before it
- * (settle), so the walk ends, at most its height deep. */
-uint64_t vsub_count(SubSet *ss, size_t i)
-{
-    Sub *p = &ss->s[i];
-    if (p->counted) return 0;
-    p->counted = true;
-    uint64_t sum = p->own;
-    for (size_t d = 0; d < p->ndep; d++) sum += vsub_count(ss, p->dep[d].i);
-    return sum;
-}
 
 /* The next entry to check: the smallest small file first (a top-tree
  * node's file: a few lines naming other files, which reading it queues),

@@ -1,7 +1,7 @@
 /* verify_subs.h - internal to verify/: the sub-certificates of one
- * verification (the files see lines name, each checked once) and the
- * threaded pre-pass over them (verify_par.c), shared with the certificate
- * check itself (verify.c).
+ * verification (the files see lines name, each checked once; the set's
+ * functions, vsub_*, in verify.c with the certificate check itself) and
+ * the threaded pre-pass over them (verify_par.c), which calls the check.
  *
  * Invariants: an entry is S_PROVED only when its own check held and every
  * entry its proof reached by see lines is S_PROVED at a lower height, each

@@ -1,7 +1,9 @@
-/* store_record.c - the store's byte strings (store.h, the key, value and
- * meta layouts): encoding, decoding and the checks that guard them. No
- * LMDB here: these are plain functions of bytes, so the tests can build
- * and damage records by hand. */
+/* store_format.c - the store's byte strings (store_format.h; the key,
+ * value and meta layouts: store.h): encoding, decoding and the checks
+ * that guard them. No LMDB here: these are plain functions of bytes, so
+ * the tests can build and damage records by hand. */
+#include "store_format.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +11,6 @@
 #include <xxhash.h>
 
 #include "le.h"
-#include "store.h"
 
 enum { DTW_NONE = 0xFFFF, VALUE_CHECKED = 8, META_CHECKED = 32 };
 
