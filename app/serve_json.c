@@ -192,6 +192,20 @@ static void head_members(Json *j, const ServeJob *job, double think)
     if (job->state == JOB_FAILED) json_str(j, "error", job->error);
 }
 
+/* Closes the object j writes to f, a memory stream over *buf (which
+ * fclose sets): the text (the caller frees it), or NULL when the stream
+ * failed (freed). */
+static char *finish(Json *j, FILE *f, char **buf)
+{
+    json_close(j);
+    json_end(j);
+    if (fclose(f) != 0) {
+        free(*buf);
+        return NULL;
+    }
+    return *buf;
+}
+
 char *serve_job_json(const ServeJob *job, double think, size_t *len)
 {
     char *buf = NULL;
@@ -206,13 +220,7 @@ char *serve_job_json(const ServeJob *job, double think, size_t *len)
         else if (job->state == JOB_DONE && job->q.kind == SERVE_SOLVE) value_object(&j, "value", &job->value);
         else if (job->state == JOB_DONE) play_members(&j, job);
     }
-    json_close(&j);
-    json_end(&j);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return finish(&j, f, &buf);
 }
 
 char *serve_error_json(const char *msg, size_t *len)
@@ -224,11 +232,5 @@ char *serve_error_json(const char *msg, size_t *len)
     json_begin(&j, f);
     json_object(&j, NULL);
     json_str(&j, "error", msg);
-    json_close(&j);
-    json_end(&j);
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    return finish(&j, f, &buf);
 }
