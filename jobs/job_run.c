@@ -70,14 +70,20 @@ static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *wh
     char err[200];
     d->lim.node_limit = 0; /* the budget was for deciding; the writer may re-search */
     int rc = proof_write(f, d, b, v, jr->cert_max_lines, &st, err, (int)sizeof err);
-    if (rc != 0) *why = d->stopped ? JOBRUN_WHY_STOPPED : strncmp(err, "write", 5) == 0 ? JOBRUN_WHY_WRITE : JOBRUN_WHY_PROOF;
+    return jobrun_close_cert(f, tmp, path, rc, err, d->stopped, st.lines, why);
+}
+
+int64_t jobrun_close_cert(FILE *f, const char *tmp, const char *path, int rc, const char *err, bool stopped,
+                          uint64_t lines, uint8_t *why)
+{
+    if (rc != 0) *why = stopped ? JOBRUN_WHY_STOPPED : strncmp(err, "write", 5) == 0 ? JOBRUN_WHY_WRITE : JOBRUN_WHY_PROOF;
     if (fclose(f) != 0) rc = -1;
     if (rc == 0 && rename(tmp, path) != 0) rc = -1;
     if (rc != 0) {
         remove(tmp);
         return -1;
     }
-    return (int64_t)st.lines;
+    return (int64_t)lines;
 }
 
 /* An outcome answering o (nothing found yet), and a searcher on the

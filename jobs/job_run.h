@@ -161,5 +161,12 @@ void jobrun_within_name(const Rules *r, Board b, bool yes, int plies, char name[
  * 0644; its name in tmp. Rename it onto path when complete, remove it
  * otherwise. NULL on failure. */
 FILE *jobrun_open_tmp(const char *path, char *tmp, size_t len);
+/* Ends a certificate written to f (opened by jobrun_open_tmp as tmp, for
+ * path) by a writer that returned rc (err: its message; stopped: a limit
+ * stopped its search): renamed onto path, the lines written; or -1, no
+ * file left behind, with *why set (JOBRUN_WHY_*; the caller sets
+ * JOBRUN_WHY_WRITE first, for a failure of the file alone). */
+int64_t jobrun_close_cert(FILE *f, const char *tmp, const char *path, int rc, const char *err, bool stopped,
+                          uint64_t lines, uint8_t *why);
 
 #endif

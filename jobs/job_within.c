@@ -77,15 +77,7 @@ static int64_t write_cert(JobRunner *jr, DfpnDepth *dd, Board b, bool yes, int d
     dd->lim.node_limit = 0; /* the budget was for deciding; the writer may search again */
     int rc = yes ? proof_write_within(f, dd, b, p, jr->cert_max_lines, &st, err, (int)sizeof err)
                  : proof_write_not_within(f, dd, b, d, jr->cert_max_lines, &st, err, (int)sizeof err);
-    if (rc != 0)
-        *why = dd->stopped ? JOBRUN_WHY_STOPPED : strncmp(err, "write", 5) == 0 ? JOBRUN_WHY_WRITE : JOBRUN_WHY_PROOF;
-    if (fclose(f) != 0) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
-    if (rc != 0) {
-        remove(tmp);
-        return -1;
-    }
-    return (int64_t)st.lines;
+    return jobrun_close_cert(f, tmp, path, rc, err, dd->stopped, st.lines, why);
 }
 
 void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)

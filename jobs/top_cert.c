@@ -53,18 +53,17 @@ bool topcert_have(const TopCert *tc, Board b)
     return access(path, R_OK) == 0;
 }
 
-/* The header of a certificate file: its winner and root (WINNER_NONE
- * when the lines are not there). Reads at most the first 16 lines, each
- * cut at 255 bytes: a header is short, and the file is not trusted. */
-static Winner cert_header(FILE *f, int n, Board *root, bool *has_root)
+Winner topcert_header(FILE *f, int n, Board *root, bool *has_root, int *horizon)
 {
     char line[256];
     Winner w = WINNER_NONE;
     *has_root = false;
+    if (horizon) *horizon = -1;
     for (int i = 0; i < 16 && fgets(line, sizeof line, f); i++) {
         line[strcspn(line, "\r\n")] = '\0';
         if (strcmp(line, "winner order") == 0) w = WINNER_ORDER;
         else if (strcmp(line, "winner chaos") == 0) w = WINNER_CHAOS;
+        else if (horizon && strncmp(line, "horizon ", 8) == 0) *horizon = atoi(line + 8);
         else if (strncmp(line, "root ", 5) == 0) {
             char e[NOTATION_ERR_LEN];
             int size;
@@ -83,14 +82,18 @@ int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen)
     if (!f) return -1;
     Board root;
     bool has_root;
-    Winner cw = cert_header(f, tc->r->n, &root, &has_root);
+    int horizon;
+    Winner cw = topcert_header(f, tc->r->n, &root, &has_root, &horizon);
     fclose(f);
     bool same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));
-    if (cw == w && same) return 1;
+    if (cw == w && same && horizon < 0) return 1;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
     snprintf(err, (size_t)errlen, "the store says %s wins %s, its certificate %s %s", winner_name(w), pos, path,
-             !same ? "is of another position" : cw == WINNER_NONE ? "names no winner" : "says the other side");
+             !same                ? "is of another position"
+             : cw == WINNER_NONE  ? "names no winner"
+             : cw != w            ? "says the other side"
+                                  : "claims only a horizon (Order cannot win within some plies), not a win");
     return 0;
 }
 

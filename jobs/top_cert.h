@@ -56,14 +56,22 @@ bool topcert_trivial(const TopCert *tc, Board b);
 /* Is there a certificate for b (or is none needed)? */
 bool topcert_have(const TopCert *tc, Board b);
 
+/* The header of a certificate file f on an n x n board: its winner
+ * (WINNER_NONE when absent), its root (*has_root) and, when horizon is
+ * not NULL, its horizon (-1 when absent). Reads at most the first 16
+ * lines, each cut at 255 bytes: a header is short, and the file is not
+ * trusted. */
+Winner topcert_header(FILE *f, int n, Board *root, bool *has_root, int *horizon);
+
 /* Does b's certificate in the folder claim w for b? A store's record of a
  * position is used only when its certificate agrees (top_tree.c
  * lookup): the store's checksum guards against damage, and this against
  * a record and a certificate that disagree, so that a verdict taken from
  * the store never contradicts the proof written for it. Reads only the
- * file's header (winner and root lines), not the proof. 1 agrees (or b
- * needs no certificate), 0 disagrees (the message says how), -1 no file
- * to read. */
+ * file's header (winner and root lines), not the proof; a horizon
+ * certificate (a no to a bounded question) never agrees with a win. 1
+ * agrees (or b needs no certificate), 0 disagrees (the message says how),
+ * -1 no file to read. */
 int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Makes sure b, decided for w, has a certificate: present, trivial,

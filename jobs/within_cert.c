@@ -27,29 +27,6 @@ bool within_trivial(const TopCert *tc, Board b, Winner w, int d)
     return proof_fewest_to_line(tc->r, b) > d;            /* no line can stand in the plies left */
 }
 
-/* A certificate's header (its first 16 lines, each cut at 255 bytes: a
- * header is short, and the file is not trusted): winner (WINNER_NONE when
- * absent), root, horizon (-1 when absent). */
-static Winner read_header(FILE *f, int n, Board *root, bool *has_root, int *horizon)
-{
-    char line[256];
-    Winner w = WINNER_NONE;
-    *has_root = false;
-    *horizon = -1;
-    for (int i = 0; i < 16 && fgets(line, sizeof line, f); i++) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (strcmp(line, "winner order") == 0) w = WINNER_ORDER;
-        else if (strcmp(line, "winner chaos") == 0) w = WINNER_CHAOS;
-        else if (strncmp(line, "horizon ", 8) == 0) *horizon = atoi(line + 8);
-        else if (strncmp(line, "root ", 5) == 0) {
-            char e[NOTATION_ERR_LEN];
-            int size;
-            *has_root = notation_parse_position(line + 5, n, root, &size, e, sizeof e) == 0;
-        }
-    }
-    return w;
-}
-
 int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *name, char *err, int errlen)
 {
     char path[4200];
@@ -59,7 +36,7 @@ int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *n
     Board root;
     bool has_root;
     int horizon;
-    Winner cw = read_header(f, tc->r->n, &root, &has_root, &horizon);
+    Winner cw = topcert_header(f, tc->r->n, &root, &has_root, &horizon);
     fclose(f);
     int want = w == WINNER_CHAOS ? plies : -1;
     bool same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));

@@ -264,6 +264,38 @@ Test(store_hostile, record_against_its_certificate)
     free_base(&b);
 }
 
+/* A record's certificate file given a horizon line in its header (a
+ * "not within 5 plies" claim, not a win): it no longer agrees with the
+ * record, so jobs refuses to print the verdict it would take from it. */
+Test(store_hostile, certificate_with_a_horizon)
+{
+    Base b;
+    make_base(&b, 36);
+    char err[512] = "", name[JOBRUN_NAME_MAX], path[700], cmd[1600];
+    Store *s = store_open(b.store, true, 0, err, sizeof err);
+    cr_assert(s, "%s", err);
+    WithCert wc = {.b = &b};
+    store_foreach(s, with_cert, &wc, err, sizeof err);
+    store_close(s);
+    cr_assert(wc.found, "no record of the base store has a certificate file");
+    Rules r6;
+    cr_assert_eq(rules_init(&r6, wc.key.n, wc.key.k, wc.key.rules, err, sizeof err), 0);
+    jobrun_cert_name(&r6, wc.key.pos, name);
+    snprintf(path, sizeof path, "%s/%s", b.certs, name);
+    snprintf(cmd, sizeof cmd, "sed -i '/^winner /a horizon 5' %s && grep -q '^horizon 5$' %s", path, path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(wc.key.pos, 6, pos);
+    Run r;
+    run_argv(&r, ARGS("jobs", "--workers", "1", "--job-nodes", "1", "--job-tt-mb", "1", "--no-centre", "--quiet",
+                      "--time-limit", "60", "--store", b.store, "--certs", b.certs, pos));
+    cr_expect(r.exited && r.code == 1, "%s: exit %d [%s]", r.desc, r.code, r.err);
+    cr_expect(strstr(r.err, "its certificate") && strstr(r.err, "claims only a horizon"), "stderr [%s]", r.err);
+    cr_expect(!strstr(r.out, "result: "), "a result from a horizon certificate: %s", r.out);
+    run_free(&r);
+    free_base(&b);
+}
+
 /* Raw LMDB on a store: delete the record with key k (del) or add a
  * record at k with a copy of another record's value (add). */
 static void raw_edit(const char *dir, const uint8_t *k, bool del)
