@@ -5,13 +5,23 @@
 CC       := gcc
 CPPFLAGS := -D_GNU_SOURCE
 WARN     := -Wall -Wextra -Werror
-CFLAGS   := -std=c11 -O3 -march=native -fopenmp $(WARN)
+# ARCH: the CPU the build is for. native (the default) uses every
+# instruction this machine has, and the binary may not run on another CPU;
+# on a cluster of mixed machines build once with a portable level that
+# every node has, e.g. make ARCH=x86-64-v2 B=build-v2 (SSE4.2 and POPCNT,
+# any x86-64 since about 2009); results/mpi-cluster.md measures its cost.
+ARCH     ?= native
+ifeq ($(shell echo '$(ARCH)' | grep -Ex '[A-Za-z0-9_.-]+'),)
+$(error ARCH '$(ARCH)': a gcc -march value such as native, x86-64-v2 or x86-64-v3)
+endif
+CFLAGS   := -std=c11 -O3 -march=$(ARCH) -fopenmp $(WARN)
 SANFLAGS := -std=c11 -O1 -g -fopenmp -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
 TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
 # Libraries every program links: LMDB for the store of decided positions (tables/store.h).
 LIBS     := -llmdb -lm
-DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev openmpi-bin libopenmpi-dev
+# iproute2: ip netns, for the namespace cluster of tests/test_netns.c (scripts/netns-cluster).
+DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev openmpi-bin libopenmpi-dev iproute2
 # build/ocsolve-mpi (jobs across machines) is compiled with the MPI wrapper (gcc underneath).
 MPICC    := mpicc
 
@@ -48,6 +58,7 @@ all: $(B)/ocsolve $(B)/ocsolve-mpi
 help:
 	@echo "make            build build/ocsolve and build/ocsolve-mpi (runs deps first)"
 	@echo "                ocsolve-mpi: 'ocsolve jobs' across machines, mpirun -np N build/ocsolve-mpi jobs ..."
+	@echo "make ARCH=x86-64-v2 B=build-v2  a portable build for mixed clusters (default ARCH=native)"
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
 	@echo "make test       build and run the Criterion tests (.ci/run: make test, then make bench-check-quick)"
 	@echo "make solve      the main job: decide the empty 6x6 board (RULES=original|exact|exact-end),"
@@ -93,11 +104,18 @@ $(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(B)/ocsolve-mpi)"'
+$(B)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(B)/netwire)"' -DOCS_NETNS_CLUSTER='"$(abspath scripts/netns-cluster)"'
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
-test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/run-tests
+test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/netwire $(B)/run-tests
 	$(B)/run-tests --jobs 2
+
+# The slow, lossy cable of the namespace cluster (scripts/netns-cluster
+# --lossy; tests/net/netwire.c): a test tool, linked with nothing of ours.
+$(B)/netwire: tests/net/netwire.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- build/ocsolve-mpi: the same command objects but main.o, the MPI
 # objects, the library ---

@@ -145,7 +145,12 @@ static void collect(Ctx *c, double wait)
     int k;
     JobOutcome o;
     int rc;
-    while (!c->failed && (rc = c->tr->wait(c->tr, wait, &k, &o, c->err, c->errlen)) != 0) {
+    for (;;) {
+        if (c->failed) return;
+        double t0 = clock_seconds();
+        rc = c->tr->wait(c->tr, wait, &k, &o, c->err, c->errlen);
+        c->waited += clock_seconds() - t0;
+        if (rc == 0) return;
         if (rc < 0) {
             c->failed = true;
             return;
@@ -252,6 +257,9 @@ static int run_workers(Ctx *c)
     else {
         for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){.node = -1, .helping = -1};
         coordinate(c);
+        c->out->msgs_sent = c->tr->msgs_sent;
+        c->out->msgs_received = c->tr->msgs_received;
+        c->out->beats_received = c->tr->beats_received;
     }
     if (c->tr == &own) own.close(&own);
     c->tr = NULL;
@@ -301,6 +309,9 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     out->cert_composed = c.tc.composed;
     out->cert_resolved = c.tc.solved;
     out->seconds = clock_seconds() - c.started;
+    out->coord_busy_seconds = out->seconds - c.waited;
+    out->select_steps = c.select_steps;
+    out->backup_steps = c.backup_steps;
     topcert_free(&c.tc);
     job_log_free(&c);
     free(c.t);

@@ -90,6 +90,8 @@ typedef struct {
     JobsResult *out;
     uint64_t proven, disproven, queued;
     uint64_t job_wins[3]; /* jobs decided, by Winner (expect_majority) */
+    uint64_t select_steps, backup_steps; /* the coordinator's load (JobsResult) */
+    double waited; /* seconds in the transport's wait */
     TopCert tc;
     bool certify;
     JobRec *log; /* the job log's records (spec->job_log) */
