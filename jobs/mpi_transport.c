@@ -64,6 +64,8 @@ typedef struct {
     bool *lost;     /* declared lost: silent for longer than the lease */
     char (*host)[MPI_MAX_PROCESSOR_NAME]; /* each worker's processor name */
     double lease;   /* 0: never declare a worker lost */
+    double listening_since; /* rank 0 has polled without a break since */
+    double last_poll;       /* when rank 0 last polled */
 } Coord;
 
 static int coord_start(JobsTransport *t, int w, const JobOrder *o, char *err, int errlen)
@@ -114,6 +116,10 @@ static int coord_take(Coord *c, const MPI_Status *st, int *w, JobOutcome *out, c
 static int coord_silent(Coord *c, double now, char *err, int errlen)
 {
     if (c->lease <= 0) return 0;
+    /* Judge only after listening, without a break, for two beats: after
+     * the coordinator was busy elsewhere, beats may still sit in the
+     * sockets, which one probe need not read all of. */
+    if (now - c->listening_since < 2 * c->lease / BEATS_PER_LEASE) return 0;
     bool over = false;
     for (int k = 0; k < c->nw; k++) over = over || (!c->lost[k] && now - c->heard[k] > c->lease);
     if (!over) return 0;
@@ -136,6 +142,15 @@ static int coord_silent(Coord *c, double now, char *err, int errlen)
                  "a rerun on the same --store resumes from what was decided",
                  c->lease);
     return -1;
+}
+
+/* Notes a poll at time now: a gap of more than half a second since the
+ * last one (far more than a poll's sleep, even on a loaded machine) means
+ * rank 0 was away, working, and listening starts again. */
+static void coord_polled(Coord *c, double now)
+{
+    if (now - c->last_poll > 0.5) c->listening_since = now;
+    c->last_poll = now;
 }
 
 /* Waiting, rank 0 first receives everything the workers have sent
@@ -161,6 +176,7 @@ static int coord_wait(JobsTransport *t, double wait, int *w, JobOutcome *out, ch
         int rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         if (mpi_failed(rc, "probe", err, errlen)) return -1;
         double now = clock_seconds();
+        coord_polled(c, now);
         if (flag) {
             int k = st.MPI_SOURCE - 1, count = -1;
             MPI_Get_count(&st, MPI_BYTE, &count);
@@ -230,6 +246,7 @@ static void coord_close(JobsTransport *t)
         MPI_Status st;
         MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
         double now = clock_seconds();
+        coord_polled(c, now);
         if (!flag) {
             char err[16];
             if (coord_silent(c, now, err, sizeof err) != 0)
