@@ -10,11 +10,21 @@ WARN     := -Wall -Wextra -Werror
 # on a cluster of mixed machines build once with a portable level that
 # every node has, e.g. make ARCH=x86-64-v2 B=build-v2 (SSE4.2 and POPCNT,
 # any x86-64 since about 2009); results/mpi-cluster.md measures its cost.
+# TUNE (optional) is gcc's -mtune: which CPU to schedule the code for,
+# without using its instructions, so the binary still runs on every
+# ARCH machine (e.g. ARCH=x86-64-v2 TUNE=znver3 for a cluster of mostly
+# AMD Zen 3 nodes with a few older ones).
 ARCH     ?= native
+TUNE     ?=
 ifeq ($(shell echo '$(ARCH)' | grep -Ex '[A-Za-z0-9_.-]+'),)
 $(error ARCH '$(ARCH)': a gcc -march value such as native, x86-64-v2 or x86-64-v3)
 endif
-CFLAGS   := -std=c11 -O3 -march=$(ARCH) -fopenmp $(WARN)
+ifneq ($(TUNE),)
+ifeq ($(shell echo '$(TUNE)' | grep -Ex '[A-Za-z0-9_.-]+'),)
+$(error TUNE '$(TUNE)': a gcc -mtune value such as generic or znver3)
+endif
+endif
+CFLAGS   := -std=c11 -O3 -march=$(ARCH) $(if $(TUNE),-mtune=$(TUNE)) -fopenmp $(WARN)
 SANFLAGS := -std=c11 -O1 -g -fopenmp -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
 TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
@@ -144,6 +154,10 @@ $(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"'
+$(S)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(S)/netwire)"' -DOCS_NETNS_CLUSTER='"$(abspath scripts/netns-cluster)"'
+$(S)/netwire: tests/net/netwire.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SANFLAGS) $< -o $@
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
@@ -160,7 +174,7 @@ $(S)/tsan/%: tests/tsan/%.c $(LIB_SRC) $(HEADERS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread $(LIBS) -o $@
 
-sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
+sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/netwire $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) $(S)/run-tests --jobs 2
 	@for t in $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%); do echo "TSan: $$t"; TSAN_OPTIONS=halt_on_error=1 $$t || exit 1; done
 

@@ -217,9 +217,10 @@ static void print_result(const JobsResult *res, bool with_certs, bool later)
            (unsigned long long)res->helps);
     printf("nodes: %llu (helpers %llu)\n", (unsigned long long)res->nodes, (unsigned long long)res->help_nodes);
     printf("seconds: %.2f\n", res->seconds);
-    printf("coordinator: %.2f s busy, %llu selection steps, %llu backup steps, messages %llu sent, %llu received "
-           "(%llu heartbeats)\n",
-           res->coord_busy_seconds, (unsigned long long)res->select_steps, (unsigned long long)res->backup_steps,
+    printf("coordinator: %.2f s busy (CPU %.3f s, %.3f s of it before the first job), %llu selection steps, %llu "
+           "backup steps, messages %llu sent, %llu received (%llu heartbeats)\n",
+           res->coord_busy_seconds, res->coord_cpu_seconds, res->coord_cpu_setup, (unsigned long long)res->select_steps,
+           (unsigned long long)res->backup_steps,
            (unsigned long long)res->msgs_sent, (unsigned long long)res->msgs_received,
            (unsigned long long)res->beats_received);
     printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store, %llu as "

@@ -206,6 +206,8 @@ typedef struct {
      * selection's steps from the root to its leaf; an ancestor's numbers
      * recomputed in backup), and the transport's messages. */
     double coord_busy_seconds;
+    double coord_cpu_seconds, coord_cpu_setup; /* its CPU time outside waits (not inflated by
+                            * other processes' load), and of that, before the first job */
     uint64_t select_steps, backup_steps;
     uint64_t msgs_sent, msgs_received, beats_received;
     uint32_t root_pn, root_dn;

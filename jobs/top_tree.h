@@ -91,7 +91,8 @@ typedef struct {
     uint64_t proven, disproven, queued;
     uint64_t job_wins[3]; /* jobs decided, by Winner (expect_majority) */
     uint64_t select_steps, backup_steps; /* the coordinator's load (JobsResult) */
-    double waited; /* seconds in the transport's wait */
+    double waited, cpu_waited; /* seconds (wall, CPU) in the transport's wait */
+    double cpu_started, cpu_first; /* the coordinator's CPU clock at the start, at the first order */
     TopCert tc;
     bool certify;
     JobRec *log; /* the job log's records (spec->job_log) */
