@@ -475,7 +475,6 @@ static int server_loop(Server *s, char *err, int errlen)
 int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir,
               double lease, char *err, int errlen)
 {
-    if (gather_names(NULL, err, errlen) != 0) return -1;
     Server *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, (size_t)errlen, "out of memory");
@@ -485,6 +484,14 @@ int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int thread
     s->last_sent = clock_seconds();
     if (jobrun_init(&s->jr, r, cfg, tt_bytes, threads, cert_dir) != 0) {
         snprintf(err, (size_t)errlen, "cannot allocate a %zu MiB table", tt_bytes >> 20);
+        free(s);
+        return -1;
+    }
+    /* Only now, with the table made (clearing a big one takes a while),
+     * join the gather that ends rank 0's open: its lease counts from
+     * there, and this worker beats from here on. */
+    if (gather_names(NULL, err, errlen) != 0) {
+        jobrun_free(&s->jr);
         free(s);
         return -1;
     }
