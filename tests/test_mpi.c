@@ -536,8 +536,12 @@ Test(mpi, sigkill_rank_then_resume)
 /* A worker rank that falls silent while its process and its daemon live
  * (SIGSTOP: nothing closes, so Open MPI notices nothing): rank 0 must give
  * it up after --mpi-lease (one line naming rank 1), leave mpirun the grace
- * of three leases, and then end the job by MPI_Abort, which kills the
- * stopped rank. The run must end well within mpirun's own --timeout. */
+ * of three leases, and then end the job by MPI_Abort. Once the line is
+ * out the test lets rank 1 go on (SIGCONT): mpirun itself, whose child
+ * the stopped rank is, once hung for good after its abort with every
+ * rank already gone (Open MPI's handling of a stopped child, under load;
+ * results/mpi-cluster.md), which is not what this test is about. The
+ * run must then end by the abort, well within mpirun's own --timeout. */
 Test(mpi, silent_worker_lost_by_lease)
 {
     char dir[256];
@@ -564,17 +568,30 @@ Test(mpi, silent_worker_lost_by_lease)
     cr_assert(real);
     snprintf(data, sizeof data, "%s/data.mdb", real);
     free(real);
-    double t0 = -1, stopped_at = -1;
-    pid_t r0 = 0;
+    double t0 = -1, stopped_at = -1, line_at = -1;
+    pid_t r0 = 0, r1 = 0;
     int status = 0;
     for (;;) {
         if (waitpid(pid, &status, WNOHANG) == pid) break;
+        double now = now_seconds();
         if (t0 < 0) {
             if (r0 <= 0) r0 = rank_pid(pid, 0);
-            if (r0 > 0 && has_open(r0, data)) t0 = now_seconds();
-        } else if (stopped_at < 0 && now_seconds() - t0 >= 1.0) {
-            pid_t r1 = rank_pid(pid, 1);
-            if (r1 > 0 && kill(r1, SIGSTOP) == 0) stopped_at = now_seconds();
+            if (r0 > 0 && has_open(r0, data)) t0 = now;
+        } else if (stopped_at < 0 && now - t0 >= 1.0) {
+            r1 = rank_pid(pid, 1);
+            if (r1 > 0 && kill(r1, SIGSTOP) == 0) stopped_at = now;
+        } else if (stopped_at > 0 && line_at < 0) {
+            size_t n;
+            char *so_far = slurp(fe, &n);
+            if (strstr(so_far, "lost worker rank 1")) {
+                line_at = now;
+                kill(r1, SIGCONT);
+            }
+            free(so_far);
+        }
+        if (stopped_at > 0 && now - stopped_at > 60) { /* the hang guard: end it, and fail below */
+            if (r1 > 0) kill(r1, SIGCONT);
+            kill(pid, SIGKILL);
         }
         usleep(5000);
     }
@@ -591,8 +608,10 @@ Test(mpi, silent_worker_lost_by_lease)
     cr_expect(strstr(first, "lost worker rank 1 (host ") != NULL && strstr(first, "--mpi-lease of 2 s") != NULL,
               "the line should name rank 1 and the lease: %s", first);
     /* lease 2 s + two beats of listening + the grace of 3 leases, with room */
+    cr_expect(line_at > 0, "no line gave rank 1 up: %s", err);
     cr_expect_lt(took, 40.0, "the run ended %.1f s after the worker stopped", took);
-    cr_log_info("a stopped worker: the run ended %.1f s after", took);
+    cr_log_info("a stopped worker: given up %.1f s after it stopped, the run ended %.1f s after",
+                line_at > 0 ? line_at - stopped_at : -1.0, took);
     free(err);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
