@@ -5,13 +5,33 @@
 CC       := gcc
 CPPFLAGS := -D_GNU_SOURCE
 WARN     := -Wall -Wextra -Werror
-CFLAGS   := -std=c11 -O3 -march=native -fopenmp $(WARN)
+# ARCH: the CPU the build is for. native (the default) uses every
+# instruction this machine has, and the binary may not run on another CPU;
+# on a cluster of mixed machines build once with a portable level that
+# every node has, e.g. make ARCH=x86-64-v2 B=build-v2 (SSE4.2 and POPCNT,
+# any x86-64 since about 2009); results/mpi-cluster.md measures its cost.
+# TUNE (optional) is gcc's -mtune: which CPU to schedule the code for,
+# without using its instructions, so the binary still runs on every
+# ARCH machine (e.g. ARCH=x86-64-v2 TUNE=znver3 for a cluster of mostly
+# AMD Zen 3 nodes with a few older ones).
+ARCH     ?= native
+TUNE     ?=
+ifeq ($(shell echo '$(ARCH)' | grep -Ex '[A-Za-z0-9_.-]+'),)
+$(error ARCH '$(ARCH)': a gcc -march value such as native, x86-64-v2 or x86-64-v3)
+endif
+ifneq ($(TUNE),)
+ifeq ($(shell echo '$(TUNE)' | grep -Ex '[A-Za-z0-9_.-]+'),)
+$(error TUNE '$(TUNE)': a gcc -mtune value such as generic or znver3)
+endif
+endif
+CFLAGS   := -std=c11 -O3 -march=$(ARCH) $(if $(TUNE),-mtune=$(TUNE)) -fopenmp $(WARN)
 SANFLAGS := -std=c11 -O1 -g -fopenmp -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all $(WARN)
 TSANFLAGS := -std=c11 -O1 -g -fopenmp -fsanitize=thread $(WARN)
 O0FLAGS  := -std=c11 -O0 -fopenmp $(WARN)
 # Libraries every program links: LMDB for the store of decided positions (tables/store.h).
 LIBS     := -llmdb -lm
-DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev openmpi-bin libopenmpi-dev
+# iproute2: ip netns, for the namespace cluster of tests/test_netns.c (scripts/netns-cluster).
+DEB_PKGS := libxxhash-dev libcriterion-dev gnuplot-nox liblmdb-dev openmpi-bin libopenmpi-dev iproute2
 # ocsolve serve: libmicrohttpd (the HTTP server); curl and chromium for its
 # tests (the API through a real client, the page in a real headless browser).
 DEB_PKGS += libmicrohttpd-dev curl chromium
@@ -58,6 +78,7 @@ all: $(B)/ocsolve $(B)/ocsolve-mpi
 help:
 	@echo "make            build build/ocsolve and build/ocsolve-mpi (runs deps first)"
 	@echo "                ocsolve-mpi: 'ocsolve jobs' across machines, mpirun -np N build/ocsolve-mpi jobs ..."
+	@echo "make ARCH=x86-64-v2 B=build-v2  a portable build for mixed clusters (default ARCH=native)"
 	@echo "make deps       install missing Debian packages: $(DEB_PKGS)"
 	@echo "make test       build and run the Criterion tests (.ci/run: make test, then make bench-check-quick)"
 	@echo "make solve      the main job: decide the empty 6x6 board (RULES=original|exact|exact-end),"
@@ -116,11 +137,18 @@ $(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/gen/web_assets.o $(B)/libocsolve.a
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(B)/ocsolve-mpi)"'
 $(B)/tests/%.o: CPPFLAGS += -DOCS_SCREENSHOT_DIR_DEFAULT='"$(abspath $(B))"'
+$(B)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(B)/netwire)"' -DOCS_NETNS_CLUSTER='"$(abspath scripts/netns-cluster)"'
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
-test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/run-tests
+test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/netwire $(B)/run-tests
 	$(B)/run-tests --jobs 2
+
+# The slow, lossy cable of the namespace cluster (scripts/netns-cluster
+# --lossy; tests/net/netwire.c): a test tool, linked with nothing of ours.
+$(B)/netwire: tests/net/netwire.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@
 
 # --- build/ocsolve-mpi: the same command objects but main.o, the MPI
 # objects, the library ---
@@ -153,6 +181,10 @@ $(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/gen/web_assets.o $(S)/libocsolve.a
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"'
 $(S)/tests/%.o: CPPFLAGS += -DOCS_SCREENSHOT_DIR_DEFAULT='"$(abspath $(S))"'
+$(S)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(S)/netwire)"' -DOCS_NETNS_CLUSTER='"$(abspath scripts/netns-cluster)"'
+$(S)/netwire: tests/net/netwire.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(SANFLAGS) $< -o $@
 $(S)/run-tests: $(TEST_SRC:%.c=$(S)/%.o) $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
@@ -169,7 +201,7 @@ $(S)/tsan/%: tests/tsan/%.c $(LIB_SRC) $(HEADERS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread $(LIBS) -o $@
 
-sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
+sanitize: $(S)/ocsolve $(S)/ocsolve-mpi $(S)/netwire $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) $(S)/run-tests --jobs 2
 	@for t in $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%); do echo "TSan: $$t"; TSAN_OPTIONS=halt_on_error=1 $$t || exit 1; done
 

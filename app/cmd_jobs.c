@@ -84,6 +84,9 @@ static const char jobs_help[] =
     "  --threats-nodes N  ... looking at most N positions per search (default 5000)\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
+    "  --mpi-lease S      ocsolve-mpi only: a worker rank silent for more than S\n"
+    "                     seconds (default 30; 0: never) is lost, and the run\n"
+    "                     ends with a line naming it and its host (exit 1)\n"
     "  --help             this text\n"
     "Exit 0 when the search ran (whatever the result), 1 on a store error or\n"
     "conflict, 2 on bad input, 128+N when stopped by signal N (SIGINT, SIGTERM:\n"
@@ -92,7 +95,7 @@ static const char jobs_help[] =
     "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES, O_WITHIN };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES, O_WITHIN, O_LEASE };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -114,6 +117,7 @@ static const struct option jobs_longopts[] = {
     {"certs-later", no_argument, NULL, O_LATER},
     {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
     {"within", required_argument, NULL, O_WITHIN},
+    {"mpi-lease", required_argument, NULL, O_LEASE},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -241,6 +245,12 @@ static void print_result(const JobsResult *res, bool with_certs, bool later, int
            (unsigned long long)res->helps);
     printf("nodes: %llu (helpers %llu)\n", (unsigned long long)res->nodes, (unsigned long long)res->help_nodes);
     printf("seconds: %.2f\n", res->seconds);
+    printf("coordinator: %.2f s busy (CPU %.3f s, %.3f s of it before the first job), %llu selection steps, %llu "
+           "backup steps, messages %llu sent, %llu received (%llu heartbeats)\n",
+           res->coord_busy_seconds, res->coord_cpu_seconds, res->coord_cpu_setup, (unsigned long long)res->select_steps,
+           (unsigned long long)res->backup_steps,
+           (unsigned long long)res->msgs_sent, (unsigned long long)res->msgs_received,
+           (unsigned long long)res->beats_received);
     printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store, %llu as "
            "transpositions, %llu resumed from the journal\n",
            (unsigned long long)res->tree_nodes, (unsigned long long)res->expansions,
@@ -275,7 +285,8 @@ typedef struct {
     DfpnConfig cfg;
     GameOpts g;
     const char *store_dir, *certs, *log_path, *job_log;
-    bool quiet, reply_order;
+    bool quiet, reply_order, lease_given;
+    double lease; /* --mpi-lease (mpi_transport.h) */
 } JobsArgs;
 
 /* Reads the options into a (the position is left in argv); false when
@@ -286,7 +297,8 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
     *a = (JobsArgs){.s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
                           .focus = 1, .report_every = 5},
                     .cfg = dfpn_default_config(),
-                    .g = {0, 0, RULES_ORIGINAL}};
+                    .g = {0, 0, RULES_ORIGINAL},
+                    .lease = 30};
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
         switch (opt) {
@@ -328,6 +340,10 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EVERY: s->report_every = cli_seconds(optarg, "--progress-every"); break;
         case O_QUIET: a->quiet = true; break;
+        case O_LEASE:
+            a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);
+            a->lease_given = true;
+            break;
         default:
             if (!cli_game_option(opt, optarg, &a->g)) cli_bad_option(argv, opt);
         }
@@ -340,6 +356,7 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
 {
     const JobsSpec *s = &a->s;
     if (host && s->reply_tables > 0) cli_fail("--reply-tables: not for MPI ranks (each rank has one table)");
+    if (!host && a->lease_given) cli_fail("--mpi-lease: only for MPI ranks (ocsolve-mpi)");
     if (host && host->rank > 0) return; /* a worker rank: only the table and threads matter */
     if (s->reply_depth > 0 && s->reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
     if (a->reply_order && s->reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
@@ -418,7 +435,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
         char err[512] = "";
         size_t tt = a.s.job_tt_bytes ? a.s.job_tt_bytes : (size_t)64 << 20;
-        if (host->serve(&r, &a.cfg, tt, a.s.job_threads, a.s.cert_dir, err, sizeof err) == 0) return 0;
+        if (host->serve(&r, &a.cfg, tt, a.s.job_threads, a.s.cert_dir, a.lease, err, sizeof err) == 0) return 0;
         fprintf(stderr, "ocsolve: rank %d: %s\n", host->rank, err);
         return 1;
     }
@@ -432,7 +449,7 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     JobsTransport tr;
     if (host) {
         char err[512] = "";
-        if (host->open(&tr, err, sizeof err) != 0) cli_fail("%s", err);
+        if (host->open(&tr, a.lease, err, sizeof err) != 0) cli_fail("%s", err);
         a.s.transport = &tr;
     }
     return run(&a, &r, b);

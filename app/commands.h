@@ -22,9 +22,9 @@ int cmd_serve(int argc, char **argv);
  * until the coordinator closes the transport. NULL: worker threads. */
 typedef struct {
     int rank, size;
-    int (*open)(JobsTransport *t, char *err, int errlen);
-    int (*serve)(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir, char *err,
-                 int errlen);
+    int (*open)(JobsTransport *t, double lease, char *err, int errlen);
+    int (*serve)(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir,
+                 double lease, char *err, int errlen);
 } JobsHost;
 int cmd_jobs_host(int argc, char **argv, const JobsHost *host);
 

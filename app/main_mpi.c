@@ -11,14 +11,28 @@
  * exited non-zero without MPI_Finalize, and the workers do not wait
  * forever (tests/test_mpi.c checks that such a run ends). A worker that
  * cannot serve (its table) aborts the job at once, as rank 0 would
- * otherwise wait for it forever.
+ * otherwise wait for it forever. A worker rank 0 gave up as lost
+ * (--mpi-lease, mpi_transport.h): rank 0 prints its one line, leaves
+ * mpirun a grace to end the job, and then aborts it, since MPI_Finalize
+ * waits for every rank, the lost one too.
+ *
+ * The store: only rank 0 opens it (cmd_jobs_host returns on the worker
+ * ranks before anything looks at --store). LMDB maps its file and locks
+ * it with a lock file that processes of one machine share; a rank on
+ * another machine opening the same folder on a shared file system would
+ * write past those locks and could corrupt it. Worker ranks therefore
+ * forbid it in this process (store_forbid, tables/store.h), so a future
+ * change that let a worker reach store_open fails loudly instead.
  */
+#include <errno.h>
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../jobs/mpi_transport.h"
+#include "../tables/store.h"
 #include "commands.h"
 
 static const char mpi_usage[] = "usage: mpirun -np N ocsolve-mpi jobs [options] [POSITION [MOVE ...]]";
@@ -55,11 +69,24 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
+    if (rank > 0) store_forbid("an MPI worker rank (only rank 0 opens the store: README, Running on a cluster)");
     int rc = check_command(argc, argv, rank);
     if (rc < 0) {
         JobsHost host = {.rank = rank, .size = size, .open = mpi_transport_open, .serve = mpi_serve};
         rc = cmd_jobs_host(argc - 1, argv + 1, &host);
         if (rc != 0 && rank > 0) MPI_Abort(MPI_COMM_WORLD, rc);
+        /* Rank 0 gave a worker up as lost (its line is printed):
+         * MPI_Finalize would wait for that rank for ever. mpirun ends the
+         * job when its keepalive finds the host gone, provided nothing is
+         * sent to that host meanwhile (mpi_transport.h), so wait first,
+         * calling no MPI, and abort only if the job is still there. */
+        double grace = 0;
+        if (rank == 0 && mpi_transport_lost(&grace)) {
+            fflush(NULL);
+            struct timespec ts = {(time_t)grace, (long)((grace - (double)(time_t)grace) * 1e9)};
+            while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+            MPI_Abort(MPI_COMM_WORLD, rc ? rc : 1);
+        }
     }
     MPI_Finalize();
     return rc;

@@ -127,6 +127,7 @@ static int assign(Ctx *c)
         c->queued--;
         top_push(c, leaf);
         if (top_settle(c) != 0) return -1;
+        if (c->serial == 0) c->cpu_first = clock_thread_cpu();
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify, .group = group_of(c, leaf), .bounded = c->bounded,
                       .within = (uint8_t)(c->bounded ? top_question(c, n->b) : 0)};
@@ -149,7 +150,13 @@ static void collect(Ctx *c, double wait)
     int k;
     JobOutcome o;
     int rc;
-    while (!c->failed && (rc = c->tr->wait(c->tr, wait, &k, &o, c->err, c->errlen)) != 0) {
+    for (;;) {
+        if (c->failed) return;
+        double t0 = clock_seconds(), cpu0 = clock_thread_cpu();
+        rc = c->tr->wait(c->tr, wait, &k, &o, c->err, c->errlen);
+        c->waited += clock_seconds() - t0;
+        c->cpu_waited += clock_thread_cpu() - cpu0;
+        if (rc == 0) return;
         if (rc < 0) {
             c->failed = true;
             return;
@@ -262,6 +269,9 @@ static int run_workers(Ctx *c)
     else {
         for (int k = 0; k < c->tr->workers; k++) c->ws[k] = (WorkerState){.node = -1, .helping = -1};
         coordinate(c);
+        c->out->msgs_sent = c->tr->msgs_sent;
+        c->out->msgs_received = c->tr->msgs_received;
+        c->out->beats_received = c->tr->beats_received;
     }
     if (c->tr == &own) own.close(&own);
     c->tr = NULL;
@@ -295,6 +305,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     centre_init(&c.centre, r);
     c.centre.on = c.centre.on && cfg->kn.centre;
     c.started = clock_seconds();
+    c.cpu_started = c.cpu_first = clock_thread_cpu();
     c.deadline = spec->time_limit > 0 ? c.started + spec->time_limit : 0;
     int rc = 0;
     if (top_new_node(&c) != 0 || (c.t[0].b = root, top_init_leaf(&c, 0)) != 0 || top_settle(&c) != 0) rc = -1;
@@ -322,6 +333,11 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     out->cert_composed = c.tc.composed;
     out->cert_resolved = c.tc.solved;
     out->seconds = clock_seconds() - c.started;
+    out->coord_busy_seconds = out->seconds - c.waited;
+    out->coord_cpu_seconds = clock_thread_cpu() - c.cpu_started - c.cpu_waited;
+    out->coord_cpu_setup = c.cpu_first - c.cpu_started;
+    out->select_steps = c.select_steps;
+    out->backup_steps = c.backup_steps;
     topcert_free(&c.tc);
     job_log_free(&c);
     free(c.t);

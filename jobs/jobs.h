@@ -221,6 +221,16 @@ typedef struct {
     uint64_t cert_composed, cert_resolved; /* of the files, composed from the store's
                                             * records, and re-proved, at the end */
     double cert_seconds;   /* the workers' time writing certificates */
+    /* The coordinator's load (results/mpi-cluster.md): its time not spent
+     * waiting for outcomes (selection, expansion, backup, the store,
+     * certificates of top-tree nodes), the top tree's work in steps (a
+     * selection's steps from the root to its leaf; an ancestor's numbers
+     * recomputed in backup), and the transport's messages. */
+    double coord_busy_seconds;
+    double coord_cpu_seconds, coord_cpu_setup; /* its CPU time outside waits (not inflated by
+                            * other processes' load), and of that, before the first job */
+    uint64_t select_steps, backup_steps;
+    uint64_t msgs_sent, msgs_received, beats_received;
     uint32_t root_pn, root_dn;
     double seconds;
     /* The root's children in the top tree (distinct up to symmetry; none

@@ -16,6 +16,7 @@
  *   STOP    0 -> k+1   a uint32_t serial: stop the job with this serial soon
  *   QUIT    0 -> k+1   empty: stop, whatever is running, and leave
  *   BYE     k+1 -> 0   empty: the last message a worker sends
+ *   BEAT    k+1 -> 0   empty: a heartbeat, every lease/10 seconds
  *
  * Invariants:
  *   - a worker runs at most one job; rank 0 sends ORDER only to a worker
@@ -43,10 +44,33 @@
  * system every node shares, at the same path.
  *
  * Failures: MPI's default error handler aborts the whole job on a
- * communication error (a lost rank), which is what an MPI run can do
- * anyway; the functions below return -1 with a message for what they can
- * see themselves (a table that cannot be allocated, a protocol error).
- * Nothing here prints or exits.
+ * communication error, and mpirun ends the job when a rank or a host's
+ * daemon dies with its connections closed (a crash, kill -9). A host that
+ * vanishes without closing them (power, a cut link) is another matter:
+ * Open MPI 4 (no fault-tolerant MPI) tells rank 0 nothing, and mpirun
+ * sees it only by TCP keepalive (oob_tcp_keepalive_*, 8 minutes by
+ * default), so rank 0 would wait for the lost jobs for that long, or for
+ * ever. Hence the lease: every worker beats (BEAT) while it lives, and
+ * rank 0's wait fails, naming the silent ranks and their hosts, once a
+ * worker has been silent for longer than `lease` seconds (any message
+ * counts; everything pending is received before silence is judged, so
+ * the coordinator's own busy time is never blamed on a worker). After a
+ * loss the ranks must not call MPI_Finalize, which waits for every rank:
+ * mpi_transport_lost says so. Nor should rank 0 call MPI_Abort at once:
+ * mpirun would then send the lost host's daemon its kill order, and with
+ * data unacknowledged on that connection TCP keepalive is off and only
+ * retransmission gives up (about 15 minutes on Linux); measured in the
+ * namespace cluster, mpirun was still there 190 s later. Left alone, the
+ * connection stays idle, and Open MPI's keepalive (oob_tcp_keepalive_*,
+ * set short for a cluster: README) ends the job. So rank 0 waits a grace
+ * of 3 leases, calling no MPI, and aborts only then: for a rank that is
+ * silent while its daemon lives (stopped, hung), whose abort is quick.
+ * Workers do not judge rank 0 (it may be busy for minutes writing
+ * certificates and cannot beat meanwhile: MPI is called from one thread);
+ * if its host dies, mpirun dies with it and each orted ends its ranks.
+ * The functions below return -1 with a message for what they can see
+ * themselves (a table that cannot be allocated, a protocol error, a lost
+ * worker). Nothing here prints or exits.
  */
 #ifndef OCS_MPI_TRANSPORT_H
 #define OCS_MPI_TRANSPORT_H
@@ -55,16 +79,27 @@
 
 #include "transport.h"
 
-/* Rank 0's transport, with one worker per other rank. MPI must be
- * initialised with at least MPI_THREAD_FUNNELED. 0, or -1 with a message
- * (not rank 0, fewer than 2 ranks, too many, out of memory). */
-int mpi_transport_open(JobsTransport *t, char *err, int errlen);
+#include <stdbool.h>
+
+/* Rank 0's transport, with one worker per other rank; a worker silent
+ * for more than `lease` seconds is lost (0: never). MPI must be
+ * initialised with at least MPI_THREAD_FUNNELED; every worker rank calls
+ * mpi_serve (both take part in one gather of the host names). 0, or -1
+ * with a message (not rank 0, fewer than 2 ranks, out of memory). */
+int mpi_transport_open(JobsTransport *t, double lease, char *err, int errlen);
+
+/* Whether rank 0 has declared a worker lost: then MPI_Finalize would wait
+ * for it for ever; *grace (if not NULL) gets how long to leave the job to
+ * mpirun before ending it by MPI_Abort (above). */
+bool mpi_transport_lost(double *grace);
 
 /* A worker rank's loop: one JobRunner of tt_bytes (its table kept from
- * job to job; each job a df-pn on `threads` threads), jobs run in a thread while this thread watches for STOP and
- * QUIT. Returns 0 after QUIT (BYE sent), or -1 with a message: the table
- * or the job thread could not be had, or a protocol error. */
-int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir, char *err,
-              int errlen);
+ * job to job; each job a df-pn on `threads` threads), jobs run in a thread
+ * while this thread watches for STOP and QUIT and beats every lease/10
+ * seconds (0: no beats; rank 0 must be given the same lease). Returns 0
+ * after QUIT (BYE sent), or -1 with a message: the table or the job thread
+ * could not be had, or a protocol error. */
+int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir,
+              double lease, char *err, int errlen);
 
 #endif

@@ -170,13 +170,13 @@ int top_select_leaf(Ctx *c)
 {
     if (top_reply_tables(c) && c->t[0].state == T_INNER) {
         int i = 0;
-        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], false, true);
+        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], false, true), c->select_steps++;
         if (i >= 0) return i;
     }
     bool virt = !c->spec->no_expect && top_vavail(&c->t[0]);
     for (;; virt = false) {
         int i = 0;
-        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt, false);
+        while (i >= 0 && c->t[i].state == T_INNER) i = select_child(c, &c->t[i], virt, false), c->select_steps++;
         /* A dead end cannot happen (avail and vavail say some child is);
          * should the expectations ever be stale, the plain selection still
          * finds the work rather than leave a worker idle. */

@@ -379,6 +379,7 @@ int top_settle(Ctx *c)
         for (int p = c->t[i].parent; p >= 0; p = c->t[p].parent) {
             if (top_decided(&c->t[p])) break;
             recompute(c, p);
+            c->backup_steps++;
             if (top_decided(&c->t[p])) {
                 tree_decided(c, p);
                 top_push(c, p);

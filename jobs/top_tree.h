@@ -93,6 +93,9 @@ typedef struct {
     JobsResult *out;
     uint64_t proven, disproven, queued;
     uint64_t job_wins[3]; /* jobs decided, by Winner (expect_majority) */
+    uint64_t select_steps, backup_steps; /* the coordinator's load (JobsResult) */
+    double waited, cpu_waited; /* seconds (wall, CPU) in the transport's wait */
+    double cpu_started, cpu_first; /* the coordinator's CPU clock at the start, at the first order */
     TopCert tc;
     bool certify;
     bool bounded;    /* spec->bounded: the question W(b, top_question) (within.h) */

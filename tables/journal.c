@@ -12,6 +12,7 @@
 
 #include "../engine/symmetry.h"
 #include "errmsg.h"
+#include "store.h"
 #include "le.h"
 
 /* The latest record of each position: open addressing, doubled at half
@@ -225,13 +226,23 @@ void journal_path_within(const char *store_dir, int pieces, char *out, size_t le
     snprintf(out, len, "%s/journal-within-%d", store_dir, pieces);
 }
 
+/* A process forbidden to open stores (store_forbid) opens no journal
+ * either: the journal lives in the store's folder, with the same reason. */
 Journal *journal_open(const char *path, const StoreGame *g, char *err, int errlen)
 {
+    if (store_forbidden()) {
+        errmsg_set(err, errlen, "journal %s: not opened: this process is %s", path, store_forbidden());
+        return NULL;
+    }
     return open_as(path, g, false, err, errlen);
 }
 
 Journal *journal_open_readonly(const char *path, const StoreGame *g, char *err, int errlen)
 {
+    if (store_forbidden()) {
+        errmsg_set(err, errlen, "journal %s: not opened: this process is %s", path, store_forbidden());
+        return NULL;
+    }
     return open_as(path, g, true, err, errlen);
 }
 

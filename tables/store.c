@@ -439,9 +439,20 @@ static int open_db(Store *s, const StoreGame *expect, char *err, int errlen)
     return 0;
 }
 
+/* store_forbid's reason. Set once, early, by the process's main thread
+ * before any other thread exists (app/main_mpi.c), and only read after. */
+static const char *forbidden_why;
+
+void store_forbid(const char *why) { forbidden_why = why; }
+const char *store_forbidden(void) { return forbidden_why; }
+
 Store *store_open_game(const char *path, bool readonly, size_t map_mb, const StoreGame *expect, char *err,
                        int errlen)
 {
+    if (forbidden_why) {
+        errmsg_set(err, errlen, "store %s: not opened: this process is %s", path, forbidden_why);
+        return NULL;
+    }
     if (strlen(path) >= sizeof((Store *)0)->path - 16) {
         errmsg_set(err, errlen, "store %s: path too long", path);
         return NULL;

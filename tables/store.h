@@ -238,6 +238,18 @@ Store *store_open_game(const char *path, bool readonly, size_t map_mb, const Sto
                        int errlen);
 /* store_open_game(path, readonly, map_mb, NULL, err, errlen): any game. */
 Store *store_open(const char *path, bool readonly, size_t map_mb, char *err, int errlen);
+
+/* Forbids this process to open any store (and its journal,
+ * tables/journal.h) from now on: every later store_open_game and
+ * journal_open fails with "store PATH: not opened: this process is WHY".
+ * For processes that must never touch the store even by mistake: an MPI
+ * worker rank, whose store folder may be the coordinator's on a shared
+ * file system, where LMDB's locks do not reach across machines (the
+ * README's MPI section). why must outlive the process's use of stores
+ * (a string literal). Not undone. */
+void store_forbid(const char *why);
+/* The reason given to store_forbid, NULL while stores may be opened. */
+const char *store_forbidden(void);
 void store_close(Store *s);
 
 /* The store's game: 1 (*out filled), or 0 when it has none yet (an empty

@@ -7,8 +7,10 @@
  * the independent verifier accepts; a second run on a store deciding from
  * it; a time limit that the worker ranks obey (STOP); bad input refused
  * with exit 2 and one message; one rank refused; a failure only rank 0
- * sees still ending the whole run; and the one-machine ocsolve not linked
- * with MPI.
+ * sees still ending the whole run; a worker gone silent with its process
+ * alive (SIGSTOP) given up after --mpi-lease with one line, and the run
+ * ended by the abort after the grace; and the one-machine ocsolve not
+ * linked with MPI. (Separate network hosts: test_netns.c.)
  *
  * Environment: `mpirun` on PATH (Debian openmpi-bin). Every run passes
  * --allow-run-as-root (the tests may run as root) and --oversubscribe
@@ -539,4 +541,96 @@ Test(mpi, sigkill_rank_then_resume)
     cr_expect_geq(killed, 2, "only %d runs had a rank killed before they ended", killed);
     brute_free(bm);
     tl_rm_dir(dir);
+}
+
+/* A worker rank that falls silent while its process and its daemon live
+ * (SIGSTOP: nothing closes, so Open MPI notices nothing): rank 0 must give
+ * it up after --mpi-lease (one line naming rank 1), leave mpirun the grace
+ * of three leases, and then end the job by MPI_Abort. Once the line is
+ * out the test lets rank 1 go on (SIGCONT): mpirun itself, whose child
+ * the stopped rank is, once hung for good after its abort with every
+ * rank already gone (Open MPI's handling of a stopped child, under load;
+ * results/mpi-cluster.md), which is not what this test is about. The
+ * run must then end by the abort, well within mpirun's own --timeout. */
+Test(mpi, silent_worker_lost_by_lease)
+{
+    char dir[256];
+    tl_tmp_dir(dir, sizeof dir, "mpi-lease");
+    const char *argv[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "--timeout", MPI_RUN_TIMEOUT, "-np", "3",
+                          OCSOLVE_MPI_BIN, "jobs", "--quiet", "--no-centre", "--job-nodes", "2000", "--job-tt-mb", "4",
+                          "--mpi-lease", "2", "--store", dir, "-", "Xc3", "Oa1", "Xb2", "Of6", NULL};
+    int fe = make_tmp();
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 1);
+        dup2(fe, 2);
+#ifdef OCS_SANITIZE
+        setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
+#endif
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    char data[PATH_MAX + 16], *real = realpath(dir, NULL);
+    cr_assert(real);
+    snprintf(data, sizeof data, "%s/data.mdb", real);
+    free(real);
+    double t0 = -1, stopped_at = -1, line_at = -1;
+    pid_t r0 = 0, r1 = 0;
+    int status = 0;
+    for (;;) {
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+        double now = now_seconds();
+        if (t0 < 0) {
+            if (r0 <= 0) r0 = rank_pid(pid, 0);
+            if (r0 > 0 && has_open(r0, data)) t0 = now;
+        } else if (stopped_at < 0 && now - t0 >= 1.0) {
+            r1 = rank_pid(pid, 1);
+            if (r1 > 0 && kill(r1, SIGSTOP) == 0) stopped_at = now;
+        } else if (stopped_at > 0 && line_at < 0) {
+            size_t n;
+            char *so_far = slurp(fe, &n);
+            if (strstr(so_far, "lost worker rank 1")) {
+                line_at = now;
+                kill(r1, SIGCONT);
+            }
+            free(so_far);
+        }
+        if (stopped_at > 0 && now - stopped_at > 60) { /* the hang guard: end it, and fail below */
+            if (r1 > 0) kill(r1, SIGCONT);
+            kill(pid, SIGKILL);
+        }
+        usleep(5000);
+    }
+    double took = stopped_at > 0 ? now_seconds() - stopped_at : 0;
+    size_t len;
+    char *err = slurp(fe, &len);
+    close(fe);
+    cr_assert(stopped_at > 0, "the run ended before rank 1 was stopped: %s", err);
+    cr_expect(!(WIFEXITED(status) && WEXITSTATUS(status) == 0), "exit 0 with a worker stopped: %s", err);
+    bool same;
+    char first[1024];
+    int n = program_lines(err, &same, first, sizeof first);
+    cr_expect_eq(n, 1, "%d lines of ours: %s", n, err);
+    cr_expect(strstr(first, "lost worker rank 1 (host ") != NULL && strstr(first, "--mpi-lease of 2 s") != NULL,
+              "the line should name rank 1 and the lease: %s", first);
+    /* lease 2 s + two beats of listening + the grace of 3 leases, with room */
+    cr_expect(line_at > 0, "no line gave rank 1 up: %s", err);
+    cr_expect_lt(took, 40.0, "the run ended %.1f s after the worker stopped", took);
+    cr_log_info("a stopped worker: given up %.1f s after it stopped, the run ended %.1f s after",
+                line_at > 0 ? line_at - stopped_at : -1.0, took);
+    free(err);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect(system(cmd) == 0);
+}
+
+/* --mpi-lease is for ocsolve-mpi; the threads mode refuses it. */
+Test(mpi, lease_option_checked)
+{
+    expect_reject("--mpi-lease", "jobs", "--mpi-lease", "5", "-");
+    expect_refused(3, "--mpi-lease", ARGS("jobs", "--mpi-lease", "-1", "-"));
 }

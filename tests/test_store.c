@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../engine/symmetry.h"
+#include "../tables/journal.h"
 #include "../tables/store.h"
 #include "runbin.h"
 #include "testlib.h"
@@ -988,3 +989,37 @@ Test(store, map_cannot_grow)
     tl_rm_dir(dir);
 }
 #endif
+
+/* store_forbid (what an MPI worker rank calls first, app/main_mpi.c): from
+ * then on no store and no journal opens in the process, each refusal one
+ * line naming the reason. In a child process, since it is not undone. */
+Test(store, forbidden_process_opens_nothing)
+{
+    char dir[256];
+    tl_tmp_dir(dir, sizeof dir, "store-forbid");
+    Store *st = open_ok(dir, false); /* a store that opens, before */
+    store_close(st);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        store_forbid("a test of store_forbid");
+        char err[256] = "", jpath[300];
+        Store *s = store_open(dir, true, 0, err, sizeof err);
+        bool refused = !s && strstr(err, "not opened: this process is a test of store_forbid") && !strchr(err, '\n');
+        snprintf(jpath, sizeof jpath, "%s/journal", dir);
+        err[0] = '\0';
+        StoreGame g = {RULES_ORIGINAL, 6, 5};
+        Journal *j = journal_open(jpath, &g, err, sizeof err);
+        refused = refused && !j && strstr(err, "not opened");
+        _exit(refused ? 0 : 1);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "a forbidden process opened the store or its journal");
+    st = open_ok(dir, true); /* this process was not forbidden */
+    store_close(st);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect(system(cmd) == 0);
+}
