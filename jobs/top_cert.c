@@ -2,6 +2,7 @@
 #include "top_cert.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
