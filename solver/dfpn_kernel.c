@@ -111,7 +111,7 @@ bool kernel_refuted_at_once(const DfpnKernel *k, Board b, const KnNode *kn)
     Move m = move_make(piece, __builtin_ctzll(cells));
     Board cb = b;
     board_place(&cb, m);
-    DfpnChild c;
+    DfpnChild c = {.exact = false}; /* an open child's numbers are not set (nor read): says so to gcc -O1 */
     int nl;
     kernel_static(k, NULL, cb, m, 3, &c, &nl, true);
     return c.exact && c.dn == 0;
