@@ -158,7 +158,7 @@ static StoreKey key_of(const GameOpts *g, const char *pos, Rules *r)
 /* A bound record (tables/store.h), as `get` prints it. */
 static void print_bound(const StoreBound *b)
 {
-    char mv[4] = "none";
+    char mv[8] = "none"; /* 4 letters and the NUL: mv[4] had no room for it */
     if (b->move != MOVE_NONE) notation_format_move(b->move, mv);
     if (b->yes != STORE_BOUND_NONE) printf("within: %d plies (Order wins within them; move %s)\n", b->yes, mv);
     if (b->no != STORE_BOUND_NONE) printf("not within: %d plies (Order cannot win within them)\n", b->no);
