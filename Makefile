@@ -9,7 +9,7 @@ WARN     := -Wall -Wextra -Werror
 # instruction this machine has, and the binary may not run on another CPU;
 # on a cluster of mixed machines build once with a portable level that
 # every node has, e.g. make ARCH=x86-64-v2 B=build-v2 (SSE4.2 and POPCNT,
-# any x86-64 since about 2009); results/mpi-cluster.md measures its cost.
+# any x86-64 since about 2009); results/jobs/mpi-cluster.md measures its cost.
 # TUNE (optional) is gcc's -mtune: which CPU to schedule the code for,
 # without using its instructions, so the binary still runs on every
 # ARCH machine (e.g. ARCH=x86-64-v2 TUNE=znver3 for a cluster of mostly
@@ -87,7 +87,7 @@ help:
 	@echo "make solve-search  pure search (no lemma) from the empty board: job-level search with a"
 	@echo "                store and certificates in work/search-RULES, resumed by running it again"
 	@echo "                (SOLVE_THREADS, SOLVE_SECONDS, SEARCH_TT_MB, SEARCH_DIR; scripts/solve-search);"
-	@echo "                its report in SEARCH_DIR (RECORD=1: results/search-RULES.md, earlier runs kept)"
+	@echo "                its report in SEARCH_DIR (RECORD=1: results/search/search-RULES.md, earlier runs kept)"
 	@echo "make solve-opening MOVE=Xa1  one opening by the job-level search, resumable on another machine:"
 	@echo "                store and journal snapshots in results/openings/RULES-MOVE/ (commit them),"
 	@echo "                certificates made at the end (SOLVE_SECONDS; scripts/solve-opening)"
@@ -230,7 +230,7 @@ solve: $(B)/ocsolve
 # position kept in an LMDB store with its certificate under
 # work/search-RULES/, so a run killed or stopped by SOLVE_SECONDS goes on
 # from the store the next time; when decided, the certificate is verified
-# and results/search-RULES.md written. SOLVE_THREADS, SEARCH_TT_MB,
+# and (RECORD=1) results/search/search-RULES.md written. SOLVE_THREADS, SEARCH_TT_MB,
 # SEARCH_DIR and the top tree's settings (scripts/solve-search) override.
 SOLVE_THREADS ?= $(shell nproc)
 SOLVE_SECONDS ?=
@@ -257,13 +257,13 @@ solve-within: $(B)/ocsolve
 # for comparison): half the machine's memory (at most 16 GiB) for one
 # table, a checkpoint every 5 minutes and on Ctrl-C that the next run resumes.
 SOLVE_TT_MB   ?= $(shell awk '/MemTotal/ { m = int($$2 / 2048); print (m > 16384 ? 16384 : m) }' /proc/meminfo)
-SOLVE_CKPT    ?= results/solve-empty.ckpt
+SOLVE_CKPT    ?= results/search/solve-empty.ckpt
 solve-monolithic: $(B)/ocsolve
-	@mkdir -p results
+	@mkdir -p results/search
 	$(B)/ocsolve solve --rules $(RULES) --no-centre --threads $(SOLVE_THREADS) --tt-mb $(SOLVE_TT_MB) $(if $(SOLVE_SECONDS),--time-limit $(SOLVE_SECONDS)) \
 	  --checkpoint $(SOLVE_CKPT) $(if $(wildcard $(SOLVE_CKPT)),--resume $(SOLVE_CKPT)) \
-	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
-	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc
+	  --log results/search/solve-empty-progress.csv --json > results/search/solve-empty-latest.json; \
+	  rc=$$?; cat results/search/solve-empty-latest.json; exit $$rc
 
 # The analysis board (ocsolve serve): prints the URL to open; Ctrl-C stops it.
 SERVE_ARGS ?=
