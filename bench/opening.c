@@ -9,7 +9,7 @@
  *
  * Sources of the values:
  *   store     a position the pure search of the empty board decided and
- *             certified (results/search-original.md: its store and
+ *             certified (results/search/search-original.md: its store and
  *             certificate, which `ocsolve verify` accepted from the empty
  *             board; every position a verified certificate covers has the
  *             value it claims), up to symmetry;
@@ -18,7 +18,7 @@
  *   cert      certified on its own for this tier (ocsolve solve --no-centre
  *             --proof; the Chaos win's certificate ends in pairing lemma
  *             lines, which the verifier checks itself) and accepted by
- *             ocsolve verify: results/bench-opening/ holds them.
+ *             ocsolve verify: results/bench/bench-opening/ holds them.
  * Changing the list changes the opening signature (bench/signature.txt).
  */
 #include "../engine/notation.h"

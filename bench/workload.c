@@ -5,10 +5,10 @@
  * about half a minute; the recorded values come from three places:
  *   ab    bench/suite-original.txt, whose values are alpha-beta's (checked
  *         there against df-pn): its hardest positions;
- *   cert  an Order win from results/solve-timings-deep.csv or -hard.csv
+ *   cert  an Order win from results/solve/solve-timings-deep.csv or -hard.csv
  *         (df-pn) whose proof certificate (ocsolve solve --proof) was
  *         accepted by the independent verifier (ocsolve verify);
- *   dfpn  a Chaos win from results/solve-timings-deep.csv, df-pn's value
+ *   dfpn  a Chaos win from results/solve/solve-timings-deep.csv, df-pn's value
  *         only: alpha-beta does not finish on these in minutes and their
  *         certificates pass 100 million lines. Kept because disproofs search
  *         differently from proofs; a mismatch here means the solver's

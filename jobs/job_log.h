@@ -9,7 +9,7 @@
  * comparing runs (1 worker against 2, one selection against another)
  * by the nodes in and out of the proof shows whether a second worker's
  * extra nodes are speculative or the same work done twice
- * (results/jobs-efficiency.md).
+ * (results/jobs/jobs-efficiency.md).
  *
  * The proof tree (job_log_write): the root; below a decided inner node in
  * it, the winner's first child decided its way when the winner is to move

@@ -118,7 +118,7 @@ int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_
  * probes and stores exact (tt.h). Worth it because the jobs running at once
  * are siblings and cousins in the top tree: their subtrees transpose, and
  * with a table each two workers proved the same positions twice
- * (results/jobs-efficiency.csv). */
+ * (results/jobs/jobs-efficiency.csv). */
 void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT *shared, int threads,
                         const char *cert_dir);
 void jobrun_free(JobRunner *jr); /* frees only the runner's own table */

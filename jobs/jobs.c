@@ -67,7 +67,7 @@ static int next_leaf(Ctx *c)
  * outcomes) only speculative, the running job with the fewest helpers.
  * Helping adds a thread to a job whose work is needed; a speculative leaf
  * counts only if a running job ends against its numbers (measured,
- * results/jobs-efficiency.md). A job whose search has ended (it writes its
+ * results/jobs/jobs-efficiency.md). A job whose search has ended (it writes its
  * certificate) takes no helper: a helper sent there came back with no
  * nodes, which marks the worker unhelpable until its next job (top_apply). */
 static int help_target(Ctx *c)

@@ -221,7 +221,7 @@ typedef struct {
     uint64_t cert_composed, cert_resolved; /* of the files, composed from the store's
                                             * records, and re-proved, at the end */
     double cert_seconds;   /* the workers' time writing certificates */
-    /* The coordinator's load (results/mpi-cluster.md): its time not spent
+    /* The coordinator's load (results/jobs/mpi-cluster.md): its time not spent
      * waiting for outcomes (selection, expansion, backup, the store,
      * certificates of top-tree nodes), the top tree's work in steps (a
      * selection's steps from the root to its leaf; an ancestor's numbers

@@ -25,7 +25,7 @@ static uint64_t next_budget(const Ctx *c, const TNode *n)
  * its value is the other way: on X c3's replies, Od3 Xc4 ran budgets up to
  * 102.4 M (95 M nodes) before a job proved it lost, while its siblings
  * Oc4 (lost) and Xc2 (won) took about 7 M nodes together once tried (the
- * 2-thread run of results/jobs-efficiency.md). With W = 0.5
+ * 2-thread run of results/jobs/jobs-efficiency.md). With W = 0.5
  * each budget step doubles the number, so a cheap sibling is tried long
  * before such a leaf gets its next, bigger budget. Selection only.
  * Measured worth: on one worker it made X c3's replies worse (over 359 M
@@ -47,7 +47,7 @@ static double choice_number(const Ctx *c, const TNode *ch, bool isor)
  * budgets of 12.8 M, 51.2 M and 102.4 M (109 M nodes) before a job proved
  * it lost, while its sibling Xc2, with a lower number (10 199 against
  * 10 581) from its one first-pass job, then won in 0.67 M
- * (results/jobs-efficiency.md). Selection only: never a value.
+ * (results/jobs/jobs-efficiency.md). Selection only: never a value.
  * Measured worth: at R = 16 it made one worker worse on X c3's replies
  * (over 313 M nodes and undecided at 1230 s, against 255 M in all at
  * R = 0): the stickiness on a leaf far costlier than its siblings also
@@ -77,7 +77,7 @@ static bool reply_busy(const Ctx *c, int j)
  * starts from the table one worker's would (the same jobs before it, of
  * that reply alone) and gives the same numbers; two workers then repeat
  * one worker's search instead of steering it elsewhere
- * (results/jobs-efficiency.md). Selection only: never a value. */
+ * (results/jobs/jobs-efficiency.md). Selection only: never a value. */
 static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_per_reply)
 {
     if (!(virt ? top_vavail(&c->t[j]) : c->t[j].avail)) return false;
@@ -99,7 +99,7 @@ static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_
  * only grows), and since each re-run gets 4 times the budget, the work a
  * reply has taken is also the best guess of the work it has left. Replayed
  * on the 1-worker job log of X c3's replies with 2 workers (reply chains
- * as logged, results/jobs-efficiency.md): by least spent 634 s, by most
+ * as logged, results/jobs/jobs-efficiency.md): by least spent 634 s, by most
  * spent 570-614 s (the order of untried replies varied), the optimum with
  * the chains known beforehand 570 s. The price: no reply is left early for
  * a cheaper sibling, so a root that Chaos wins through one cheap reply is
@@ -157,7 +157,7 @@ static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
      * choice becomes it. (Until 2026-12-02 the focus moved only in plain
      * selection, so with expected outcomes, the default, it was never set
      * at all: no stickiness, even with one worker, which then searched
-     * 34 % more nodes on X c3's replies: results/jobs-efficiency.md.) */
+     * 34 % more nodes on X c3's replies: results/jobs/jobs-efficiency.md.) */
     if (f < 0 || f_free || top_decided(&c->t[f])) n->focus = best;
     return best;
 }

@@ -194,7 +194,7 @@ static Winner majority(const Ctx *c)
  * searches the same reply's other Order moves; the majority rule stops
  * that (2-11 M nodes against 182-198 M after the first pass) but three
  * runs took 690.6, 836.9 and 959.4 s against the lean's 720.0, 693.5 and
- * 756.3 s (results/jobs-efficiency.md): an option, not the default. */
+ * 756.3 s (results/jobs/jobs-efficiency.md): an option, not the default. */
 static Winner expect_of(const Ctx *c, const TNode *n)
 {
     if (top_decided(n)) return top_value(n);

@@ -223,7 +223,7 @@ KERNEL_HOT int kernel_static(const DfpnKernel *k, const KnKeyBase *base, Board c
         /* The short threat bound at generated children: the value search
          * only. The bounded search's work is mostly disproofs (the "no" at
          * distance - 2), where every child would pay the check and few
-         * are ever searched: measured (results/dtw.md) it cost 23 % more
+         * are ever searched: measured (results/dtw/dtw.md) it cost 23 % more
          * time on hard original positions and 2.5x under exact, for up to
          * half the nodes on easy ones; its 3-ply questions have their own
          * exact answer (bq_wins_in_3) anyway. */
