@@ -9,7 +9,7 @@
 
 #include "../engine/notation.h"
 #include "../jobs/jobs.h"
-#include "../solver/job.h"
+#include "../tables/filelock.h"
 #include "../solver/parallel.h"
 #include "../solver/stop.h"
 #include "cli.h"

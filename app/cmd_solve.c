@@ -170,9 +170,9 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
         case O_EVERY: c->progress_every = cli_seconds(optarg, "--progress-every"); break;
         case O_QUIET: c->quiet = true; break;
         case O_LOG: c->log = optarg; break;
-        case O_CKPT: s->job.checkpoint = optarg; break;
-        case O_CKPT_EVERY: s->job.every = cli_seconds(optarg, "--checkpoint-every"); break;
-        case O_RESUME: s->job.resume = optarg; break;
+        case O_CKPT: s->resumable.checkpoint = optarg; break;
+        case O_CKPT_EVERY: s->resumable.every = cli_seconds(optarg, "--checkpoint-every"); break;
+        case O_RESUME: s->resumable.resume = optarg; break;
         case O_THREADS: s->threads = (int)cli_number(optarg, "--threads", 1, DFPN_MAX_THREADS); break;
         case O_NODES: s->lim.node_limit = (uint64_t)cli_number(optarg, "--node-limit", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_DTW: s->dtw = true; break;
@@ -199,22 +199,22 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
     }
     /* The bounded question is a search of its own: it writes no certificate
      * or checkpoint and has no value search to add a distance to. */
-    if (s->within_asked && (s->job.checkpoint || s->job.resume || s->dtw || s->alphabeta))
+    if (s->within_asked && (s->resumable.checkpoint || s->resumable.resume || s->dtw || s->alphabeta))
         cli_fail("--within cannot be combined with --checkpoint, --resume, --dtw or --search ab");
     return 0;
 }
 
 /* Releases the checkpoint's lock, then fails (one line, exit 2): the lock
  * would go with the process anyway, but its file would stay behind. */
-static noreturn void fail_unlocking(JobOpts *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static noreturn void fail_unlocking(JobOpts *job, const char *fmt, ...)
+static noreturn void fail_unlocking(ResumableOpts *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void fail_unlocking(ResumableOpts *job, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    job_unlock(job);
+    resumable_unlock(job);
     cli_fail("%s", msg);
 }
 
@@ -240,23 +240,23 @@ int cmd_solve(int argc, char **argv)
     Rules r;
     Board b;
     cli_position_args(&g, argc, argv, &r, &b);
-    /* One writer per checkpoint (solver/job.h), held until the solve is
+    /* One writer per checkpoint (solver/resumable.h), held until the solve is
      * over: taken before the proof and log files are opened, so that a
      * refused second solve truncates neither. */
     FileLock lock;
     char err[512];
-    if (job_lock(&s.job, &lock, err, sizeof err) != 0) cli_fail("%s", err);
-    if (c.proof && !(s.proof = fopen(c.proof, "w"))) fail_unlocking(&s.job, "cannot write proof file '%s'", c.proof);
+    if (resumable_lock(&s.resumable, &lock, err, sizeof err) != 0) cli_fail("%s", err);
+    if (c.proof && !(s.proof = fopen(c.proof, "w"))) fail_unlocking(&s.resumable, "cannot write proof file '%s'", c.proof);
     Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.quiet};
-    if (c.log && !(prog.log = open_log(c.log, s.job.resume != NULL)))
-        fail_unlocking(&s.job, "cannot write log file '%s'", c.log);
+    if (c.log && !(prog.log = open_log(c.log, s.resumable.resume != NULL)))
+        fail_unlocking(&s.resumable, "cannot write log file '%s'", c.log);
     if (!c.quiet || prog.log) {
         s.lim.report_every = c.progress_every;
         s.lim.report = show_progress;
         s.lim.report_arg = &prog;
     }
-    s.job.note = show_note;
-    s.job.note_arg = &prog;
+    s.resumable.note = show_note;
+    s.resumable.note_arg = &prog;
     SolveReport rep;
     signals_stop_on_interrupt(); /* a signal from here on stops the solve cleanly */
     if (solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
@@ -264,20 +264,20 @@ int cmd_solve(int argc, char **argv)
             fclose(s.proof);
             remove(c.proof);
         }
-        fail_unlocking(&s.job, "%s", err);
+        fail_unlocking(&s.resumable, "%s", err);
     }
-    job_unlock(&s.job); /* the job's last save is behind us */
+    resumable_unlock(&s.resumable); /* the job's last save is behind us */
     if (prog.shown) fputc('\n', stderr);
     if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])
         snprintf(rep.proof_error, sizeof rep.proof_error, "cannot finish writing the proof file");
-    SolveAsked q = {&r, b, s.dtw, s.job.resume || s.job.checkpoint, c.proof, s.within_asked, s.within};
+    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.proof, s.within_asked, s.within};
     if (c.json) solve_print_json(stdout, &q, &rep);
     else solve_print_text(stdout, &q, &rep);
     if (rep.proof_error[0]) {
         remove(c.proof); /* a partial certificate must not be mistaken for one */
         fprintf(stderr, "ocsolve: proof not written: %s\n", rep.proof_error);
     }
-    if (rep.job.signo) return 128 + rep.job.signo;
-    return rep.proof_error[0] || rep.job.save_failed ? 1 : 0;
+    if (rep.resumable.signo) return 128 + rep.resumable.signo;
+    return rep.proof_error[0] || rep.resumable.save_failed ? 1 : 0;
 }

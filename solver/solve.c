@@ -11,7 +11,7 @@
 
 SolveSpec solve_default_spec(void)
 {
-    return (SolveSpec){.tt_bytes = (size_t)256 << 20, .threads = 1, .cfg = dfpn_default_config(), .job = {.every = 300}};
+    return (SolveSpec){.tt_bytes = (size_t)256 << 20, .threads = 1, .cfg = dfpn_default_config(), .resumable = {.every = 300}};
 }
 
 /* Both tables, or -1 and why. */
@@ -115,7 +115,7 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
                  stop_signal() ? "stopped by a signal" : "no certificate: the answer is unknown");
     rep->nodes = dd.nodes;
     rep->seconds = clock_seconds() - t0;
-    rep->job.signo = stop_signal();
+    rep->resumable.signo = stop_signal();
     tt_free(&tt);
     return 0;
 }
@@ -128,8 +128,8 @@ static int value_search(const SolveSpec *s, Dfpn *d, Distance *x, Board b, Solve
         dfpn_numbers(rep->value, &rep->pn, &rep->dn);
         return 0;
     }
-    if (job_prepare(d, b, &s->job, &rep->job, err, errlen) != 0) return -1;
-    rep->value = job_run(d, b, &s->job, &rep->pn, &rep->dn, &rep->job);
+    if (resumable_prepare(d, b, &s->resumable, &rep->resumable, err, errlen) != 0) return -1;
+    rep->value = resumable_run(d, b, &s->resumable, &rep->pn, &rep->dn, &rep->resumable);
     /* The final figures, flagged as such for the reporter. */
     if (d->lim.report && d->nodes > 0) {
         d->root.final = true;
@@ -146,11 +146,11 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     rep->dtw = -1;
     rep->within = -1;
     if (s->within_asked) return solve_within(r, b, s, rep, err, errlen);
-    if (s->alphabeta && (s->job.checkpoint || s->job.resume)) {
+    if (s->alphabeta && (s->resumable.checkpoint || s->resumable.resume)) {
         snprintf(err, (size_t)errlen, "--checkpoint and --resume need --search dfpn");
         return -1;
     }
-    if (job_check(&s->job, err, errlen) != 0) return -1; /* before minutes of table allocation, not after */
+    if (resumable_check(&s->resumable, err, errlen) != 0) return -1; /* before minutes of table allocation, not after */
     size_t ab_bytes = s->dtw || s->alphabeta ? s->tt_bytes / 4 : 0;
     TT tt, abtt;
     if (alloc_tables(s, &tt, &abtt, ab_bytes, err, errlen) != 0) return -1;
@@ -179,9 +179,9 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     rep->threat_wins = d.threats.wins;
     if (s->proof && !stop_signal()) write_proof(s, &d, b, rep);
     if (stop_signal()) {
-        rep->job.signo = stop_signal();
+        rep->resumable.signo = stop_signal();
         if (s->proof)
-            snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->job.signo);
+            snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->resumable.signo);
     }
 out:
     tt_free(&tt);
