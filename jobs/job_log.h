@@ -31,10 +31,10 @@
 
 /* Records worker k's finished job o on node i (before top_apply clears
  * the worker's state). */
-void job_log_add(Ctx *c, int k, int i, const JobOutcome *o);
+void job_log_add(Coordinator *c, int k, int i, const JobOutcome *o);
 /* Writes every record to f as CSV with its header; -1 on a write error
  * or out of memory (then the run's error says so). */
-int job_log_write(Ctx *c, FILE *f);
-void job_log_free(Ctx *c);
+int job_log_write(Coordinator *c, FILE *f);
+void job_log_free(Coordinator *c);
 
 #endif

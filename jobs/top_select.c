@@ -11,7 +11,7 @@
 /* The budget leaf n's next job would get: a re-run's is 4 times its last
  * (top_next_budget), a new or running leaf's is its own; an inner node has
  * none (0). */
-static uint64_t next_budget(const Ctx *c, const TNode *n)
+static uint64_t next_budget(const Coordinator *c, const TNode *n)
 {
     if (n->state == T_INNER) return 0;
     return n->state == T_RAN ? top_next_budget(c, n->budget) : n->budget;
@@ -31,7 +31,7 @@ static uint64_t next_budget(const Ctx *c, const TNode *n)
  * Measured worth: on one worker it made X c3's replies worse (over 359 M
  * nodes and undecided at 1260 s, against 255 M and 993 s at W = 0): it
  * tries many more Order moves at middling budgets. Default 0. */
-static double choice_number(const Ctx *c, const TNode *ch, bool isor)
+static double choice_number(const Coordinator *c, const TNode *ch, bool isor)
 {
     double v = isor ? ch->pn : ch->dn;
     if (c->spec->cost_weight <= 0 || ch->state == T_INNER || top_decided(ch)) return v;
@@ -53,7 +53,7 @@ static double choice_number(const Ctx *c, const TNode *ch, bool isor)
  * R = 0): the stickiness on a leaf far costlier than its siblings also
  * pays, as when one worker kept Of6 Xd3 through 12.8 M and won it at
  * 51.2 M. Default 0 (never). */
-static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
+static bool focus_released(const Coordinator *c, const TNode *f, const TNode *best)
 {
     double r = c->spec->focus_release;
     uint64_t bf = next_budget(c, f), bb = next_budget(c, best);
@@ -62,7 +62,7 @@ static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
 
 /* Whether a running job (or a helper) works under reply j (a node
  * top_reply_depth plies below the root). */
-static bool reply_busy(const Ctx *c, int j)
+static bool reply_busy(const Coordinator *c, int j)
 {
     for (int k = 0; k < c->tr->workers; k++)
         if (c->ws[k].node >= 0 && top_ancestor(c, c->ws[k].node, c->t[j].depth) == j) return true;
@@ -78,7 +78,7 @@ static bool reply_busy(const Ctx *c, int j)
  * that reply alone) and gives the same numbers; two workers then repeat
  * one worker's search instead of steering it elsewhere
  * (results/jobs/jobs-efficiency.md). Selection only: never a value. */
-static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_per_reply)
+static bool can_choose(const Coordinator *c, const TNode *n, int j, bool virt, bool one_per_reply)
 {
     if (!(virt ? top_vavail(&c->t[j]) : c->t[j].avail)) return false;
     return !one_per_reply || n->depth + 1 != top_reply_depth(c) || !reply_busy(c, j);
@@ -111,7 +111,7 @@ static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_
  * one worker also gains, as a reply's jobs in one stretch share more
  * through the top tree's transpositions (315 M nodes against 377 M).
  * Selection only: never a value. */
-static int most_worked(const Ctx *c, const TNode *n)
+static int most_worked(const Coordinator *c, const TNode *n)
 {
     bool isor = board_order_to_move(n->b);
     int best = -1;
@@ -132,7 +132,7 @@ static int most_worked(const Ctx *c, const TNode *n)
  * trick: without it, sibling numbers that grow with every job make the
  * selection hop between siblings, and each hop starts jobs on cold
  * tables. Selection only: never a value. */
-static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
+static int select_child(Coordinator *c, TNode *n, bool virt, bool one_per_reply)
 {
     if (one_per_reply && c->spec->reply_by_work && n->depth + 1 == top_reply_depth(c)) return most_worked(c, n);
     bool isor = board_order_to_move(n->b);
@@ -166,7 +166,7 @@ static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
  * reply tables, first one under a reply no job runs under (can_choose); then
  * among the leaves that running jobs' expected outcomes leave open when
  * there are any (expect_of), else among all. */
-int top_select_leaf(Ctx *c)
+int top_select_leaf(Coordinator *c)
 {
     if (top_reply_tables(c) && c->t[0].state == T_INNER) {
         int i = 0;
