@@ -54,7 +54,7 @@ typedef struct {
     uint32_t group;      /* which table (jobs/pool.c reply tables; 0: none);
                           * MPI ranks have one table each and ignore it */
     uint8_t bounded;     /* 0: a df-pn value job (jobrun_run); 1: a bounded
-                          * job asking W(b, within) by dd_within
+                          * job asking W(b, within) by dfpn_depth_within
                           * (jobrun_within): a transport picks by it */
     uint8_t within;      /* bounded: the plies, 0..64 */
 } JobOrder;
@@ -143,7 +143,7 @@ void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX]);
 
 /* A bounded job (o->bounded; a worker calls it for such an order, where
  * it calls jobrun_run for a value job; job_within.c): W(b,
- * within) by dd_within on the runner's table under the budget; decided,
+ * within) by dfpn_depth_within on the runner's table under the budget; decided,
  * its certificate (with o->certify and a folder): yes, Order's within
  * the proof's depth p, named jobrun_within_name(r, b, true, p); no,
  * Chaos's to the horizon `within`, named jobrun_within_name(r, b, false,

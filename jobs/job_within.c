@@ -1,8 +1,8 @@
 /* job_within.c - a bounded job of the job-level search (job_run.h,
  * jobrun_within; jobs.h, Bounded mode): W(b, d), "does Order force a line
  * within d plies?", by the depth-bounded df-pn of solver/dfpn_depth.h on
- * the worker's table, through its public interface only (dd_init,
- * dd_within) and the certificate writers of solver/proof.h.
+ * the worker's table, through its public interface only (dfpn_depth_init,
+ * dfpn_depth_within) and the certificate writers of solver/proof.h.
  *
  * Kept table: as with value jobs (job_run.h), a table kept from job to job
  * and shared by the workers holds only what dfpn_depth.h says it holds:
@@ -87,10 +87,10 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
     out->tag = o->tag;
     out->serial = o->serial;
     DfpnDepth dd;
-    dd_init(&dd, jr->r, &jr->cfg.kn, jr->tt, NULL);
+    dfpn_depth_init(&dd, jr->r, &jr->cfg.kn, jr->tt, NULL);
     dd.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
     dd.depth = o->within;
-    int p = 0, a = dd_within(&dd, o->b, o->within, &p);
+    int p = 0, a = dfpn_depth_within(&dd, o->b, o->within, &p);
     out->nodes = dd.nodes;
     if (a < 0) {
         out->stopped = dd.stopped && (o->node_limit == 0 || dd.nodes < o->node_limit);

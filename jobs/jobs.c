@@ -291,8 +291,8 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     c.certify = spec->cert_dir != NULL;
     c.bounded = spec->bounded;
     c.horizon = board_count(root) + spec->within;
-    if (c.bounded && (!dd_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX || spec->certs_later)) {
-        snprintf(err, (size_t)errlen, "%s", !dd_supported(r) ? "--within needs a board of at most 7x7"
+    if (c.bounded && (!dfpn_depth_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX || spec->certs_later)) {
+        snprintf(err, (size_t)errlen, "%s", !dfpn_depth_supported(r) ? "--within needs a board of at most 7x7"
                                             : spec->certs_later ? "--within cannot be combined with --certs-later"
                                                                 : "--within: plies 0 to 64");
         return -1;

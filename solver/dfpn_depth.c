@@ -3,7 +3,7 @@
  * evaluation and the choice are the shared df-pn kernel's
  * (dfpn_kernel.h), the answers near the leaves bounded.h's; this file is
  * the search itself (mid and what it stores) and the questions' drivers
- * (dd_within, dd_dtw, the moves). */
+ * (dfpn_depth_within, dfpn_depth_dtw, the moves). */
 #include "dfpn_depth.h"
 
 #include <stdlib.h>
@@ -12,9 +12,9 @@
 #include "clock.h"
 #include "dfpn_kernel.h"
 
-bool dd_supported(const Rules *r) { return r->n <= 7; }
+bool dfpn_depth_supported(const Rules *r) { return r->n <= 7; }
 
-void dd_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value)
+void dfpn_depth_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value)
 {
     *s = (DfpnDepth){.r = r, .kn = *kn, .tt = tt, .value = value, .epsilon = 0.5, .memo_due = UINT64_MAX};
 }
@@ -30,7 +30,7 @@ static inline DfpnKernel bounded_kernel(DfpnDepth *s)
 
 /* The memos (dfpn_kernel.c) are taken once a call on s has searched
  * DD_MEMO_NODES nodes, and dropped when the outermost public call
- * returns; nested calls (dd_dtw's questions, dd_best_move's children)
+ * returns; nested calls (dfpn_depth_dtw's questions, dfpn_depth_best_move's children)
  * share them, since what they remember does not depend on the question.
  * A search that ends sooner goes without: the memos spare repeated tests
  * at the nodes df-pn enters again and again, and taking them (1.3 MB,
@@ -107,7 +107,7 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
     if (order && kernel_threat(&k, b, kn, d < s->kn.threat_plies ? d : s->kn.threat_plies, true, &plies)) {
         /* Order's forcing sequence within the question: yes, with the
          * sequence's plies as the proof's depth (dfpn_depth.h); no move is
-         * stored (dd_proof_move asks the threat search for one). */
+         * stored (dfpn_depth_proof_move asks the threat search for one). */
         self->pn = 0;
         self->dn = DFPN_INF;
         self->depth = (int8_t)plies;
@@ -173,7 +173,7 @@ static int answer_known(DfpnDepth *s, Board b, int d, int *proof_depth, KnNode *
     return kernel_facts(&k, *key, *q, proof_depth);
 }
 
-int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
+int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
 {
     int depth = 0, q;
     if (!proof_depth_out) proof_depth_out = &depth;
@@ -196,7 +196,7 @@ int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
     return root.dn == 0 ? 0 : -1;
 }
 
-int dd_dtw(DfpnDepth *s, Board b)
+int dfpn_depth_dtw(DfpnDepth *s, Board b)
 {
     Winner st = rules_status(s->r, b);
     if (st != WINNER_NONE) return st == WINNER_ORDER ? 0 : -1;
@@ -212,7 +212,7 @@ int dd_dtw(DfpnDepth *s, Board b)
         if (q < 0 || q == last) continue;
         last = q;
         s->depth = q;
-        int a = dd_within(s, b, q, NULL);
+        int a = dfpn_depth_within(s, b, q, NULL);
         if (a != 0) {
             dtw = a < 0 ? -2 : q;
             break;
@@ -223,7 +223,7 @@ int dd_dtw(DfpnDepth *s, Board b)
 }
 
 /* The first move of b (cells ascending, X before O) whose child answers
- * W(child, q) with `want`. With search, each child is asked (dd_within;
+ * W(child, q) with `want`. With search, each child is asked (dfpn_depth_within;
  * MOVE_NONE at once if a limit stops one); without, only what the table
  * and the knowledge answer with no search counts, and an unknown child is
  * passed over. MOVE_NONE when no move qualifies. */
@@ -237,7 +237,7 @@ static Move first_move(DfpnDepth *s, Board b, int q, int want, bool search)
             board_place(&cb, m);
             KnNode kn;
             int depth, cq;
-            int a = search ? dd_within(s, cb, q, NULL) : answer_known(s, cb, q, &depth, &kn, &key, &cq);
+            int a = search ? dfpn_depth_within(s, cb, q, NULL) : answer_known(s, cb, q, &depth, &kn, &key, &cq);
             if (a < 0 && search) return MOVE_NONE;
             if (a == want) return m;
         }
@@ -245,7 +245,7 @@ static Move first_move(DfpnDepth *s, Board b, int q, int want, bool search)
     return MOVE_NONE;
 }
 
-Move dd_best_move(DfpnDepth *s, Board b, int dtw)
+Move dfpn_depth_best_move(DfpnDepth *s, Board b, int dtw)
 {
     bool order = board_order_to_move(b), outer = call_begin(s);
     Move m = first_move(s, b, order ? dtw - 1 : dtw - 2, order ? 1 : 0, true);
@@ -271,11 +271,11 @@ static Move threat_proof_move(DfpnDepth *s, Board b, int d)
 /* First a child the table (or the knowledge) already answers yes: the
  * search that answered b left facts for the children its proof used, and
  * taking one costs no search. Then Order's forcing sequence, where the
- * search proved b by one. Only if neither gives a move, dd_best_move's,
+ * search proved b by one. Only if neither gives a move, dfpn_depth_best_move's,
  * searching. */
-Move dd_proof_move(DfpnDepth *s, Board b, int d)
+Move dfpn_depth_proof_move(DfpnDepth *s, Board b, int d)
 {
     Move m = first_move(s, b, d - 1, 1, false);
     if (m == MOVE_NONE) m = threat_proof_move(s, b, d);
-    return m != MOVE_NONE ? m : dd_best_move(s, b, d);
+    return m != MOVE_NONE ? m : dfpn_depth_best_move(s, b, d);
 }

@@ -44,7 +44,7 @@ static Move best_move(Dfpn *d, Distance *x, Board b, Winner v, int dtw)
     if ((v == WINNER_ORDER) == board_order_to_move(b)) return dfpn_winning_move(d, b, v);
     if (v != WINNER_ORDER || dtw < 0) return MOVE_NONE;
     /* Chaos loses: the longest resistance, the same move by either search. */
-    return x->use_dd ? dd_best_move(&x->dd, b, dtw) : ab_best_move(&x->ab, b);
+    return x->use_dd ? dfpn_depth_best_move(&x->dd, b, dtw) : ab_best_move(&x->ab, b);
 }
 
 /* The distance to win of an Order win, and with it a lost Chaos's best
@@ -54,7 +54,7 @@ static void distance(Dfpn *d, Distance *x, Board b, SolveReport *rep)
     double t0 = clock_seconds();
     uint64_t n0 = x->ab.nodes + x->dd.nodes;
     rep->dtw_by_ab = !x->use_dd;
-    rep->dtw = x->use_dd ? dd_dtw(&x->dd, b) : ab_dtw(&x->ab, b);
+    rep->dtw = x->use_dd ? dfpn_depth_dtw(&x->dd, b) : ab_dtw(&x->ab, b);
     if (rep->dtw < -1) rep->dtw = -1; /* stopped: unknown */
     if (!stop_signal() && !board_order_to_move(b)) rep->best = best_move(d, x, b, rep->value, rep->dtw);
     rep->dtw_nodes = x->ab.nodes + x->dd.nodes - n0;
@@ -83,7 +83,7 @@ static SearchLimits phase_limits(const SolveSpec *s, double t0)
 /* The bounded question alone (solve.h): one table, the bounded df-pn. */
 static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, char *err, int errlen)
 {
-    if (!dd_supported(r)) {
+    if (!dfpn_depth_supported(r)) {
         snprintf(err, (size_t)errlen, "--within needs a board of at most 7x7");
         return -1;
     }
@@ -94,14 +94,14 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
     }
     double t0 = clock_seconds();
     DfpnDepth dd;
-    dd_init(&dd, r, &s->cfg.kn, &tt, NULL);
+    dfpn_depth_init(&dd, r, &s->cfg.kn, &tt, NULL);
     dd.lim = phase_limits(s, t0);
     dd.depth = s->within;
-    rep->within = dd_within(&dd, b, s->within, &rep->within_depth);
+    rep->within = dfpn_depth_within(&dd, b, s->within, &rep->within_depth);
     if (rep->within == 1) rep->value = WINNER_ORDER;
     /* Order to move: a move that keeps the proof's depth (the table holds it). */
     if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !stop_signal())
-        rep->best = dd_best_move(&dd, b, rep->within_depth);
+        rep->best = dfpn_depth_best_move(&dd, b, rep->within_depth);
     /* The certificate: Order wins within the proof's depth (<= the bound
      * asked), or Chaos keeps every line off the board for the bound asked. */
     if (s->proof && rep->within == 1 && !stop_signal())
@@ -161,12 +161,12 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     dfpn_init(&d, r, &s->cfg, &tt);
     d.lim = lim;
     d.threads = s->threads;
-    Distance x = {.on = ab_bytes != 0, .use_dd = s->dtw && !s->dtw_ab && dd_supported(r)};
+    Distance x = {.on = ab_bytes != 0, .use_dd = s->dtw && !s->dtw_ab && dfpn_depth_supported(r)};
     if (x.on) {
         SearchLimits dl = {.node_limit = lim.node_limit, .deadline = lim.deadline, .interrupt = lim.interrupt};
         ab_init(&x.ab, r, &s->cfg.kn, &abtt);
         x.ab.lim = dl;
-        dd_init(&x.dd, r, &s->cfg.kn, &abtt, &tt);
+        dfpn_depth_init(&x.dd, r, &s->cfg.kn, &abtt, &tt);
         x.dd.lim = dl;
     }
     int rc = value_search(s, &d, &x, b, rep, err, errlen);

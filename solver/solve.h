@@ -17,7 +17,7 @@
  * Distance to win: by the depth-bounded df-pn (the default; alpha-beta on
  * 8x8, where its tagged keys do not fit) or by alpha-beta (dtw_ab). Both
  * return the same number (tests/test_dtw.c); the best move of a lost Chaos
- * position is then the same move too (dd_best_move picks as ab_best_move).
+ * position is then the same move too (dfpn_depth_best_move picks as ab_best_move).
  *
  * The bounded question alone (within_asked): "does Order force a line
  * within `within` plies?", answered by the bounded df-pn with the whole
