@@ -85,7 +85,7 @@ static void store(DfpnDepth *s, Board key, int d, const DfpnChild *self, Move be
         tt_store_bounds(s->tt, key, &f);
     } else {
         TTData e = {self->pn, self->dn, self->work, best};
-        tt_store(s->tt, kernel_tagged(key, d), &e);
+        tt_store(s->tt, dfpn_kernel_tagged(key, d), &e);
     }
 }
 
@@ -97,14 +97,14 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
     DfpnChild ch[MOVES_MAX + 1];
     if (s->nodes >= s->memo_due) { /* once (NULL: none, which costs work only) */
         s->memo_due = UINT64_MAX;
-        s->memo = kernel_memo_new();
+        s->memo = dfpn_kernel_memo_new();
     }
     DfpnKernel k = bounded_kernel(s);
     uint64_t start = s->nodes++;
     check_limits(s);
     bool order = board_order_to_move(b);
     int plies;
-    if (order && kernel_threat(&k, b, kn, d < s->kn.threat_plies ? d : s->kn.threat_plies, true, &plies)) {
+    if (order && dfpn_kernel_threat(&k, b, kn, d < s->kn.threat_plies ? d : s->kn.threat_plies, true, &plies)) {
         /* Order's forcing sequence within the question: yes, with the
          * sequence's plies as the proof's depth (dfpn_depth.h); no move is
          * stored (dfpn_depth_proof_move asks the threat search for one). */
@@ -115,10 +115,10 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
         store(s, key, d, self, MOVE_NONE);
         return;
     }
-    int n = kernel_expand(&k, b, kn, d, ch, true);
+    int n = dfpn_kernel_expand(&k, b, kn, d, ch, true);
     DfpnPick p;
     for (;;) {
-        p = kernel_pick(s->tt, ch, n, order, false);
+        p = dfpn_kernel_pick(s->tt, ch, n, order, false);
         self->pn = order ? p.phi1 : p.delta;
         self->dn = order ? p.delta : p.phi1;
         if (self->pn >= pt || self->dn >= dt || self->pn == 0 || self->dn == 0 || s->stopped) break;
@@ -170,7 +170,7 @@ static int answer_known(DfpnDepth *s, Board b, int d, int *proof_depth, KnNode *
     if (*q < 0) return 0;
     *key = kn_key(s->r, &s->kn, b, kn->dead);
     DfpnKernel k = bounded_kernel(s);
-    return kernel_facts(&k, *key, *q, proof_depth);
+    return dfpn_kernel_facts(&k, *key, *q, proof_depth);
 }
 
 int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
@@ -182,7 +182,7 @@ int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
     int a = answer_known(s, b, d, proof_depth_out, &kn, &key, &q);
     if (a >= 0) return a;
     DfpnKernel k = bounded_kernel(s);
-    if (kn_pairs_may(s->r, &s->kn, kn.nlive) && kernel_chaos_pairs(&k, b, key, tt_hash(key), true)) return 0;
+    if (kn_pairs_may(s->r, &s->kn, kn.nlive) && dfpn_kernel_chaos_pairs(&k, b, key, tt_hash(key), true)) return 0;
     s->stopped = false;
     start_clock(s);
     DfpnChild root = {.key = key, .d = (int8_t)q};
@@ -265,7 +265,7 @@ static Move threat_proof_move(DfpnDepth *s, Board b, int d)
 {
     if (!board_order_to_move(b) || rules_status(s->r, b) != WINNER_NONE) return MOVE_NONE;
     DfpnKernel k = bounded_kernel(s);
-    return kernel_threat_move(&k, b, d < s->kn.threat_plies ? d : s->kn.threat_plies);
+    return dfpn_kernel_threat_move(&k, b, d < s->kn.threat_plies ? d : s->kn.threat_plies);
 }
 
 /* First a child the table (or the knowledge) already answers yes: the
