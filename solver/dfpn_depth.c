@@ -166,7 +166,7 @@ static int answer_known(DfpnDepth *s, Board b, int d, int *proof_depth, KnNode *
         *proof_depth = kn->dtw;
         return kn->value == WINNER_ORDER && kn->dtw <= d;
     }
-    *q = bq_question(s->r, &s->kn, b, d);
+    *q = bounded_question(s->r, &s->kn, b, d);
     if (*q < 0) return 0;
     *key = kn_key(s->r, &s->kn, b, kn->dead);
     DfpnKernel k = bounded_kernel(s);
@@ -205,10 +205,10 @@ int dfpn_depth_dtw(DfpnDepth *s, Board b)
     if (kn.value != WINNER_NONE) return kn.value == WINNER_ORDER ? kn.dtw : -1;
     /* W(b, d) = W(b, question(d)), and the first d of each class is its
      * question: so the first yes met is at the least d, the dtw. */
-    int e = bq_empties(s->r, b), last = -1, dtw = -1;
+    int e = bounded_empties(s->r, b), last = -1, dtw = -1;
     bool outer = call_begin(s);
     for (int d = 1; d <= e; d++) {
-        int q = bq_question(s->r, &s->kn, b, d);
+        int q = bounded_question(s->r, &s->kn, b, d);
         if (q < 0 || q == last) continue;
         last = q;
         s->depth = q;

@@ -27,7 +27,7 @@
  * odd. A Chaos-to-move position therefore has dtw 1 (every move completes
  * a line), an even one, or none. Under exact-end nothing is won before the
  * board is full, so dtw is the number of empty cells e, or none.
- * Hence a question is replaced by an equivalent one (bq_question):
+ * Hence a question is replaced by an equivalent one (bounded_question):
  * d > e by d = e; under exact-end d < e is no; otherwise at an Order node d
  * by the odd number at or below it, at a Chaos node with d >= 2 by the even
  * one. With the fours knowledge on, an Order node kn_node leaves open has

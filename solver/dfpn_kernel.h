@@ -157,7 +157,7 @@ static inline void dfpn_kernel_decided(DfpnChild *c, bool yes, int depth)
     dfpn_numbers(yes ? WINNER_ORDER : WINNER_CHAOS, &c->pn, &c->dn);
 }
 
-/* A 4-ply bounded question with Chaos to move (bq_leaf4) is no as soon as
+/* A 4-ply bounded question with Chaos to move (bounded_leaf4) is no as soon as
  * one Chaos move's child is no: tried first, statically, on the first move
  * dfpn_kernel_expand would try (the one its expansion would stop at if it is
  * no). Most such questions end there, without a node or a table entry. */
@@ -208,15 +208,15 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
         bool order = board_order_to_move(cb);
         if (!bounded) {
             if (centre_win_stoppable(k->centre, cb, k->interrupt)) kn.value = WINNER_ORDER;
-        } else if ((q = bq_question(k->r, k->kn, cb, d)) < 0) {
+        } else if ((q = bounded_question(k->r, k->kn, cb, d)) < 0) {
             dfpn_kernel_decided(c, false, 0);
             return 0;
-        } else if (q == 3 && order && bq_leaf3(k->r, k->kn)) {
+        } else if (q == 3 && order && bounded_leaf3(k->r, k->kn)) {
             depth = 0;
-            bool yes = bq_wins_in_3(k->r, k->kn, cb, &kn, &depth);
+            bool yes = bounded_wins_in_3(k->r, k->kn, cb, &kn, &depth);
             dfpn_kernel_decided(c, yes, depth);
             return 0;
-        } else if (bq_leaf4(k->r, k->kn, cb, q) && dfpn_kernel_refuted_at_once(k, cb, &kn)) {
+        } else if (bounded_leaf4(k->r, k->kn, cb, q) && dfpn_kernel_refuted_at_once(k, cb, &kn)) {
             dfpn_kernel_decided(c, false, 0);
             return 0;
         }
@@ -226,7 +226,7 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
          * are ever searched: measured (results/dtw/dtw.md) it cost 23 % more
          * time on hard original positions and 2.5x under exact, for up to
          * half the nodes on easy ones; its 3-ply questions have their own
-         * exact answer (bq_wins_in_3) anyway. */
+         * exact answer (bounded_wins_in_3) anyway. */
         int p;
         if (!bounded && kn.value == WINNER_NONE && order &&
             dfpn_kernel_threat(k, cb, &kn, dfpn_kernel_child_plies(k->kn), false, &p)) {
@@ -242,7 +242,7 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
     c->d = (int8_t)q;
     c->key = base ? kn_key_child(k->kn, base, cb, kn.dead) : kn_key(k->r, k->kn, cb, kn.dead);
     c->h = tt_hash(c->key);
-    bool leaf = bounded && bq_leaf4(k->r, k->kn, cb, q);
+    bool leaf = bounded && bounded_leaf4(k->r, k->kn, cb, q);
     if (!bounded) {
         /* Most probes miss: the fingerprints first, the bucket later
          * (dfpn_kernel_expand), only where a fingerprint matches (tt.h). */
@@ -260,7 +260,7 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
 /* A child's second half, for an open one: the table, else a pairing, else
  * the initial numbers from its number of moves (dfpn.h). Bounded: the
  * facts first (and the value table's disproofs), then the question's
- * numbers; a 4-ply Chaos question (bq_leaf4) has neither numbers nor a
+ * numbers; a 4-ply Chaos question (bounded_leaf4) has neither numbers nor a
  * pairing test. Table operations happen here only (see the invariants). */
 KERNEL_HOT void dfpn_kernel_table(const DfpnKernel *k, Board bin, int nmoves, int nlive, DfpnChild *c, bool bounded)
 {
@@ -273,7 +273,7 @@ KERNEL_HOT void dfpn_kernel_table(const DfpnKernel *k, Board bin, int nmoves, in
             dfpn_kernel_decided(c, known == 1, depth);
             return;
         }
-        leaf = bq_leaf4(k->r, k->kn, b, c->d);
+        leaf = bounded_leaf4(k->r, k->kn, b, c->d);
         probed = !leaf && tt_probe(k->tt, dfpn_kernel_tagged(c->key, c->d), &e);
     } else {
         probed = tt_probe_hashed(k->tt, c->key, c->h, &e);
@@ -299,7 +299,7 @@ KERNEL_HOT void dfpn_kernel_table(const DfpnKernel *k, Board bin, int nmoves, in
  * order) with nothing left to learn from the other children? A Chaos node
  * with a disproved child is disproved whatever the others are; an Order
  * node with a child proven at the least depth any proof of the node can
- * have (`least`, bq_least_dtw) is proven, at the depth the full expansion
+ * have (`least`, bounded_least_dtw) is proven, at the depth the full expansion
  * would find. */
 static inline bool dfpn_kernel_settles(const DfpnChild *c, bool order, int least)
 {
@@ -317,13 +317,13 @@ static inline bool dfpn_kernel_settles(const DfpnChild *c, bool order, int least
  * unless the parent is decided, and its twin would be decided the same
  * way. Bounded, the expansion stops at a child that settles the node
  * (dfpn_kernel_settles; then it is the only child), and Order's quiet moves at
- * a 5-ply question enter as no (bq_quiet_moves). Returns how many. */
+ * a 5-ply question enter as no (bounded_quiet_moves). Returns how many. */
 KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int d, DfpnChild *ch, bool bounded)
 {
     bool order = board_order_to_move(b), dedupe = board_count(b) + 1 <= k->kn->sym_pieces;
-    int least = bounded ? bq_least_dtw(k->r, k->kn, b) : 0;
+    int least = bounded ? bounded_least_dtw(k->r, k->kn, b) : 0;
     uint64_t skip[2] = {0, 0};
-    if (bounded && order && d == 5) bq_quiet_moves(k->r, k->kn, b, kn, skip);
+    if (bounded && order && d == 5) bounded_quiet_moves(k->r, k->kn, b, kn, skip);
     KnKeyBase base; /* the children's keys, incrementally (knowledge.h) */
     kn_key_base(k->r, k->kn, b, kn->dead, &base);
     int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
