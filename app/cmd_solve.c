@@ -64,7 +64,10 @@ static const char solve_help[] =
     "128+N when stopped by signal N (SIGINT, SIGTERM; the checkpoint is saved).\n"
     "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
 
-/* Progress on stderr (rewritten in place on a terminal) and in the CSV log. */
+/* Progress on stderr (rewritten in place on a terminal) and in the CSV log.
+ * A deepening search (alpha-beta, --within) shows its depth where df-pn
+ * shows its root's numbers and moves; in the log its root_pn and root_dn
+ * are empty and its moves 0. */
 typedef struct {
     bool tty, shown; /* stderr is a terminal; a line is waiting for its newline */
     FILE *log;
@@ -80,16 +83,23 @@ static void show_progress(const SearchProgress *p, void *arg)
     unsigned long long nodes = p->prev_nodes + p->nodes;
     /* The final figures go to stderr only if a report was shown before. */
     if (!pr->quiet && !(p->final && pr->reports == 0)) {
-        char pn[CLI_PN_LEN], dn[CLI_PN_LEN];
-        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  root pn %s dn %s  moves %d: %d won, %d lost%s",
-                pr->tty ? "\r" : "", secs, nodes, nps, p->tt_permille / 10, p->tt_permille % 10, cli_pn(p->pn, pn),
-                cli_pn(p->dn, dn),
-                p->moves, p->proven, p->disproven, pr->tty ? "\033[K" : "\n");
+        char pn[CLI_PN_LEN], dn[CLI_PN_LEN], root[96];
+        if (p->depth > 0) snprintf(root, sizeof root, "depth %d", p->depth);
+        else
+            snprintf(root, sizeof root, "root pn %s dn %s  moves %d: %d won, %d lost", cli_pn(p->pn, pn), cli_pn(p->dn, dn),
+                     p->moves, p->proven, p->disproven);
+        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  %s%s", pr->tty ? "\r" : "", secs, nodes, nps,
+                p->tt_permille / 10, p->tt_permille % 10, root, pr->tty ? "\033[K" : "\n");
         pr->shown = pr->tty;
     }
     pr->reports++;
     if (pr->log) {
-        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%u,%u,%d,%d,%d\n", secs, nodes, nps, p->tt_permille, p->pn, p->dn, p->moves,
+        char pn[16] = "", dn[16] = "";
+        if (p->depth == 0) {
+            snprintf(pn, sizeof pn, "%u", p->pn);
+            snprintf(dn, sizeof dn, "%u", p->dn);
+        }
+        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%s,%s,%d,%d,%d\n", secs, nodes, nps, p->tt_permille, pn, dn, p->moves,
                 p->proven, p->disproven);
         fflush(pr->log);
     }

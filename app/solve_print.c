@@ -73,12 +73,16 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
         fprintf(f, "dtw search: %s, %llu nodes, %.3f s\n", rep->dtw_by_ab ? "ab" : "dfpn",
                 (unsigned long long)rep->dtw_nodes, rep->dtw_seconds);
     }
-    fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\nroot pn/dn: ", (unsigned long long)rep->nodes, rep->seconds,
-            rate(rep));
-    print_num(f, rep->pn);
-    fputs(" / ", f);
-    print_num(f, rep->dn);
-    fputc('\n', f);
+    fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\n", (unsigned long long)rep->nodes, rep->seconds, rate(rep));
+    if (rep->ab_depth > 0) { /* alpha-beta has no proof numbers, only its depth */
+        fprintf(f, "ab depth: %d\n", rep->ab_depth);
+    } else {
+        fputs("root pn/dn: ", f);
+        print_num(f, rep->pn);
+        fputs(" / ", f);
+        print_num(f, rep->dn);
+        fputc('\n', f);
+    }
     if (rep->threat_searches)
         fprintf(f, "threat searches: %llu, %llu won\n", (unsigned long long)rep->threat_searches,
                 (unsigned long long)rep->threat_wins);
@@ -145,6 +149,7 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     json_real(&j, "nodes_per_second", rate(rep), 0);
     json_num(&j, "root_pn", rep->pn);
     json_num(&j, "root_dn", rep->dn);
+    if (rep->ab_depth > 0) json_int(&j, "ab_depth", rep->ab_depth);
     json_uint(&j, "threat_searches", rep->threat_searches);
     json_uint(&j, "threat_wins", rep->threat_wins);
     if (q->dtw) {

@@ -125,6 +125,7 @@ static int value_search(const SolveSpec *s, Dfpn *d, Distance *x, Board b, Solve
 {
     if (s->alphabeta) {
         rep->value = ab_solve(&x->ab, b);
+        rep->ab_depth = x->ab.depth;
         dfpn_numbers(rep->value, &rep->pn, &rep->dn);
         return 0;
     }

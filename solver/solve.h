@@ -75,7 +75,10 @@ typedef struct {
     uint64_t threat_searches, threat_wins; /* the value search's threat searches
                                             * (threats.h), and how many won */
     double seconds;
-    uint32_t pn, dn;   /* the root's numbers (DFPN_INF: infinite) */
+    uint32_t pn, dn;   /* the root's numbers (DFPN_INF: infinite); alpha-beta
+                        * has none: a decided value's (0 and DFPN_INF), else 1 */
+    int ab_depth;      /* alpha-beta: the depth of its last deepening step (the
+                        * value is known within it); 0 with df-pn */
     ResumableResult resumable; /* earlier runs' totals, checkpoints, the stopping signal */
     ProofStats proof;
     char proof_error[200]; /* "" when the certificate (if asked for) was written */
