@@ -24,6 +24,7 @@
 #include "../engine/notation.h"
 #include "../solver/clock.h"
 #include "../solver/dfpn.h"
+#include "../tables/errmsg.h"
 #include "bench.h"
 
 #include <string.h>
@@ -54,21 +55,21 @@ static int play_moves(const Rules *r, const char *moves, Board *b, int *pieces, 
         while (*s == ' ') s++;
         size_t n = strcspn(s, " ");
         if (n == 0) break;
-        if (n >= sizeof tok) return bench_error(err, errlen, "opening workload: bad move in '%s'", moves);
+        if (n >= sizeof tok) return errmsg_set(err, errlen, "opening workload: bad move in '%s'", moves);
         memcpy(tok, s, n);
         tok[n] = '\0';
         s += n;
         Move m;
         char msg[NOTATION_ERR_LEN];
         if (notation_parse_move(tok, r->n, &m, msg, sizeof msg) != 0)
-            return bench_error(err, errlen, "opening workload: %s: %s", moves, msg);
+            return errmsg_set(err, errlen, "opening workload: %s: %s", moves, msg);
         if (board_occupied(*b) >> move_cell(m) & 1)
-            return bench_error(err, errlen, "opening workload: %s: %s is taken", moves, tok);
+            return errmsg_set(err, errlen, "opening workload: %s: %s is taken", moves, tok);
         board_place(b, m);
         ++*pieces;
     }
     if (rules_status(r, *b) != WINNER_NONE)
-        return bench_error(err, errlen, "opening workload: %s is not an ongoing position", moves);
+        return errmsg_set(err, errlen, "opening workload: %s is not an ongoing position", moves);
     return 0;
 }
 
@@ -79,7 +80,7 @@ int bench_opening(BenchOpening *out, BenchOpeningEach each, void *arg, char *err
     if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, errlen) != 0) return -1;
     TT tt;
     if (tt_init(&tt, BENCH_OPENING_TT_BYTES, false) != 0)
-        return bench_error(err, errlen, "cannot allocate the %zu MiB table", BENCH_OPENING_TT_BYTES >> 20);
+        return errmsg_set(err, errlen, "cannot allocate the %zu MiB table", BENCH_OPENING_TT_BYTES >> 20);
     DfpnConfig cfg = dfpn_default_config();
     cfg.kn.centre = false;
     int rc = 0;
@@ -96,7 +97,7 @@ int bench_opening(BenchOpening *out, BenchOpeningEach each, void *arg, char *err
         Winner v = dfpn_solve(&d, b, &pn, &dn);
         double dt = clock_seconds() - t0;
         if (v != p->value) {
-            rc = bench_error(err, errlen, "opening: %s is a %s win, df-pn says %s", p->moves, winner_name(p->value),
+            rc = errmsg_set(err, errlen, "opening: %s is a %s win, df-pn says %s", p->moves, winner_name(p->value),
                              winner_name(v));
             break;
         }
