@@ -13,6 +13,7 @@
 #include "../solver/parallel.h"
 #include "../solver/stop.h"
 #include "cli.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "signals.h"
 
@@ -95,17 +96,16 @@ static const char jobs_help[] =
     "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES, O_WITHIN, O_LEASE };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
+       O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
+    CLI_RUN_LONGOPTS,
     {"workers", required_argument, NULL, O_WORKERS},   {"job-nodes", required_argument, NULL, O_JNODES},
     {"job-nodes-max", required_argument, NULL, O_JMAX}, {"certs", required_argument, NULL, O_CERTS},
     {"expand-depth", required_argument, NULL, O_EXPAND}, {"focus", required_argument, NULL, O_FOCUS},
-    {"proof", required_argument, NULL, O_PROOF},       {"log", required_argument, NULL, O_LOG},
-    {"job-tt-mb", required_argument, NULL, O_JTT},     {"time-limit", required_argument, NULL, O_TIME},
-    {"store", required_argument, NULL, O_STORE},       {"no-centre", no_argument, NULL, O_NOCENTRE},
-    {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
+    {"job-tt-mb", required_argument, NULL, O_JTT},     {"store", required_argument, NULL, O_STORE},
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
     {"no-expect", no_argument, NULL, O_NOEXPECT}, {"expect-majority", no_argument, NULL, O_MAJORITY},
     {"cost-weight", required_argument, NULL, O_COSTW},
@@ -115,8 +115,6 @@ static const struct option jobs_longopts[] = {
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"certs-later", no_argument, NULL, O_LATER},
-    {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
-    {"within", required_argument, NULL, O_WITHIN},
     {"mpi-lease", required_argument, NULL, O_LEASE},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
@@ -299,6 +297,7 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
                     .cfg = dfpn_default_config(),
                     .g = {0, 0, RULES_ORIGINAL},
                     .lease = 30};
+    CliRun run = {.progress_every = s->report_every};
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
         switch (opt) {
@@ -309,20 +308,10 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
         case O_CERTS: a->certs = optarg; break;
         case O_FOCUS: s->focus = cli_real(optarg, "--focus", 0, 100); break;
         case O_EXPAND: s->expand_depth = (int)cli_number(optarg, "--expand-depth", 0, 8); break;
-        case O_PROOF: s->proof = optarg; break;
-        case O_LOG: a->log_path = optarg; break;
         case O_JOBLOG: a->job_log = optarg; break;
         case O_JTT: s->job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
-        case O_TIME: s->time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: a->store_dir = optarg; break;
-        case O_NOCENTRE: a->cfg.kn.centre = false; break;
-        case O_TDEPTH: a->cfg.kn.threat_plies = (int)cli_number(optarg, "--threats-depth", 0, 64); break;
-        case O_TNODES: a->cfg.kn.threat_nodes = (int)cli_number(optarg, "--threats-nodes", 1, 100000000); break;
         case O_LATER: s->certs_later = true; break;
-        case O_WITHIN:
-            s->bounded = true;
-            s->within = (int)cli_number(optarg, "--within", 0, 64);
-            break;
         case O_SEPARATE: s->separate_tables = true; break;
         case O_NOEXPECT: s->no_expect = true; break;
         case O_MAJORITY: s->expect_majority = true; break;
@@ -338,16 +327,22 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
             break;
         case O_NOHELP: s->no_help = true; break;
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
-        case O_EVERY: s->report_every = cli_seconds(optarg, "--progress-every"); break;
-        case O_QUIET: a->quiet = true; break;
         case O_LEASE:
             a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);
             a->lease_given = true;
             break;
         default:
-            if (!cli_game_option(opt, optarg, &a->g)) cli_bad_option(argv, opt);
+            if (!cli_run_option(opt, optarg, &run, &a->cfg.kn) && !cli_game_option(opt, optarg, &a->g))
+                cli_bad_option(argv, opt);
         }
     }
+    s->time_limit = run.time_limit;
+    s->proof = run.proof;
+    a->log_path = run.log;
+    a->quiet = run.quiet;
+    s->report_every = run.progress_every;
+    s->bounded = run.within_asked;
+    s->within = run.within;
     return true;
 }
 

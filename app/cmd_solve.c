@@ -10,6 +10,7 @@
 #include "../solver/parallel.h"
 #include "../solver/solve.h"
 #include "cli.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "signals.h"
 #include "solve_print.h"
@@ -116,31 +117,25 @@ static void show_note(const char *line, bool error, void *arg)
 
 /* What the command line says besides the solve spec. */
 typedef struct {
-    bool json, quiet;
-    const char *proof, *log;
-    double progress_every;
+    bool json;
+    CliRun run; /* --time-limit, --proof, --log, --quiet, --progress-every, --within */
 } SolveCli;
 
-enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD,
-       O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_NOCENTRE,
-       O_DTW_METHOD, O_WITHIN, O_TDEPTH, O_TNODES };
+enum { O_TT = 1000, O_NODES, O_DTW, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR,
+       O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_DTW_METHOD };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
-    {"tt-mb", required_argument, NULL, O_TT},           {"time-limit", required_argument, NULL, O_TIME},
-    {"node-limit", required_argument, NULL, O_NODES},   {"dtw", no_argument, NULL, O_DTW},
-    {"proof", required_argument, NULL, O_PROOF},        {"json", no_argument, NULL, O_JSON},
+    CLI_RUN_LONGOPTS,
+    {"tt-mb", required_argument, NULL, O_TT},           {"node-limit", required_argument, NULL, O_NODES},
+    {"dtw", no_argument, NULL, O_DTW},                  {"json", no_argument, NULL, O_JSON},
     {"search", required_argument, NULL, O_SEARCH},      {"proof-max-lines", required_argument, NULL, O_PMAX},
     {"epsilon", required_argument, NULL, O_EPS},        {"pn-init", required_argument, NULL, O_PNINIT},
     {"no-threats", no_argument, NULL, O_NOTHREAT},      {"no-dead-cells", no_argument, NULL, O_NODEAD},
     {"sym-pieces", required_argument, NULL, O_SYM},     {"pairing", required_argument, NULL, O_PAIR},
-    {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
-    {"log", required_argument, NULL, O_LOG},            {"threads", required_argument, NULL, O_THREADS},
-    {"checkpoint", required_argument, NULL, O_CKPT},    {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY},
-    {"resume", required_argument, NULL, O_RESUME},      {"order", required_argument, NULL, O_ORDER},
-    {"no-centre", no_argument, NULL, O_NOCENTRE},       {"dtw-method", required_argument, NULL, O_DTW_METHOD},
-    {"within", required_argument, NULL, O_WITHIN},
-    {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
+    {"threads", required_argument, NULL, O_THREADS},    {"checkpoint", required_argument, NULL, O_CKPT},
+    {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY}, {"resume", required_argument, NULL, O_RESUME},
+    {"order", required_argument, NULL, O_ORDER},        {"dtw-method", required_argument, NULL, O_DTW_METHOD},
     {"help", no_argument, NULL, 'h'},                   {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -161,9 +156,6 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
     case O_NODEAD: cfg->kn.dead_cells = false; return true;
     case O_SYM: cfg->kn.sym_pieces = (int)cli_number(arg, "--sym-pieces", 0, 64); return true;
     case O_PAIR: cfg->kn.pairing = (int)cli_number(arg, "--pairing", 0, 1000000); return true;
-    case O_NOCENTRE: cfg->kn.centre = false; return true;
-    case O_TDEPTH: cfg->kn.threat_plies = (int)cli_number(arg, "--threats-depth", 0, 64); return true;
-    case O_TNODES: cfg->kn.threat_nodes = (int)cli_number(arg, "--threats-nodes", 1, 100000000); return true;
     default: return false;
     }
 }
@@ -176,10 +168,6 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
         switch (opt) {
         case 'h': fputs(solve_help, stdout); return 1;
         case O_TT: s->tt_bytes = (size_t)cli_number(optarg, "--tt-mb", 1, 1L << 22) << 20; break;
-        case O_TIME: s->time_limit = cli_seconds(optarg, "--time-limit"); break;
-        case O_EVERY: c->progress_every = cli_seconds(optarg, "--progress-every"); break;
-        case O_QUIET: c->quiet = true; break;
-        case O_LOG: c->log = optarg; break;
         case O_CKPT: s->resumable.checkpoint = optarg; break;
         case O_CKPT_EVERY: s->resumable.every = cli_seconds(optarg, "--checkpoint-every"); break;
         case O_RESUME: s->resumable.resume = optarg; break;
@@ -191,11 +179,6 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
                 cli_fail("unknown --dtw-method '%s' (dfpn or ab)", optarg);
             s->dtw_ab = strcmp(optarg, "ab") == 0;
             break;
-        case O_WITHIN:
-            s->within_asked = true;
-            s->within = (int)cli_number(optarg, "--within", 0, 64);
-            break;
-        case O_PROOF: c->proof = optarg; break;
         case O_JSON: c->json = true; break;
         case O_PMAX: s->proof_max_lines = (uint64_t)cli_number(optarg, "--proof-max-lines", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_SEARCH:
@@ -204,9 +187,14 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
             s->alphabeta = strcmp(optarg, "ab") == 0;
             break;
         default:
-            if (!tuning_option(opt, optarg, &s->cfg) && !cli_game_option(opt, optarg, g)) cli_bad_option(argv, opt);
+            if (!cli_run_option(opt, optarg, &c->run, &s->cfg.kn) && !tuning_option(opt, optarg, &s->cfg) &&
+                !cli_game_option(opt, optarg, g))
+                cli_bad_option(argv, opt);
         }
     }
+    s->time_limit = c->run.time_limit;
+    s->within_asked = c->run.within_asked;
+    s->within = c->run.within;
     /* The bounded question is a search of its own: it writes no certificate
      * or checkpoint and has no value search to add a distance to. */
     if (s->within_asked && (s->resumable.checkpoint || s->resumable.resume || s->dtw || s->alphabeta))
@@ -244,7 +232,7 @@ int cmd_solve(int argc, char **argv)
     SolveSpec s = solve_default_spec();
     s.threads = par_cores();
     s.proof_max_lines = 10000000;
-    SolveCli c = {.progress_every = 5};
+    SolveCli c = {.run = {.progress_every = 5}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
     if (parse_options(argc, argv, &s, &c, &g)) return 0;
     Rules r;
@@ -256,12 +244,13 @@ int cmd_solve(int argc, char **argv)
     FileLock lock;
     char err[512];
     if (resumable_lock(&s.resumable, &lock, err, sizeof err) != 0) cli_fail("%s", err);
-    if (c.proof && !(s.proof = fopen(c.proof, "w"))) fail_unlocking(&s.resumable, "cannot write proof file '%s'", c.proof);
-    Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.quiet};
-    if (c.log && !(prog.log = open_log(c.log, s.resumable.resume != NULL)))
-        fail_unlocking(&s.resumable, "cannot write log file '%s'", c.log);
-    if (!c.quiet || prog.log) {
-        s.lim.report_every = c.progress_every;
+    if (c.run.proof && !(s.proof = fopen(c.run.proof, "w")))
+        fail_unlocking(&s.resumable, "cannot write proof file '%s'", c.run.proof);
+    Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.run.quiet};
+    if (c.run.log && !(prog.log = open_log(c.run.log, s.resumable.resume != NULL)))
+        fail_unlocking(&s.resumable, "cannot write log file '%s'", c.run.log);
+    if (!c.run.quiet || prog.log) {
+        s.lim.report_every = c.run.progress_every;
         s.lim.report = show_progress;
         s.lim.report_arg = &prog;
     }
@@ -272,20 +261,20 @@ int cmd_solve(int argc, char **argv)
     if (solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
         if (s.proof) {
             fclose(s.proof);
-            remove(c.proof);
+            remove(c.run.proof);
         }
         fail_unlocking(&s.resumable, "%s", err);
     }
     resumable_unlock(&s.resumable); /* the job's last save is behind us */
     if (prog.shown) fputc('\n', stderr);
-    if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.log);
+    if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.run.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])
         snprintf(rep.proof_error, sizeof rep.proof_error, "cannot finish writing the proof file");
-    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.proof, s.within_asked, s.within};
+    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.run.proof, s.within_asked, s.within};
     if (c.json) solve_print_json(stdout, &q, &rep);
     else solve_print_text(stdout, &q, &rep);
     if (rep.proof_error[0]) {
-        remove(c.proof); /* a partial certificate must not be mistaken for one */
+        remove(c.run.proof); /* a partial certificate must not be mistaken for one */
         fprintf(stderr, "ocsolve: proof not written: %s\n", rep.proof_error);
     }
     if (rep.resumable.signo) return 128 + rep.resumable.signo;
