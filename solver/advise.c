@@ -176,6 +176,7 @@ static bool free_answer(const Advisor *a, Board b, const PairSet *ps, Move *m)
     for (int j = 0; j < ps->n; j++) used |= (1ULL << ps->p[j].a) | (1ULL << ps->p[j].b);
     uint64_t free_cells = a->r.cells & ~board_occupied(b) & ~used;
     uint64_t live = rules_scan(&a->r, b.s[PIECE_X], b.s[PIECE_O]).live_cells;
+    /* Cells off the live windows first (not moves_generate's order). */
     uint64_t order[2] = {free_cells & ~live, free_cells & live};
     for (int k = 0; k < 2; k++)
         for (uint64_t c = order[k]; c;) {

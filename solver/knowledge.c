@@ -80,7 +80,9 @@ static bool safe_by_play(const Rules *r, Board b, Move m)
 }
 
 /* Chaos's plies to defeat when no move is safe: one if every move
- * completes a line, else two. */
+ * completes a line, else two. The moves by hand, not moves_generate:
+ * kn_node runs at every node of every search, and this loop stops at the
+ * first move that does not complete a line instead of listing all first. */
 static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
 {
     for (uint64_t e = empty; e;) {
@@ -162,7 +164,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
             /* Play each candidate: under original only the single four cell
              * can be safe, and two or more four cells leave nothing. */
             if (r->rules == RULES_ORIGINAL) cand &= __builtin_popcountll(four) == 1 ? four : 0;
-            uint64_t safe[2] = {0, 0};
+            uint64_t safe[2] = {0, 0}; /* masks per symbol, not a move list: by hand */
             for (uint64_t e = cand; e;) {
                 int c = bb_pop(&e);
                 for (int s = 0; s < 2; s++)
