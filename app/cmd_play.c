@@ -38,7 +38,6 @@ static const char game_help[] =
     "  quit          end the game (so does end of input)\n";
 
 static const char *side_name(Winner w) { return w == WINNER_ORDER ? "Order" : "Chaos"; }
-static Winner to_move(const PlayGame *g) { return board_order_to_move(g->b) ? WINNER_ORDER : WINNER_CHAOS; }
 
 /* ocsolve's move, explained, and the board; false if none was found. */
 static bool engine_turn(PlayGame *g, FILE *out)
@@ -46,7 +45,7 @@ static bool engine_turn(PlayGame *g, FILE *out)
     Advice a;
     advise(&g->adv, g->b, g->think, &a);
     if (a.move == MOVE_NONE) return false;
-    Winner me = to_move(g);
+    Winner me = winner_to_move(g->b);
     play_move(g, a.move);
     char mv[4], why[512];
     notation_format_move(a.move, mv);
@@ -130,7 +129,7 @@ static int play_terminal(PlayGame *g, Winner human, FILE *in, FILE *out)
     int rc = 0;
     for (;;) {
         Winner st = rules_status(&g->r, g->b);
-        if (st == WINNER_NONE && to_move(g) != human) {
+        if (st == WINNER_NONE && winner_to_move(g->b) != human) {
             fflush(out);
             if (!engine_turn(g, out)) {
                 fprintf(stderr, "ocsolve: no move found\n");

@@ -105,7 +105,6 @@ const char *play_by_token(ProvedBy by)
 }
 
 static const char *side_name(Winner w) { return w == WINNER_ORDER ? "Order" : "Chaos"; }
-static Winner other_side(Winner w) { return w == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER; }
 
 /* What proved a value, for people. */
 static const char *by_text(ProvedBy by)
@@ -162,8 +161,8 @@ void play_reason(const PlayGame *g, const Advice *a, char *buf, size_t size)
     case ADVICE_LOST:
         if (v->dtw > 0)
             snprintf(buf, size, "%s is lost (%s): Order wins in at most %d plies; resisting longest%s",
-                     side_name(other_side(v->winner)), by_text(v->by), v->dtw, fig);
-        else snprintf(buf, size, "%s is lost (%s); no move saves it: resisting%s", side_name(other_side(v->winner)),
+                     side_name(winner_other(v->winner)), by_text(v->by), v->dtw, fig);
+        else snprintf(buf, size, "%s is lost (%s); no move saves it: resisting%s", side_name(winner_other(v->winner)),
                       by_text(v->by), fig);
         break;
     case ADVICE_GUESS: snprintf(buf, size, "no proof yet; best guess%s", fig); break;
@@ -226,7 +225,7 @@ static void choose_among(PlayGame *g, int sym, PlayChoice *c)
 void play_choose(PlayGame *g, int sym, PlayChoice *c)
 {
     *c = (PlayChoice){.sym = sym, .preferred = MOVE_NONE,
-                      .mover = board_order_to_move(g->b) ? WINNER_ORDER : WINNER_CHAOS};
+                      .mover = winner_to_move(g->b)};
     advise(&g->adv, g->b, g->think, &c->a);
     if (sym < 0 || c->a.move == MOVE_NONE || move_piece(c->a.move) == sym) return;
     c->restricted = true;
@@ -270,7 +269,7 @@ void play_choice_reason(const PlayGame *g, const PlayChoice *c, char *buf, size_
     case 1:
         add(buf, size, &len, "every %c move loses; resisting (%s%s)", sym, by_text(v->by), dist);
         break;
-    default: add(buf, size, &len, "every %c move ends the game: %s wins", sym, side_name(other_side(me))); break;
+    default: add(buf, size, &len, "every %c move ends the game: %s wins", sym, side_name(winner_other(me))); break;
     }
     add(buf, size, &len, "%s", fig);
 }

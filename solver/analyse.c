@@ -11,9 +11,6 @@
  * (the search pass tries again with the larger one, in advise_value). */
 enum { ROOT_PAIRING = 20000, CHILD_PAIRING = 2000 };
 
-static Winner mover_of(Board b) { return board_order_to_move(b) ? WINNER_ORDER : WINNER_CHAOS; }
-static Winner other(Winner w) { return w == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER; }
-
 static void set_value(AdviceValue *v, Winner w, ProvedBy by, int dtw)
 {
     v->winner = w;
@@ -47,16 +44,6 @@ static void judge_static(const Advisor *adv, Board cb, Move m, MoveValue *mv)
     } else if (from_store(adv, cb, &mv->v)) {
         mv->final = mv->v.winner == WINNER_CHAOS || mv->v.dtw > 0;
     }
-}
-
-/* The ring pair partner of cell, -1 when cell is not on the ring. */
-static int centre_partner(const Centre *c, int cell)
-{
-    for (int p = 0; p < c->npairs; p++) {
-        if (c->pair[p][0] == cell) return c->pair[p][1];
-        if (c->pair[p][1] == cell) return c->pair[p][0];
-    }
-    return -1;
 }
 
 /* Order to move: the centre strategy's steps among the moves. */
@@ -132,7 +119,7 @@ static void judge_root(const Advisor *adv, Board b, Analysis *an)
 static void from_moves(Board b, Analysis *an)
 {
     if (an->status != WINNER_NONE || an->nmoves == 0) return;
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     int open = 0, lost = 0, best = -1, worst = -1, wins = 0, wins_dtw = 0;
     ProvedBy by = PROVED_NONE;
     for (int i = 0; i < an->nmoves; i++) {
@@ -148,7 +135,7 @@ static void from_moves(Board b, Analysis *an)
         }
     }
     if (an->value.winner == WINNER_NONE) {
-        Winner w = by != PROVED_NONE ? me : lost == an->nmoves ? other(me) : WINNER_NONE;
+        Winner w = by != PROVED_NONE ? me : lost == an->nmoves ? winner_other(me) : WINNER_NONE;
         if (w != WINNER_NONE) {
             set_value(&an->value, w, by != PROVED_NONE ? by : an->mv[0].v.by, -1);
             an->from_moves = true;

@@ -168,6 +168,16 @@ typedef struct {
  * applies at all). */
 void centre_init(Centre *c, const Rules *r);
 
+/* The cell paired with `cell` on the ring; -1 when cell is in no pair. */
+static inline int centre_partner(const Centre *c, int cell)
+{
+    for (int p = 0; p < c->npairs; p++) {
+        if (c->pair[p][0] == cell) return c->pair[p][1];
+        if (c->pair[p][1] == cell) return c->pair[p][0];
+    }
+    return -1;
+}
+
 /* The small game's position at b's centre, as a base-3 index. */
 uint32_t centre_index(const Centre *c, Board b);
 
