@@ -113,29 +113,6 @@ static long digits(const char *s)
     return v;
 }
 
-/* A plain decimal (cli.h's syntax: [-]digits[.digits][e[+-]digits], no
- * "inf", "nan", hex or space) in *v; false if s is not one. */
-static bool plain_decimal(const char *s, bool minus, double *v)
-{
-    const char *p = s + (minus && *s == '-');
-    size_t ds = strspn(p, "0123456789");
-    p += ds;
-    if (*p == '.') {
-        size_t frac = strspn(p + 1, "0123456789");
-        p += 1 + frac, ds += frac;
-    }
-    if (ds == 0) return false;
-    if (*p == 'e' || *p == 'E') {
-        p += 1 + (p[1] == '+' || p[1] == '-');
-        size_t ex = strspn(p, "0123456789");
-        if (ex == 0) return false;
-        p += ex;
-    }
-    if (*p) return false;
-    *v = strtod(s, NULL);
-    return true;
-}
-
 /* "X"/"x" or "O"/"o": the symbol in *sym; false otherwise. */
 static bool symbol_of(const char *s, int *sym)
 {
@@ -220,7 +197,7 @@ static void cmd_komi(Gtp *c, int argc, char **argv)
 {
     (void)argc;
     double v;
-    if (!plain_decimal(argv[1], true, &v)) failure(c, "syntax error: komi takes a number (not '%s')", argv[1]);
+    if (!cli_plain_decimal(argv[1], true, &v)) failure(c, "syntax error: komi takes a number (not '%s')", argv[1]);
     else success(c, "%s", "");
 }
 
@@ -336,7 +313,7 @@ static void cmd_think(Gtp *c, int argc, char **argv)
 {
     (void)argc;
     double s;
-    if (!plain_decimal(argv[1], false, &s) || !(s > 0 && s <= CLI_MAX_SECONDS)) {
+    if (!cli_plain_decimal(argv[1], false, &s) || !(s > 0 && s <= CLI_MAX_SECONDS)) {
         failure(c, "bad think time '%s': seconds more than 0 and at most 1e9", argv[1]);
         return;
     }
