@@ -123,7 +123,7 @@ typedef struct {
     FILE *log;
 } Reporting;
 
-static void show_progress(const JobsProgress *p, void *arg)
+static void show_jobs_progress(const JobsProgress *p, void *arg)
 {
     Reporting *rp = arg;
     if (rp->log)
@@ -289,7 +289,7 @@ typedef struct {
 
 /* Reads the options into a (the position is left in argv); false when
  * --help was answered. */
-static bool parse_options(int argc, char **argv, JobsArgs *a)
+static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
 {
     JobsSpec *s = &a->s;
     *a = (JobsArgs){.s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
@@ -364,7 +364,7 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
 }
 
 /* Opens --log (with its header when new). */
-static FILE *open_log(const char *path)
+static FILE *open_jobs_log(const char *path)
 {
     bool fresh = access(path, F_OK) != 0;
     FILE *f = fopen(path, "a");
@@ -377,15 +377,15 @@ static FILE *open_log(const char *path)
 }
 
 /* Runs the search with every output open, closes them, and prints. */
-static int run(JobsArgs *a, const Rules *r, Board b)
+static int run_jobs(JobsArgs *a, const Rules *r, Board b)
 {
     JobsSpec *s = &a->s;
     char err[512] = "";
-    Reporting rp = {a->quiet, a->log_path ? open_log(a->log_path) : NULL};
+    Reporting rp = {a->quiet, a->log_path ? open_jobs_log(a->log_path) : NULL};
     FileLock certs_lock, proof_lock;
     lock_outputs(s->cert_dir, s->proof, &certs_lock, &proof_lock);
     if (a->job_log && !(s->job_log = fopen(a->job_log, "w"))) cli_fail("--job-log %s: %s", a->job_log, strerror(errno));
-    s->report = show_progress;
+    s->report = show_jobs_progress;
     s->report_arg = &rp;
     StoreGame game = {r->rules, r->n, r->k};
     if (a->store_dir && !(s->store = store_open_game(a->store_dir, false, 0, &game, err, sizeof err))) cli_fail("%s", err);
@@ -419,7 +419,7 @@ static int run(JobsArgs *a, const Rules *r, Board b)
 int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
 {
     JobsArgs a;
-    if (!parse_options(argc, argv, &a)) return 0;
+    if (!parse_jobs_options(argc, argv, &a)) return 0;
     Rules r;
     Board b;
     cli_position_args(&a.g, argc, argv, &r, &b);
@@ -447,5 +447,5 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         if (host->open(&tr, a.lease, err, sizeof err) != 0) cli_fail("%s", err);
         a.s.transport = &tr;
     }
-    return run(&a, &r, b);
+    return run_jobs(&a, &r, b);
 }

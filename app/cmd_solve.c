@@ -76,7 +76,7 @@ typedef struct {
     int reports;
 } Progress;
 
-static void show_progress(const SearchProgress *p, void *arg)
+static void show_solve_progress(const SearchProgress *p, void *arg)
 {
     Progress *pr = arg;
     double nps = p->seconds > 0 ? (double)p->nodes / p->seconds : 0; /* this run's speed */
@@ -161,7 +161,7 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
 }
 
 /* Parses the options into s, c and g; returns 1 after --help, else 0. */
-static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameOpts *g)
+static int parse_solve_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameOpts *g)
 {
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", solve_longopts, NULL)) != -1) {
@@ -218,7 +218,7 @@ static noreturn void fail_unlocking(ResumableOpts *job, const char *fmt, ...)
 
 /* Opens the log (a resumed job adds to its log; a fresh one starts anew);
  * NULL if it cannot be written. */
-static FILE *open_log(const char *path, bool resume)
+static FILE *open_solve_log(const char *path, bool resume)
 {
     FILE *f = fopen(path, resume ? "a" : "w");
     if (!f) return NULL;
@@ -234,7 +234,7 @@ int cmd_solve(int argc, char **argv)
     s.proof_max_lines = 10000000;
     SolveCli c = {.run = {.progress_every = 5}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    if (parse_options(argc, argv, &s, &c, &g)) return 0;
+    if (parse_solve_options(argc, argv, &s, &c, &g)) return 0;
     Rules r;
     Board b;
     cli_position_args(&g, argc, argv, &r, &b);
@@ -247,11 +247,11 @@ int cmd_solve(int argc, char **argv)
     if (c.run.proof && !(s.proof = fopen(c.run.proof, "w")))
         fail_unlocking(&s.resumable, "cannot write proof file '%s'", c.run.proof);
     Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.run.quiet};
-    if (c.run.log && !(prog.log = open_log(c.run.log, s.resumable.resume != NULL)))
+    if (c.run.log && !(prog.log = open_solve_log(c.run.log, s.resumable.resume != NULL)))
         fail_unlocking(&s.resumable, "cannot write log file '%s'", c.run.log);
     if (!c.run.quiet || prog.log) {
         s.lim.report_every = c.run.progress_every;
-        s.lim.report = show_progress;
+        s.lim.report = show_solve_progress;
         s.lim.report_arg = &prog;
     }
     s.resumable.note = show_note;

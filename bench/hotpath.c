@@ -37,7 +37,7 @@ static void run_baseline(Board b, int depth, BenchPerftFig *f, int *windows)
     }
 }
 
-static void add(BenchPerftFig *total, const BenchPerftFig *f)
+static void add_figures(BenchPerftFig *total, const BenchPerftFig *f)
 {
     total->count += f->count;
     total->nodes += f->nodes;
@@ -64,9 +64,9 @@ static int hot_position(const Rules *r, bool quick, int i, BenchHot *h, char *er
                            (unsigned long long)base->count, (unsigned long long)base->nodes,
                            (unsigned long long)base->ends, depth, p->pos, (unsigned long long)full->count,
                            (unsigned long long)full->nodes, (unsigned long long)full->ends);
-    add(&h->full_total, full);
-    add(&h->bulk_total, &h->bulk[i]);
-    add(&h->base_total, base);
+    add_figures(&h->full_total, full);
+    add_figures(&h->bulk_total, &h->bulk[i]);
+    add_figures(&h->base_total, base);
     return 0;
 }
 
