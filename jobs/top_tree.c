@@ -96,7 +96,7 @@ int top_new_node(Coordinator *c)
     return (int)c->nt++;
 }
 
-static size_t slot_of(const Coordinator *c, Board key)
+static size_t tree_slot(const Coordinator *c, Board key)
 {
     uint64_t h = (key.s[0] * 0x9E3779B97F4A7C15ULL) ^ (key.s[1] * 0xC2B2AE3D27D4EB4FULL);
     size_t i = (size_t)(h >> 17) & (c->map_cap - 1);
@@ -118,7 +118,7 @@ static int map_grow(Coordinator *c)
     }
     for (size_t i = 0; i < c->map_cap; i++) c->map[i].node = -1;
     for (size_t i = 0; i < old; i++)
-        if (om[i].node >= 0) c->map[slot_of(c, om[i].key)] = om[i];
+        if (om[i].node >= 0) c->map[tree_slot(c, om[i].key)] = om[i];
     free(om);
     return 0;
 }
@@ -129,7 +129,7 @@ static int map_add(Coordinator *c, int i)
 {
     if (2 * (c->nt + 1) > c->map_cap && map_grow(c) != 0) return -1;
     Board key = sym_canonical(c->t[i].b, c->r->n, NULL);
-    size_t s = slot_of(c, key);
+    size_t s = tree_slot(c, key);
     if (c->map[s].node < 0) {
         c->map[s] = (Slot){key, i};
         return -1;
