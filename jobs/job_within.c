@@ -64,7 +64,7 @@ static void root_numbers(const JobRunner *jr, Board b, int d, uint32_t *pn, uint
 /* Writes the certificate of the decided W(b, d) (yes at proof depth p, or
  * no) through a temporary file; the lines written, or -1 (no file left
  * behind) with *why set. */
-static int64_t write_cert(JobRunner *jr, DfpnDepth *dd, Board b, bool yes, int d, int p, uint8_t *why)
+static int64_t write_within_cert(JobRunner *jr, DfpnDepth *dd, Board b, bool yes, int d, int p, uint8_t *why)
 {
     char name[JOBRUN_NAME_MAX], path[4096], tmp[4200];
     jobrun_within_name(jr->r, b, yes, yes ? p : d, name);
@@ -101,7 +101,7 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
     }
     if (a >= 0 && o->certify && jr->cert_dir) {
         double c0 = clock_seconds();
-        int64_t lines = write_cert(jr, &dd, o->b, a == 1, o->within, p, &out->cert_why);
+        int64_t lines = write_within_cert(jr, &dd, o->b, a == 1, o->within, p, &out->cert_why);
         out->cert = lines >= 0 ? JOBRUN_CERT_WRITTEN : JOBRUN_CERT_FAILED;
         out->cert_lines = lines >= 0 ? (uint64_t)lines : 0;
         out->cert_seconds = clock_seconds() - c0;

@@ -9,7 +9,7 @@ void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
     *a = (AlphaBeta){.r = r, .kn = *kn, .tt = tt};
 }
 
-static void check_limits(AlphaBeta *a)
+static void check_ab_limits(AlphaBeta *a)
 {
     double at;
     if (limits_check(&a->lim, a->nodes, &a->next_report, &at)) a->stopped = true;
@@ -22,7 +22,7 @@ static bool within(AlphaBeta *a, Board b, int depth)
 {
     if (depth <= 0 || a->stopped) return false;
     a->nodes++;
-    check_limits(a);
+    check_ab_limits(a);
     KnNode kn;
     kn_node(a->r, &a->kn, b, &kn);
     if (kn.value == WINNER_ORDER) return kn.dtw <= depth;

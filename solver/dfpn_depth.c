@@ -55,7 +55,7 @@ static void call_end(DfpnDepth *s, bool outer)
     s->memo = NULL;
 }
 
-static void check_limits(DfpnDepth *s)
+static void check_depth_limits(DfpnDepth *s)
 {
     double at;
     if (limits_check(&s->lim, s->nodes, &s->next_report, &at)) s->stopped = true;
@@ -92,7 +92,7 @@ static void store(DfpnDepth *s, Board key, int d, const DfpnChild *self, Move be
 /* Multiple-iterative deepening at the open position b (question d): search
  * until its numbers reach the thresholds; the result goes to *self (pn, dn,
  * depth of a proof, work). */
-static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint32_t pt, uint32_t dt, DfpnChild *self)
+static void mid_within(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint32_t pt, uint32_t dt, DfpnChild *self)
 {
     DfpnChild ch[MOVES_MAX + 1];
     if (s->nodes >= s->memo_due) { /* once (NULL: none, which costs work only) */
@@ -101,7 +101,7 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
     }
     DfpnKernel k = bounded_kernel(s);
     uint64_t start = s->nodes++;
-    check_limits(s);
+    check_depth_limits(s);
     bool order = board_order_to_move(b);
     int plies;
     if (order && dfpn_kernel_threat(&k, b, kn, d < s->kn.threat_plies ? d : s->kn.threat_plies, true, &plies)) {
@@ -131,8 +131,8 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
         board_place(&cb, c->move);
         KnNode ckn;
         kn_node(s->r, &s->kn, cb, &ckn);
-        if (order) mid(s, cb, c->key, &ckn, c->d, cphi_t, (uint32_t)cdelta_t, c);
-        else mid(s, cb, c->key, &ckn, c->d, (uint32_t)cdelta_t, cphi_t, c);
+        if (order) mid_within(s, cb, c->key, &ckn, c->d, cphi_t, (uint32_t)cdelta_t, c);
+        else mid_within(s, cb, c->key, &ckn, c->d, (uint32_t)cdelta_t, cphi_t, c);
     }
     self->depth = (int8_t)(self->pn == 0 ? proof_depth(ch, n, order) : 0);
     uint64_t work = s->nodes - start;
@@ -187,7 +187,7 @@ int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
     start_clock(s);
     DfpnChild root = {.key = key, .d = (int8_t)q};
     bool outer = call_begin(s);
-    mid(s, b, key, &kn, q, DFPN_INF, DFPN_INF, &root);
+    mid_within(s, b, key, &kn, q, DFPN_INF, DFPN_INF, &root);
     call_end(s, outer);
     if (root.pn == 0) {
         *proof_depth_out = root.depth;

@@ -61,7 +61,7 @@ static void distance(Dfpn *d, Distance *x, Board b, SolveReport *rep)
     rep->dtw_seconds = clock_seconds() - t0;
 }
 
-static void write_proof(const SolveSpec *s, Dfpn *d, Board b, SolveReport *rep)
+static void write_solve_proof(const SolveSpec *s, Dfpn *d, Board b, SolveReport *rep)
 {
     if (rep->value == WINNER_NONE)
         snprintf(rep->proof_error, sizeof rep->proof_error, "no certificate: the result is unknown");
@@ -178,7 +178,7 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     rep->nodes = d.nodes + x.ab.nodes + x.dd.nodes;
     rep->threat_searches = d.threats.calls;
     rep->threat_wins = d.threats.wins;
-    if (s->proof && !stop_signal()) write_proof(s, &d, b, rep);
+    if (s->proof && !stop_signal()) write_solve_proof(s, &d, b, rep);
     if (stop_signal()) {
         rep->resumable.signo = stop_signal();
         if (s->proof)
