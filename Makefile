@@ -100,7 +100,8 @@ help:
 	@echo "make bench-check-quick  the quick workload's signature of the -O0 build (CI runs it)"
 	@echo "make bench-opening  the harder opening tier (positions 2-6 plies from the empty board,"
 	@echo "                1 GiB table, ~10 min), checked against its signature in bench/signature.txt"
-	@echo "make layout-check  the folders' include and no-exit rules (make test runs it first)"
+	@echo "make layout-check  the folders' include and no-exit rules, the README's layout, results/ rooms,"
+	@echo "                no name defined twice (scripts/check-layout, check-names; make test runs it first)"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
 	@echo "make serve      the analysis board: build/ocsolve serve (SERVE_ARGS='--port P --think S --store DIR')"
 	@echo "make serve-screenshot  the browser test, saving its screenshots into results/serve/"
@@ -159,10 +160,13 @@ $(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c | deps
 $(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o $(SERVE_SRC:%.c=$(B)/%.o),$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
 	$(MPICC) $(CFLAGS) $^ $(LIBS) -pthread -o $@
 
-# The folders' rules (README, Layout): who may include whom, and that
-# nothing below app/ exits, parses options or prints for people.
+# The folders' rules (README, Layout): who may include whom, that nothing
+# below app/ exits, parses options or prints for people, that the README
+# names every source file and results/ holds rooms (scripts/check-layout);
+# and one meaning per name: no file-scope name defined twice (scripts/check-names).
 layout-check:
 	@scripts/check-layout
+	@scripts/check-names
 
 # --- sanitizer build: the same tests against an ASan+UBSan ocsolve ---
 $(S)/%.o: %.c | deps

@@ -29,18 +29,16 @@
 
 #include <string.h>
 
-#define ORDER WINNER_ORDER
-#define CHAOS WINNER_CHAOS
 const BenchOpeningPos bench_opening_pos[] = {
-    {"Xc3 Od4", ORDER, "store"},
-    {"Xc3 Ob2", ORDER, "store"},
-    {"Xc3 Oe3", ORDER, "store"},
-    {"Xc3 Od4 Xc2", ORDER, "line"},
-    {"Xc3 Od4 Oe4 Of6", ORDER, "line"},
-    {"Xc3 Od4 Oe4 Of6 Ob4", ORDER, "line"},
-    {"Xc3 Oa1 Xd4 Of6 Xb2", CHAOS, "cert"},
-    {"Xa1 Of1 Oa2 Xa3 Oc5 Xd6", ORDER, "cert"},
-    {"Od3 Oa4 Xb4 Of5 Ob6 Of6", ORDER, "cert"},
+    {"Xc3 Od4", WINNER_ORDER, "store"},
+    {"Xc3 Ob2", WINNER_ORDER, "store"},
+    {"Xc3 Oe3", WINNER_ORDER, "store"},
+    {"Xc3 Od4 Xc2", WINNER_ORDER, "line"},
+    {"Xc3 Od4 Oe4 Of6", WINNER_ORDER, "line"},
+    {"Xc3 Od4 Oe4 Of6 Ob4", WINNER_ORDER, "line"},
+    {"Xc3 Oa1 Xd4 Of6 Xb2", WINNER_CHAOS, "cert"},
+    {"Xa1 Of1 Oa2 Xa3 Oc5 Xd6", WINNER_ORDER, "cert"},
+    {"Od3 Oa4 Xb4 Of5 Ob6 Of6", WINNER_ORDER, "cert"},
 };
 const int bench_opening_count = (int)(sizeof bench_opening_pos / sizeof bench_opening_pos[0]);
 _Static_assert(sizeof bench_opening_pos / sizeof bench_opening_pos[0] <= BENCH_MAX_OPENING, "raise BENCH_MAX_OPENING");
