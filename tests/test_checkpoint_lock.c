@@ -147,7 +147,7 @@ Test(checkpoint_lock, resume_under_other_spellings)
 
 /* The library: a checkpoint needs its lock, and one lock per file also
  * within one process (a second open of F.lock is refused). */
-Test(checkpoint_lock, job_lock_in_library)
+Test(checkpoint_lock, resumable_lock_in_library)
 {
     char dir[64], path[128], err[512];
     tl_tmp_dir(dir, sizeof dir, "ckptlock");
