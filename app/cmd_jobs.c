@@ -292,7 +292,7 @@ typedef struct {
 static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
 {
     JobsSpec *s = &a->s;
-    *a = (JobsArgs){.s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
+    *a = (JobsArgs){.s = {.workers = parallel_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
                           .focus = 1, .report_every = 5},
                     .cfg = dfpn_default_config(),
                     .g = {0, 0, RULES_ORIGINAL},

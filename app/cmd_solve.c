@@ -230,7 +230,7 @@ static FILE *open_solve_log(const char *path, bool resume)
 int cmd_solve(int argc, char **argv)
 {
     SolveSpec s = solve_default_spec();
-    s.threads = par_cores();
+    s.threads = parallel_cores();
     s.proof_max_lines = 10000000;
     SolveCli c = {.run = {.progress_every = 5}};
     GameOpts g = {0, 0, RULES_ORIGINAL};

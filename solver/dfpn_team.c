@@ -57,7 +57,7 @@ void dfpn_solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t
         w[i].tid = i;
         w[i].nodes = w[i].flushed = 0;
     }
-    par_run(t, solve_thread, &ps);
+    parallel_run(t, solve_thread, &ps);
     int decider = 0;
     bool stopped = false;
     for (int i = 0; i < t; i++) {
