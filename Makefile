@@ -9,7 +9,7 @@ WARN     := -Wall -Wextra -Werror
 # instruction this machine has, and the binary may not run on another CPU;
 # on a cluster of mixed machines build once with a portable level that
 # every node has, e.g. make ARCH=x86-64-v2 B=build-v2 (SSE4.2 and POPCNT,
-# any x86-64 since about 2009); results/mpi-cluster.md measures its cost.
+# any x86-64 since about 2009); results/jobs/mpi-cluster.md measures its cost.
 # TUNE (optional) is gcc's -mtune: which CPU to schedule the code for,
 # without using its instructions, so the binary still runs on every
 # ARCH machine (e.g. ARCH=x86-64-v2 TUNE=znver3 for a cluster of mostly
@@ -87,7 +87,7 @@ help:
 	@echo "make solve-search  pure search (no lemma) from the empty board: job-level search with a"
 	@echo "                store and certificates in work/search-RULES, resumed by running it again"
 	@echo "                (SOLVE_THREADS, SOLVE_SECONDS, SEARCH_TT_MB, SEARCH_DIR; scripts/solve-search);"
-	@echo "                its report in SEARCH_DIR (RECORD=1: results/search-RULES.md, earlier runs kept)"
+	@echo "                its report in SEARCH_DIR (RECORD=1: results/search/search-RULES.md, earlier runs kept)"
 	@echo "make solve-opening MOVE=Xa1  one opening by the job-level search, resumable on another machine:"
 	@echo "                store and journal snapshots in results/openings/RULES-MOVE/ (commit them),"
 	@echo "                certificates made at the end (SOLVE_SECONDS; scripts/solve-opening)"
@@ -100,7 +100,8 @@ help:
 	@echo "make bench-check-quick  the quick workload's signature of the -O0 build (CI runs it)"
 	@echo "make bench-opening  the harder opening tier (positions 2-6 plies from the empty board,"
 	@echo "                1 GiB table, ~10 min), checked against its signature in bench/signature.txt"
-	@echo "make layout-check  the folders' include and no-exit rules (make test runs it first)"
+	@echo "make layout-check  the folders' include and no-exit rules, the README's layout, results/ rooms,"
+	@echo "                no name defined twice (scripts/check-layout, check-names; make test runs it first)"
 	@echo "make sanitize   build with ASan+UBSan and run the tests against it"
 	@echo "make serve      the analysis board: build/ocsolve serve (SERVE_ARGS='--port P --think S --store DIR')"
 	@echo "make serve-screenshot  the browser test, saving its screenshots into results/serve/"
@@ -159,10 +160,13 @@ $(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c | deps
 $(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o $(SERVE_SRC:%.c=$(B)/%.o),$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
 	$(MPICC) $(CFLAGS) $^ $(LIBS) -pthread -o $@
 
-# The folders' rules (README, Layout): who may include whom, and that
-# nothing below app/ exits, parses options or prints for people.
+# The folders' rules (README, Layout): who may include whom, that nothing
+# below app/ exits, parses options or prints for people, that the README
+# names every source file and results/ holds rooms (scripts/check-layout);
+# and one meaning per name: no file-scope name defined twice (scripts/check-names).
 layout-check:
 	@scripts/check-layout
+	@scripts/check-names
 
 # --- sanitizer build: the same tests against an ASan+UBSan ocsolve ---
 $(S)/%.o: %.c | deps
@@ -230,7 +234,7 @@ solve: $(B)/ocsolve
 # position kept in an LMDB store with its certificate under
 # work/search-RULES/, so a run killed or stopped by SOLVE_SECONDS goes on
 # from the store the next time; when decided, the certificate is verified
-# and results/search-RULES.md written. SOLVE_THREADS, SEARCH_TT_MB,
+# and (RECORD=1) results/search/search-RULES.md written. SOLVE_THREADS, SEARCH_TT_MB,
 # SEARCH_DIR and the top tree's settings (scripts/solve-search) override.
 SOLVE_THREADS ?= $(shell nproc)
 SOLVE_SECONDS ?=
@@ -257,13 +261,13 @@ solve-within: $(B)/ocsolve
 # for comparison): half the machine's memory (at most 16 GiB) for one
 # table, a checkpoint every 5 minutes and on Ctrl-C that the next run resumes.
 SOLVE_TT_MB   ?= $(shell awk '/MemTotal/ { m = int($$2 / 2048); print (m > 16384 ? 16384 : m) }' /proc/meminfo)
-SOLVE_CKPT    ?= results/solve-empty.ckpt
+SOLVE_CKPT    ?= results/search/solve-empty.ckpt
 solve-monolithic: $(B)/ocsolve
-	@mkdir -p results
+	@mkdir -p results/search
 	$(B)/ocsolve solve --rules $(RULES) --no-centre --threads $(SOLVE_THREADS) --tt-mb $(SOLVE_TT_MB) $(if $(SOLVE_SECONDS),--time-limit $(SOLVE_SECONDS)) \
 	  --checkpoint $(SOLVE_CKPT) $(if $(wildcard $(SOLVE_CKPT)),--resume $(SOLVE_CKPT)) \
-	  --log results/solve-empty-progress.csv --json > results/solve-empty-latest.json; \
-	  rc=$$?; cat results/solve-empty-latest.json; exit $$rc
+	  --log results/search/solve-empty-progress.csv --json > results/search/solve-empty-latest.json; \
+	  rc=$$?; cat results/search/solve-empty-latest.json; exit $$rc
 
 # The analysis board (ocsolve serve): prints the URL to open; Ctrl-C stops it.
 SERVE_ARGS ?=

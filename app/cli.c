@@ -58,12 +58,9 @@ long cli_number(const char *s, const char *what, long min, long max)
     return v;
 }
 
-/* Reads s into *v if it is a plain decimal (number_syntax, '-' allowed:
- * the callers refuse a needless sign by its range, "-0" too). An
- * overflow reads as infinite, which no range holds. */
-static bool plain_decimal(const char *s, double *v)
+bool cli_plain_decimal(const char *s, bool minus, double *v)
 {
-    if (!number_syntax(s, true, true)) return false;
+    if (!number_syntax(s, true, minus)) return false;
     *v = strtod(s, NULL);
     return true;
 }
@@ -71,7 +68,7 @@ static bool plain_decimal(const char *s, double *v)
 double cli_real(const char *s, const char *what, double min, double max)
 {
     double v;
-    if (!plain_decimal(s, &v)) cli_fail("bad %s '%s': not a plain decimal number (from %g to %g)", what, s, min, max);
+    if (!cli_plain_decimal(s, true, &v)) cli_fail("bad %s '%s': not a plain decimal number (from %g to %g)", what, s, min, max);
     if (!(v >= min && v <= max) || (s[0] == '-' && min >= 0))
         cli_fail("bad %s '%s': must be from %g to %g", what, s, min, max);
     return v;
@@ -80,7 +77,7 @@ double cli_real(const char *s, const char *what, double min, double max)
 double cli_seconds(const char *s, const char *what)
 {
     double v;
-    if (!plain_decimal(s, &v)) cli_fail("bad %s '%s': not a plain decimal number of seconds", what, s);
+    if (!cli_plain_decimal(s, true, &v)) cli_fail("bad %s '%s': not a plain decimal number of seconds", what, s);
     if (!(v > 0 && v <= CLI_MAX_SECONDS)) cli_fail("bad %s '%s': seconds > 0 and at most 1e9", what, s);
     return v;
 }

@@ -41,6 +41,10 @@ noreturn void cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)
  * spelling or range, prints one line and exits with code 2. */
 /* A whole number in [min, max]. */
 long cli_number(const char *s, const char *what, long min, long max);
+/* The same syntax without failing, for input that is not an option (the
+ * play protocol): a real number, a '-' only if minus; *v gets it (an
+ * overflow reads as infinite, which no range holds). */
+bool cli_plain_decimal(const char *s, bool minus, double *v);
 /* A real number in [min, max] (inclusive), e.g. --epsilon 0..10. */
 double cli_real(const char *s, const char *what, double min, double max);
 /* A duration in seconds: > 0 and <= CLI_MAX_SECONDS (about 31 years). */

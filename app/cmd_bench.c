@@ -47,7 +47,7 @@ typedef struct {
 } BenchFigs;
 
 /* False after --help: nothing left to do. Bad options exit (cli.h). */
-static bool parse_options(int argc, char **argv, BenchOpts *o)
+static bool parse_bench_options(int argc, char **argv, BenchOpts *o)
 {
     enum { O_THREADS = 1000, O_QUICK, O_SOLVER, O_JSON, O_OPENING };
     static const struct option longopts[] = {{"threads", required_argument, NULL, O_THREADS},
@@ -124,7 +124,7 @@ static int run_opening(const BenchOpts *o)
 int cmd_bench(int argc, char **argv)
 {
     BenchOpts o;
-    if (!parse_options(argc, argv, &o)) return 0;
+    if (!parse_bench_options(argc, argv, &o)) return 0;
     if (o.opening) return run_opening(&o);
     FILE *txt = o.json ? NULL : stdout;
     if (txt) bench_text_start(txt, o.quick);

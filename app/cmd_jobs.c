@@ -9,10 +9,11 @@
 
 #include "../engine/notation.h"
 #include "../jobs/jobs.h"
-#include "../solver/job.h"
+#include "../tables/filelock.h"
 #include "../solver/parallel.h"
 #include "../solver/stop.h"
 #include "cli.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "signals.h"
 
@@ -95,17 +96,16 @@ static const char jobs_help[] =
     "every rank itself).\n"
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
-enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_PROOF, O_LOG, O_JTT, O_TIME, O_STORE, O_NOCENTRE, O_EVERY, O_QUIET, O_SEPARATE, O_JTHREADS, O_NOEXPECT, O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_TDEPTH, O_TNODES, O_WITHIN, O_LEASE };
+enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
+       O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
+    CLI_RUN_LONGOPTS,
     {"workers", required_argument, NULL, O_WORKERS},   {"job-nodes", required_argument, NULL, O_JNODES},
     {"job-nodes-max", required_argument, NULL, O_JMAX}, {"certs", required_argument, NULL, O_CERTS},
     {"expand-depth", required_argument, NULL, O_EXPAND}, {"focus", required_argument, NULL, O_FOCUS},
-    {"proof", required_argument, NULL, O_PROOF},       {"log", required_argument, NULL, O_LOG},
-    {"job-tt-mb", required_argument, NULL, O_JTT},     {"time-limit", required_argument, NULL, O_TIME},
-    {"store", required_argument, NULL, O_STORE},       {"no-centre", no_argument, NULL, O_NOCENTRE},
-    {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
+    {"job-tt-mb", required_argument, NULL, O_JTT},     {"store", required_argument, NULL, O_STORE},
     {"separate-tables", no_argument, NULL, O_SEPARATE}, {"job-threads", required_argument, NULL, O_JTHREADS},
     {"no-expect", no_argument, NULL, O_NOEXPECT}, {"expect-majority", no_argument, NULL, O_MAJORITY},
     {"cost-weight", required_argument, NULL, O_COSTW},
@@ -115,8 +115,6 @@ static const struct option jobs_longopts[] = {
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"certs-later", no_argument, NULL, O_LATER},
-    {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
-    {"within", required_argument, NULL, O_WITHIN},
     {"mpi-lease", required_argument, NULL, O_LEASE},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
@@ -125,7 +123,7 @@ typedef struct {
     FILE *log;
 } Reporting;
 
-static void show_progress(const JobsProgress *p, void *arg)
+static void show_jobs_progress(const JobsProgress *p, void *arg)
 {
     Reporting *rp = arg;
     if (rp->log)
@@ -291,14 +289,15 @@ typedef struct {
 
 /* Reads the options into a (the position is left in argv); false when
  * --help was answered. */
-static bool parse_options(int argc, char **argv, JobsArgs *a)
+static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
 {
     JobsSpec *s = &a->s;
-    *a = (JobsArgs){.s = {.workers = par_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
+    *a = (JobsArgs){.s = {.workers = parallel_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
                           .focus = 1, .report_every = 5},
                     .cfg = dfpn_default_config(),
                     .g = {0, 0, RULES_ORIGINAL},
                     .lease = 30};
+    CliRun run = {.progress_every = s->report_every};
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", jobs_longopts, NULL)) != -1) {
         switch (opt) {
@@ -309,20 +308,10 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
         case O_CERTS: a->certs = optarg; break;
         case O_FOCUS: s->focus = cli_real(optarg, "--focus", 0, 100); break;
         case O_EXPAND: s->expand_depth = (int)cli_number(optarg, "--expand-depth", 0, 8); break;
-        case O_PROOF: s->proof = optarg; break;
-        case O_LOG: a->log_path = optarg; break;
         case O_JOBLOG: a->job_log = optarg; break;
         case O_JTT: s->job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
-        case O_TIME: s->time_limit = cli_seconds(optarg, "--time-limit"); break;
         case O_STORE: a->store_dir = optarg; break;
-        case O_NOCENTRE: a->cfg.kn.centre = false; break;
-        case O_TDEPTH: a->cfg.kn.threat_plies = (int)cli_number(optarg, "--threats-depth", 0, 64); break;
-        case O_TNODES: a->cfg.kn.threat_nodes = (int)cli_number(optarg, "--threats-nodes", 1, 100000000); break;
         case O_LATER: s->certs_later = true; break;
-        case O_WITHIN:
-            s->bounded = true;
-            s->within = (int)cli_number(optarg, "--within", 0, 64);
-            break;
         case O_SEPARATE: s->separate_tables = true; break;
         case O_NOEXPECT: s->no_expect = true; break;
         case O_MAJORITY: s->expect_majority = true; break;
@@ -338,16 +327,22 @@ static bool parse_options(int argc, char **argv, JobsArgs *a)
             break;
         case O_NOHELP: s->no_help = true; break;
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
-        case O_EVERY: s->report_every = cli_seconds(optarg, "--progress-every"); break;
-        case O_QUIET: a->quiet = true; break;
         case O_LEASE:
             a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);
             a->lease_given = true;
             break;
         default:
-            if (!cli_game_option(opt, optarg, &a->g)) cli_bad_option(argv, opt);
+            if (!cli_run_option(opt, optarg, &run, &a->cfg.kn) && !cli_game_option(opt, optarg, &a->g))
+                cli_bad_option(argv, opt);
         }
     }
+    s->time_limit = run.time_limit;
+    s->proof = run.proof;
+    a->log_path = run.log;
+    a->quiet = run.quiet;
+    s->report_every = run.progress_every;
+    s->bounded = run.within_asked;
+    s->within = run.within;
     return true;
 }
 
@@ -369,7 +364,7 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
 }
 
 /* Opens --log (with its header when new). */
-static FILE *open_log(const char *path)
+static FILE *open_jobs_log(const char *path)
 {
     bool fresh = access(path, F_OK) != 0;
     FILE *f = fopen(path, "a");
@@ -382,15 +377,15 @@ static FILE *open_log(const char *path)
 }
 
 /* Runs the search with every output open, closes them, and prints. */
-static int run(JobsArgs *a, const Rules *r, Board b)
+static int run_jobs(JobsArgs *a, const Rules *r, Board b)
 {
     JobsSpec *s = &a->s;
     char err[512] = "";
-    Reporting rp = {a->quiet, a->log_path ? open_log(a->log_path) : NULL};
+    Reporting rp = {a->quiet, a->log_path ? open_jobs_log(a->log_path) : NULL};
     FileLock certs_lock, proof_lock;
     lock_outputs(s->cert_dir, s->proof, &certs_lock, &proof_lock);
     if (a->job_log && !(s->job_log = fopen(a->job_log, "w"))) cli_fail("--job-log %s: %s", a->job_log, strerror(errno));
-    s->report = show_progress;
+    s->report = show_jobs_progress;
     s->report_arg = &rp;
     StoreGame game = {r->rules, r->n, r->k};
     if (a->store_dir && !(s->store = store_open_game(a->store_dir, false, 0, &game, err, sizeof err))) cli_fail("%s", err);
@@ -424,7 +419,7 @@ static int run(JobsArgs *a, const Rules *r, Board b)
 int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
 {
     JobsArgs a;
-    if (!parse_options(argc, argv, &a)) return 0;
+    if (!parse_jobs_options(argc, argv, &a)) return 0;
     Rules r;
     Board b;
     cli_position_args(&a.g, argc, argv, &r, &b);
@@ -452,5 +447,5 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
         if (host->open(&tr, a.lease, err, sizeof err) != 0) cli_fail("%s", err);
         a.s.transport = &tr;
     }
-    return run(&a, &r, b);
+    return run_jobs(&a, &r, b);
 }

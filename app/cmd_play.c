@@ -37,8 +37,6 @@ static const char game_help[] =
     "  show          draw the board again\n"
     "  quit          end the game (so does end of input)\n";
 
-static const char *side_name(Winner w) { return w == WINNER_ORDER ? "Order" : "Chaos"; }
-static Winner to_move(const PlayGame *g) { return board_order_to_move(g->b) ? WINNER_ORDER : WINNER_CHAOS; }
 
 /* ocsolve's move, explained, and the board; false if none was found. */
 static bool engine_turn(PlayGame *g, FILE *out)
@@ -46,12 +44,12 @@ static bool engine_turn(PlayGame *g, FILE *out)
     Advice a;
     advise(&g->adv, g->b, g->think, &a);
     if (a.move == MOVE_NONE) return false;
-    Winner me = to_move(g);
+    Winner me = winner_to_move(g->b);
     play_move(g, a.move);
     char mv[4], why[512];
     notation_format_move(a.move, mv);
     play_reason(g, &a, why, sizeof why);
-    fprintf(out, "ocsolve (%s) plays %s: %s\n", side_name(me), mv, why);
+    fprintf(out, "ocsolve (%s) plays %s: %s\n", play_side_name(me), mv, why);
     play_draw(g, out);
     return true;
 }
@@ -113,14 +111,14 @@ static bool person_line(PlayGame *g, Winner human, char *line, FILE *out)
 static void prompt(const PlayGame *g, Winner human, FILE *out)
 {
     if (rules_status(&g->r, g->b) != WINNER_NONE) fprintf(out, "game over (undo or quit)> ");
-    else fprintf(out, "you (%s) to move> ", side_name(human));
+    else fprintf(out, "you (%s) to move> ", play_side_name(human));
     fflush(out);
 }
 
 static int play_terminal(PlayGame *g, Winner human, FILE *in, FILE *out)
 {
     fprintf(out, "ocsolve play: you are %s, ocsolve plays %s (%s, %dx%d, k=%d; up to %g s a move)\n",
-            side_name(human), side_name(human == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER), rules_name(g->r.rules),
+            play_side_name(human), play_side_name(human == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER), rules_name(g->r.rules),
             g->r.n, g->r.n, g->r.k, g->think);
     fprintf(out, "Moves are a symbol and a cell, e.g. Xc3; also undo, hint, show, help, quit.\n");
     play_draw(g, out);
@@ -130,7 +128,7 @@ static int play_terminal(PlayGame *g, Winner human, FILE *in, FILE *out)
     int rc = 0;
     for (;;) {
         Winner st = rules_status(&g->r, g->b);
-        if (st == WINNER_NONE && to_move(g) != human) {
+        if (st == WINNER_NONE && winner_to_move(g->b) != human) {
             fflush(out);
             if (!engine_turn(g, out)) {
                 fprintf(stderr, "ocsolve: no move found\n");

@@ -10,6 +10,7 @@
 #include "../solver/parallel.h"
 #include "../solver/solve.h"
 #include "cli.h"
+#include "cli_run.h"
 #include "commands.h"
 #include "signals.h"
 #include "solve_print.h"
@@ -64,7 +65,10 @@ static const char solve_help[] =
     "128+N when stopped by signal N (SIGINT, SIGTERM; the checkpoint is saved).\n"
     "example: ocsolve solve --dtw XXXX.O/O.O.../....../..X.../....../......\n";
 
-/* Progress on stderr (rewritten in place on a terminal) and in the CSV log. */
+/* Progress on stderr (rewritten in place on a terminal) and in the CSV log.
+ * A deepening search (alpha-beta, --within) shows its depth where df-pn
+ * shows its root's numbers and moves; in the log its root_pn and root_dn
+ * are empty and its moves 0. */
 typedef struct {
     bool tty, shown; /* stderr is a terminal; a line is waiting for its newline */
     FILE *log;
@@ -72,7 +76,7 @@ typedef struct {
     int reports;
 } Progress;
 
-static void show_progress(const SearchProgress *p, void *arg)
+static void show_solve_progress(const SearchProgress *p, void *arg)
 {
     Progress *pr = arg;
     double nps = p->seconds > 0 ? (double)p->nodes / p->seconds : 0; /* this run's speed */
@@ -80,16 +84,23 @@ static void show_progress(const SearchProgress *p, void *arg)
     unsigned long long nodes = p->prev_nodes + p->nodes;
     /* The final figures go to stderr only if a report was shown before. */
     if (!pr->quiet && !(p->final && pr->reports == 0)) {
-        char pn[CLI_PN_LEN], dn[CLI_PN_LEN];
-        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  root pn %s dn %s  moves %d: %d won, %d lost%s",
-                pr->tty ? "\r" : "", secs, nodes, nps, p->tt_permille / 10, p->tt_permille % 10, cli_pn(p->pn, pn),
-                cli_pn(p->dn, dn),
-                p->moves, p->proven, p->disproven, pr->tty ? "\033[K" : "\n");
+        char pn[CLI_PN_LEN], dn[CLI_PN_LEN], root[96];
+        if (p->depth > 0) snprintf(root, sizeof root, "depth %d", p->depth);
+        else
+            snprintf(root, sizeof root, "root pn %s dn %s  moves %d: %d won, %d lost", cli_pn(p->pn, pn), cli_pn(p->dn, dn),
+                     p->moves, p->proven, p->disproven);
+        fprintf(stderr, "%s%8.1fs  nodes %llu (%.0f/s)  table %d.%d%%  %s%s", pr->tty ? "\r" : "", secs, nodes, nps,
+                p->tt_permille / 10, p->tt_permille % 10, root, pr->tty ? "\033[K" : "\n");
         pr->shown = pr->tty;
     }
     pr->reports++;
     if (pr->log) {
-        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%u,%u,%d,%d,%d\n", secs, nodes, nps, p->tt_permille, p->pn, p->dn, p->moves,
+        char pn[16] = "", dn[16] = "";
+        if (p->depth == 0) {
+            snprintf(pn, sizeof pn, "%u", p->pn);
+            snprintf(dn, sizeof dn, "%u", p->dn);
+        }
+        fprintf(pr->log, "%.3f,%llu,%.0f,%d,%s,%s,%d,%d,%d\n", secs, nodes, nps, p->tt_permille, pn, dn, p->moves,
                 p->proven, p->disproven);
         fflush(pr->log);
     }
@@ -106,31 +117,25 @@ static void show_note(const char *line, bool error, void *arg)
 
 /* What the command line says besides the solve spec. */
 typedef struct {
-    bool json, quiet;
-    const char *proof, *log;
-    double progress_every;
+    bool json;
+    CliRun run; /* --time-limit, --proof, --log, --quiet, --progress-every, --within */
 } SolveCli;
 
-enum { O_TT = 1000, O_TIME, O_NODES, O_DTW, O_PROOF, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD,
-       O_SYM, O_PAIR, O_EVERY, O_QUIET, O_LOG, O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_NOCENTRE,
-       O_DTW_METHOD, O_WITHIN, O_TDEPTH, O_TNODES };
+enum { O_TT = 1000, O_NODES, O_DTW, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR,
+       O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_DTW_METHOD };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
-    {"tt-mb", required_argument, NULL, O_TT},           {"time-limit", required_argument, NULL, O_TIME},
-    {"node-limit", required_argument, NULL, O_NODES},   {"dtw", no_argument, NULL, O_DTW},
-    {"proof", required_argument, NULL, O_PROOF},        {"json", no_argument, NULL, O_JSON},
+    CLI_RUN_LONGOPTS,
+    {"tt-mb", required_argument, NULL, O_TT},           {"node-limit", required_argument, NULL, O_NODES},
+    {"dtw", no_argument, NULL, O_DTW},                  {"json", no_argument, NULL, O_JSON},
     {"search", required_argument, NULL, O_SEARCH},      {"proof-max-lines", required_argument, NULL, O_PMAX},
     {"epsilon", required_argument, NULL, O_EPS},        {"pn-init", required_argument, NULL, O_PNINIT},
     {"no-threats", no_argument, NULL, O_NOTHREAT},      {"no-dead-cells", no_argument, NULL, O_NODEAD},
     {"sym-pieces", required_argument, NULL, O_SYM},     {"pairing", required_argument, NULL, O_PAIR},
-    {"progress-every", required_argument, NULL, O_EVERY}, {"quiet", no_argument, NULL, O_QUIET},
-    {"log", required_argument, NULL, O_LOG},            {"threads", required_argument, NULL, O_THREADS},
-    {"checkpoint", required_argument, NULL, O_CKPT},    {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY},
-    {"resume", required_argument, NULL, O_RESUME},      {"order", required_argument, NULL, O_ORDER},
-    {"no-centre", no_argument, NULL, O_NOCENTRE},       {"dtw-method", required_argument, NULL, O_DTW_METHOD},
-    {"within", required_argument, NULL, O_WITHIN},
-    {"threats-depth", required_argument, NULL, O_TDEPTH}, {"threats-nodes", required_argument, NULL, O_TNODES},
+    {"threads", required_argument, NULL, O_THREADS},    {"checkpoint", required_argument, NULL, O_CKPT},
+    {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY}, {"resume", required_argument, NULL, O_RESUME},
+    {"order", required_argument, NULL, O_ORDER},        {"dtw-method", required_argument, NULL, O_DTW_METHOD},
     {"help", no_argument, NULL, 'h'},                   {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -151,28 +156,21 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
     case O_NODEAD: cfg->kn.dead_cells = false; return true;
     case O_SYM: cfg->kn.sym_pieces = (int)cli_number(arg, "--sym-pieces", 0, 64); return true;
     case O_PAIR: cfg->kn.pairing = (int)cli_number(arg, "--pairing", 0, 1000000); return true;
-    case O_NOCENTRE: cfg->kn.centre = false; return true;
-    case O_TDEPTH: cfg->kn.threat_plies = (int)cli_number(arg, "--threats-depth", 0, 64); return true;
-    case O_TNODES: cfg->kn.threat_nodes = (int)cli_number(arg, "--threats-nodes", 1, 100000000); return true;
     default: return false;
     }
 }
 
 /* Parses the options into s, c and g; returns 1 after --help, else 0. */
-static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameOpts *g)
+static int parse_solve_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameOpts *g)
 {
     int opt;
     while ((opt = getopt_long(argc, argv, ":h", solve_longopts, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(solve_help, stdout); return 1;
         case O_TT: s->tt_bytes = (size_t)cli_number(optarg, "--tt-mb", 1, 1L << 22) << 20; break;
-        case O_TIME: s->time_limit = cli_seconds(optarg, "--time-limit"); break;
-        case O_EVERY: c->progress_every = cli_seconds(optarg, "--progress-every"); break;
-        case O_QUIET: c->quiet = true; break;
-        case O_LOG: c->log = optarg; break;
-        case O_CKPT: s->job.checkpoint = optarg; break;
-        case O_CKPT_EVERY: s->job.every = cli_seconds(optarg, "--checkpoint-every"); break;
-        case O_RESUME: s->job.resume = optarg; break;
+        case O_CKPT: s->resumable.checkpoint = optarg; break;
+        case O_CKPT_EVERY: s->resumable.every = cli_seconds(optarg, "--checkpoint-every"); break;
+        case O_RESUME: s->resumable.resume = optarg; break;
         case O_THREADS: s->threads = (int)cli_number(optarg, "--threads", 1, DFPN_MAX_THREADS); break;
         case O_NODES: s->lim.node_limit = (uint64_t)cli_number(optarg, "--node-limit", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_DTW: s->dtw = true; break;
@@ -181,11 +179,6 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
                 cli_fail("unknown --dtw-method '%s' (dfpn or ab)", optarg);
             s->dtw_ab = strcmp(optarg, "ab") == 0;
             break;
-        case O_WITHIN:
-            s->within_asked = true;
-            s->within = (int)cli_number(optarg, "--within", 0, 64);
-            break;
-        case O_PROOF: c->proof = optarg; break;
         case O_JSON: c->json = true; break;
         case O_PMAX: s->proof_max_lines = (uint64_t)cli_number(optarg, "--proof-max-lines", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_SEARCH:
@@ -194,33 +187,38 @@ static int parse_options(int argc, char **argv, SolveSpec *s, SolveCli *c, GameO
             s->alphabeta = strcmp(optarg, "ab") == 0;
             break;
         default:
-            if (!tuning_option(opt, optarg, &s->cfg) && !cli_game_option(opt, optarg, g)) cli_bad_option(argv, opt);
+            if (!cli_run_option(opt, optarg, &c->run, &s->cfg.kn) && !tuning_option(opt, optarg, &s->cfg) &&
+                !cli_game_option(opt, optarg, g))
+                cli_bad_option(argv, opt);
         }
     }
+    s->time_limit = c->run.time_limit;
+    s->within_asked = c->run.within_asked;
+    s->within = c->run.within;
     /* The bounded question is a search of its own: it writes no certificate
      * or checkpoint and has no value search to add a distance to. */
-    if (s->within_asked && (s->job.checkpoint || s->job.resume || s->dtw || s->alphabeta))
+    if (s->within_asked && (s->resumable.checkpoint || s->resumable.resume || s->dtw || s->alphabeta))
         cli_fail("--within cannot be combined with --checkpoint, --resume, --dtw or --search ab");
     return 0;
 }
 
 /* Releases the checkpoint's lock, then fails (one line, exit 2): the lock
  * would go with the process anyway, but its file would stay behind. */
-static noreturn void fail_unlocking(JobOpts *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static noreturn void fail_unlocking(JobOpts *job, const char *fmt, ...)
+static noreturn void fail_unlocking(ResumableOpts *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void fail_unlocking(ResumableOpts *job, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    job_unlock(job);
+    resumable_unlock(job);
     cli_fail("%s", msg);
 }
 
 /* Opens the log (a resumed job adds to its log; a fresh one starts anew);
  * NULL if it cannot be written. */
-static FILE *open_log(const char *path, bool resume)
+static FILE *open_solve_log(const char *path, bool resume)
 {
     FILE *f = fopen(path, resume ? "a" : "w");
     if (!f) return NULL;
@@ -232,52 +230,53 @@ static FILE *open_log(const char *path, bool resume)
 int cmd_solve(int argc, char **argv)
 {
     SolveSpec s = solve_default_spec();
-    s.threads = par_cores();
+    s.threads = parallel_cores();
     s.proof_max_lines = 10000000;
-    SolveCli c = {.progress_every = 5};
+    SolveCli c = {.run = {.progress_every = 5}};
     GameOpts g = {0, 0, RULES_ORIGINAL};
-    if (parse_options(argc, argv, &s, &c, &g)) return 0;
+    if (parse_solve_options(argc, argv, &s, &c, &g)) return 0;
     Rules r;
     Board b;
     cli_position_args(&g, argc, argv, &r, &b);
-    /* One writer per checkpoint (solver/job.h), held until the solve is
+    /* One writer per checkpoint (solver/resumable.h), held until the solve is
      * over: taken before the proof and log files are opened, so that a
      * refused second solve truncates neither. */
     FileLock lock;
     char err[512];
-    if (job_lock(&s.job, &lock, err, sizeof err) != 0) cli_fail("%s", err);
-    if (c.proof && !(s.proof = fopen(c.proof, "w"))) fail_unlocking(&s.job, "cannot write proof file '%s'", c.proof);
-    Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.quiet};
-    if (c.log && !(prog.log = open_log(c.log, s.job.resume != NULL)))
-        fail_unlocking(&s.job, "cannot write log file '%s'", c.log);
-    if (!c.quiet || prog.log) {
-        s.lim.report_every = c.progress_every;
-        s.lim.report = show_progress;
+    if (resumable_lock(&s.resumable, &lock, err, sizeof err) != 0) cli_fail("%s", err);
+    if (c.run.proof && !(s.proof = fopen(c.run.proof, "w")))
+        fail_unlocking(&s.resumable, "cannot write proof file '%s'", c.run.proof);
+    Progress prog = {.tty = isatty(STDERR_FILENO) != 0, .quiet = c.run.quiet};
+    if (c.run.log && !(prog.log = open_solve_log(c.run.log, s.resumable.resume != NULL)))
+        fail_unlocking(&s.resumable, "cannot write log file '%s'", c.run.log);
+    if (!c.run.quiet || prog.log) {
+        s.lim.report_every = c.run.progress_every;
+        s.lim.report = show_solve_progress;
         s.lim.report_arg = &prog;
     }
-    s.job.note = show_note;
-    s.job.note_arg = &prog;
+    s.resumable.note = show_note;
+    s.resumable.note_arg = &prog;
     SolveReport rep;
     signals_stop_on_interrupt(); /* a signal from here on stops the solve cleanly */
     if (solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
         if (s.proof) {
             fclose(s.proof);
-            remove(c.proof);
+            remove(c.run.proof);
         }
-        fail_unlocking(&s.job, "%s", err);
+        fail_unlocking(&s.resumable, "%s", err);
     }
-    job_unlock(&s.job); /* the job's last save is behind us */
+    resumable_unlock(&s.resumable); /* the job's last save is behind us */
     if (prog.shown) fputc('\n', stderr);
-    if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.log);
+    if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.run.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])
         snprintf(rep.proof_error, sizeof rep.proof_error, "cannot finish writing the proof file");
-    SolveAsked q = {&r, b, s.dtw, s.job.resume || s.job.checkpoint, c.proof, s.within_asked, s.within};
+    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.run.proof, s.within_asked, s.within};
     if (c.json) solve_print_json(stdout, &q, &rep);
     else solve_print_text(stdout, &q, &rep);
     if (rep.proof_error[0]) {
-        remove(c.proof); /* a partial certificate must not be mistaken for one */
+        remove(c.run.proof); /* a partial certificate must not be mistaken for one */
         fprintf(stderr, "ocsolve: proof not written: %s\n", rep.proof_error);
     }
-    if (rep.job.signo) return 128 + rep.job.signo;
-    return rep.proof_error[0] || rep.job.save_failed ? 1 : 0;
+    if (rep.resumable.signo) return 128 + rep.resumable.signo;
+    return rep.proof_error[0] || rep.resumable.save_failed ? 1 : 0;
 }

@@ -148,7 +148,7 @@ static int do_stats(int argc, char **argv)
 }
 
 /* The key of POSITION under the game options. */
-static StoreKey key_of(const GameOpts *g, const char *pos, Rules *r)
+static StoreKey position_key(const GameOpts *g, const char *pos, Rules *r)
 {
     Board b;
     cli_position(g, pos, NULL, 0, r, &b);
@@ -172,7 +172,7 @@ static int do_get(int argc, char **argv)
     need_args(argc - optind, 2, 2, "get", "DIR and POSITION");
     const char *dir = argv[optind];
     Rules r;
-    StoreKey key = key_of(&g, argv[optind + 1], &r);
+    StoreKey key = position_key(&g, argv[optind + 1], &r);
     Store *s = open_or_fail(dir, true, &(StoreGame){key.rules, key.n, key.k});
     StoreValue v;
     StoreBound bd;
@@ -254,7 +254,7 @@ static int do_put(int argc, char **argv)
     need_args(argc - optind, 3, 5, "put", "DIR, POSITION and WINNER");
     const char *dir = argv[optind];
     Rules r;
-    StoreKey key = key_of(&g, argv[optind + 1], &r);
+    StoreKey key = position_key(&g, argv[optind + 1], &r);
     const char *w = argv[optind + 2];
     StoreValue v = {WINNER_NONE, MOVE_NONE, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_HAND};
     if (strcmp(w, "order") == 0) v.winner = WINNER_ORDER;

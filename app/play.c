@@ -104,8 +104,6 @@ const char *play_by_token(ProvedBy by)
     return (unsigned)by < sizeof names / sizeof names[0] ? names[by] : "-";
 }
 
-static const char *side_name(Winner w) { return w == WINNER_ORDER ? "Order" : "Chaos"; }
-static Winner other_side(Winner w) { return w == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER; }
 
 /* What proved a value, for people. */
 static const char *by_text(ProvedBy by)
@@ -153,17 +151,17 @@ void play_reason(const PlayGame *g, const Advice *a, char *buf, size_t size)
         else
             snprintf(buf, size, "Chaos pairing: then %d pairs cover every live window (Chaos wins)", a->pairs);
         break;
-    case ADVICE_STORE: snprintf(buf, size, "%s wins by the store of decided positions", side_name(v->winner)); break;
+    case ADVICE_STORE: snprintf(buf, size, "%s wins by the store of decided positions", play_side_name(v->winner)); break;
     case ADVICE_SEARCH:
         if (v->winner == WINNER_ORDER && v->dtw > 0)
             snprintf(buf, size, "forced win found by search: Order wins in at most %d plies%s", v->dtw, fig);
-        else snprintf(buf, size, "forced win found by search: %s wins%s", side_name(v->winner), fig);
+        else snprintf(buf, size, "forced win found by search: %s wins%s", play_side_name(v->winner), fig);
         break;
     case ADVICE_LOST:
         if (v->dtw > 0)
             snprintf(buf, size, "%s is lost (%s): Order wins in at most %d plies; resisting longest%s",
-                     side_name(other_side(v->winner)), by_text(v->by), v->dtw, fig);
-        else snprintf(buf, size, "%s is lost (%s); no move saves it: resisting%s", side_name(other_side(v->winner)),
+                     play_side_name(winner_other(v->winner)), by_text(v->by), v->dtw, fig);
+        else snprintf(buf, size, "%s is lost (%s); no move saves it: resisting%s", play_side_name(winner_other(v->winner)),
                       by_text(v->by), fig);
         break;
     case ADVICE_GUESS: snprintf(buf, size, "no proof yet; best guess%s", fig); break;
@@ -226,7 +224,7 @@ static void choose_among(PlayGame *g, int sym, PlayChoice *c)
 void play_choose(PlayGame *g, int sym, PlayChoice *c)
 {
     *c = (PlayChoice){.sym = sym, .preferred = MOVE_NONE,
-                      .mover = board_order_to_move(g->b) ? WINNER_ORDER : WINNER_CHAOS};
+                      .mover = winner_to_move(g->b)};
     advise(&g->adv, g->b, g->think, &c->a);
     if (sym < 0 || c->a.move == MOVE_NONE || move_piece(c->a.move) == sym) return;
     c->restricted = true;
@@ -265,12 +263,12 @@ void play_choice_reason(const PlayGame *g, const PlayChoice *c, char *buf, size_
         add(buf, size, &len, "%s",
             me == WINNER_ORDER ? "completes a line: Order wins" : "fills the board without a line: Chaos wins");
         break;
-    case 3: add(buf, size, &len, "keeps %s's win (%s%s)", side_name(me), by_text(v->by), dist); break;
+    case 3: add(buf, size, &len, "keeps %s's win (%s%s)", play_side_name(me), by_text(v->by), dist); break;
     case 2: add(buf, size, &len, "no %c move is proved to win; one not proved to lose (best guess)", sym); break;
     case 1:
         add(buf, size, &len, "every %c move loses; resisting (%s%s)", sym, by_text(v->by), dist);
         break;
-    default: add(buf, size, &len, "every %c move ends the game: %s wins", sym, side_name(other_side(me))); break;
+    default: add(buf, size, &len, "every %c move ends the game: %s wins", sym, play_side_name(winner_other(me))); break;
     }
     add(buf, size, &len, "%s", fig);
 }

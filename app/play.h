@@ -84,6 +84,9 @@ const char *play_choice_kind(const PlayChoice *c);
 /* The reason for a choice in words (play_reason for the advisor's own). */
 void play_choice_reason(const PlayGame *g, const PlayChoice *c, char *buf, size_t size);
 
+/* "Order" or "Chaos": a side as people read it. */
+static inline const char *play_side_name(Winner w) { return w == WINNER_ORDER ? "Order" : "Chaos"; }
+
 /* "order", "chaos" or "unknown" ... as protocol tokens. */
 const char *play_kind_token(AdviceKind k);
 const char *play_by_token(ProvedBy by);

@@ -113,29 +113,6 @@ static long digits(const char *s)
     return v;
 }
 
-/* A plain decimal (cli.h's syntax: [-]digits[.digits][e[+-]digits], no
- * "inf", "nan", hex or space) in *v; false if s is not one. */
-static bool plain_decimal(const char *s, bool minus, double *v)
-{
-    const char *p = s + (minus && *s == '-');
-    size_t ds = strspn(p, "0123456789");
-    p += ds;
-    if (*p == '.') {
-        size_t frac = strspn(p + 1, "0123456789");
-        p += 1 + frac, ds += frac;
-    }
-    if (ds == 0) return false;
-    if (*p == 'e' || *p == 'E') {
-        p += 1 + (p[1] == '+' || p[1] == '-');
-        size_t ex = strspn(p, "0123456789");
-        if (ex == 0) return false;
-        p += ex;
-    }
-    if (*p) return false;
-    *v = strtod(s, NULL);
-    return true;
-}
-
 /* "X"/"x" or "O"/"o": the symbol in *sym; false otherwise. */
 static bool symbol_of(const char *s, int *sym)
 {
@@ -160,40 +137,40 @@ static bool start_game(Gtp *c, RuleSet rs, int n, int k)
 
 /* --- GTP's administrative commands --- */
 
-static void cmd_protocol_version(Gtp *c, int argc, char **argv)
+static void gtp_protocol_version(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     success(c, "2");
 }
 
-static void cmd_name(Gtp *c, int argc, char **argv)
+static void gtp_name(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     success(c, "ocsolve");
 }
 
 /* The dialect's version (README): ocsolve has no release numbers. */
-static void cmd_version(Gtp *c, int argc, char **argv)
+static void gtp_version(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     success(c, "1");
 }
 
-static void cmd_quit(Gtp *c, int argc, char **argv)
+static void gtp_quit(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     success(c, "%s", "");
     c->quit = true;
 }
 
-static void cmd_known_command(Gtp *c, int argc, char **argv);
-static void cmd_list_commands(Gtp *c, int argc, char **argv);
+static void gtp_known_command(Gtp *c, int argc, char **argv);
+static void gtp_list_commands(Gtp *c, int argc, char **argv);
 
 /* --- GTP's game commands --- */
 
 /* boardsize N: the empty N x N board, same rules, the k asked for where
  * it fits (k <= N), else k = N; GTP's own message for a size out of range. */
-static void cmd_boardsize(Gtp *c, int argc, char **argv)
+static void gtp_boardsize(Gtp *c, int argc, char **argv)
 {
     (void)argc;
     long n = digits(argv[1]);
@@ -208,7 +185,7 @@ static void cmd_boardsize(Gtp *c, int argc, char **argv)
     if (start_game(c, c->g->r.rules, (int)n, c->want_k <= n ? c->want_k : (int)n)) success(c, "%s", "");
 }
 
-static void cmd_clear_board(Gtp *c, int argc, char **argv)
+static void gtp_clear_board(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     if (start_game(c, c->g->r.rules, c->g->r.n, c->g->r.k)) success(c, "%s", "");
@@ -216,16 +193,16 @@ static void cmd_clear_board(Gtp *c, int argc, char **argv)
 
 /* komi: Order and Chaos has none; a number is accepted (GTP counts komi
  * among the commands every engine has, and controllers send it). */
-static void cmd_komi(Gtp *c, int argc, char **argv)
+static void gtp_komi(Gtp *c, int argc, char **argv)
 {
     (void)argc;
     double v;
-    if (!plain_decimal(argv[1], true, &v)) failure(c, "syntax error: komi takes a number (not '%s')", argv[1]);
+    if (!cli_plain_decimal(argv[1], true, &v)) failure(c, "syntax error: komi takes a number (not '%s')", argv[1]);
     else success(c, "%s", "");
 }
 
 /* play SYMBOL CELL (GTP's play COLOR VERTEX) or play MOVE: = STATUS. */
-static void cmd_play(Gtp *c, int argc, char **argv)
+static void gtp_play(Gtp *c, int argc, char **argv)
 {
     char text[GTP_LINE_MAX + 2], err[MSG_LEN];
     int sym;
@@ -245,7 +222,7 @@ static void cmd_play(Gtp *c, int argc, char **argv)
 }
 
 /* genmove [SYMBOL]: = MOVE KIND WINNER DTW REASON... (README). */
-static void cmd_genmove(Gtp *c, int argc, char **argv)
+static void gtp_genmove(Gtp *c, int argc, char **argv)
 {
     PlayGame *g = c->g;
     int sym = -1;
@@ -273,7 +250,7 @@ static void cmd_genmove(Gtp *c, int argc, char **argv)
 }
 
 /* showboard: = POSITION TO-MOVE STATUS, then the board drawn. */
-static void cmd_showboard(Gtp *c, int argc, char **argv)
+static void gtp_showboard(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     const PlayGame *g = c->g;
@@ -285,7 +262,7 @@ static void cmd_showboard(Gtp *c, int argc, char **argv)
             board);
 }
 
-static void cmd_undo(Gtp *c, int argc, char **argv)
+static void gtp_undo(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     if (!play_undo(c->g)) failure(c, "cannot undo: nothing to undo");
@@ -295,7 +272,7 @@ static void cmd_undo(Gtp *c, int argc, char **argv)
 /* --- ocsolve's own commands --- */
 
 /* newgame [RULES] [N K]: omitted parts keep the current game's. */
-static void cmd_newgame(Gtp *c, int argc, char **argv)
+static void gtp_newgame(Gtp *c, int argc, char **argv)
 {
     RuleSet rs = c->g->r.rules;
     int n = c->g->r.n, k = c->g->r.k, i = 1;
@@ -321,7 +298,7 @@ static void cmd_newgame(Gtp *c, int argc, char **argv)
 }
 
 /* solve: = WINNER DTW BY. */
-static void cmd_solve(Gtp *c, int argc, char **argv)
+static void gtp_solve(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     AdviceValue v;
@@ -332,11 +309,11 @@ static void cmd_solve(Gtp *c, int argc, char **argv)
 }
 
 /* think S: the limit is --think's (CLI_MAX_SECONDS). */
-static void cmd_think(Gtp *c, int argc, char **argv)
+static void gtp_think(Gtp *c, int argc, char **argv)
 {
     (void)argc;
     double s;
-    if (!plain_decimal(argv[1], false, &s) || !(s > 0 && s <= CLI_MAX_SECONDS)) {
+    if (!cli_plain_decimal(argv[1], false, &s) || !(s > 0 && s <= CLI_MAX_SECONDS)) {
         failure(c, "bad think time '%s': seconds more than 0 and at most 1e9", argv[1]);
         return;
     }
@@ -352,22 +329,22 @@ static const struct {
     const char *usage;
     void (*run)(Gtp *, int, char **);
 } commands[] = {
-    {"protocol_version", 0, 0, "protocol_version", cmd_protocol_version},
-    {"name", 0, 0, "name", cmd_name},
-    {"version", 0, 0, "version", cmd_version},
-    {"known_command", 1, 1, "known_command COMMAND", cmd_known_command},
-    {"list_commands", 0, 0, "list_commands", cmd_list_commands},
-    {"quit", 0, 0, "quit", cmd_quit},
-    {"boardsize", 1, 1, "boardsize N", cmd_boardsize},
-    {"clear_board", 0, 0, "clear_board", cmd_clear_board},
-    {"komi", 1, 1, "komi NUMBER", cmd_komi},
-    {"play", 1, 2, "play SYMBOL CELL or play MOVE, e.g. play X c3 or play Xc3", cmd_play},
-    {"genmove", 0, 1, "genmove [X|O]", cmd_genmove},
-    {"showboard", 0, 0, "showboard", cmd_showboard},
-    {"undo", 0, 0, "undo", cmd_undo},
-    {"newgame", 0, 3, "newgame [original|exact|exact-end] [BOARD K]", cmd_newgame},
-    {"solve", 0, 0, "solve", cmd_solve},
-    {"think", 1, 1, "think SECONDS", cmd_think},
+    {"protocol_version", 0, 0, "protocol_version", gtp_protocol_version},
+    {"name", 0, 0, "name", gtp_name},
+    {"version", 0, 0, "version", gtp_version},
+    {"known_command", 1, 1, "known_command COMMAND", gtp_known_command},
+    {"list_commands", 0, 0, "list_commands", gtp_list_commands},
+    {"quit", 0, 0, "quit", gtp_quit},
+    {"boardsize", 1, 1, "boardsize N", gtp_boardsize},
+    {"clear_board", 0, 0, "clear_board", gtp_clear_board},
+    {"komi", 1, 1, "komi NUMBER", gtp_komi},
+    {"play", 1, 2, "play SYMBOL CELL or play MOVE, e.g. play X c3 or play Xc3", gtp_play},
+    {"genmove", 0, 1, "genmove [X|O]", gtp_genmove},
+    {"showboard", 0, 0, "showboard", gtp_showboard},
+    {"undo", 0, 0, "undo", gtp_undo},
+    {"newgame", 0, 3, "newgame [original|exact|exact-end] [BOARD K]", gtp_newgame},
+    {"solve", 0, 0, "solve", gtp_solve},
+    {"think", 1, 1, "think SECONDS", gtp_think},
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -378,13 +355,13 @@ static int find_command(const char *name)
     return -1;
 }
 
-static void cmd_known_command(Gtp *c, int argc, char **argv)
+static void gtp_known_command(Gtp *c, int argc, char **argv)
 {
     (void)argc;
     success(c, "%s", find_command(argv[1]) >= 0 ? "true" : "false");
 }
 
-static void cmd_list_commands(Gtp *c, int argc, char **argv)
+static void gtp_list_commands(Gtp *c, int argc, char **argv)
 {
     (void)argc, (void)argv;
     char list[MSG_LEN] = "";

@@ -79,7 +79,7 @@ static void *watchdog(void *arg)
 }
 
 /* The analysis as it stands, into the running slot (AnalyseNote). */
-static void note(const Analysis *an, int index, void *arg)
+static void note_analysis(const Analysis *an, int index, void *arg)
 {
     (void)index;
     ServeJobs *j = arg;
@@ -110,7 +110,7 @@ static void run_play(ServeJobs *j, int sym, ServePlay *out)
 /* Runs the job of slot i (its query q) without the lock; the results go
  * into *res (the slot is copied back by the caller). false: it failed
  * (res->error says why). */
-static bool run(ServeJobs *j, const ServeQuery *q, ServeJob *res)
+static bool run_query(ServeJobs *j, const ServeQuery *q, ServeJob *res)
 {
     char err[160];
     if (play_at(&j->game, &q->r, q->b, err, sizeof err) != 0) {
@@ -120,7 +120,7 @@ static bool run(ServeJobs *j, const ServeQuery *q, ServeJob *res)
     j->game.adv.interrupt = &j->stop;
     switch (q->kind) {
     case SERVE_ANALYSE:
-        analyse(&j->game.adv, q->b, q->last, j->cfg.think, &j->work, note, j);
+        analyse(&j->game.adv, q->b, q->last, j->cfg.think, &j->work, note_analysis, j);
         res->an = j->work;
         break;
     case SERVE_SOLVE: advise_value(&j->game.adv, q->b, j->cfg.think, &res->value); break;
@@ -164,7 +164,7 @@ static void *worker(void *arg)
         /* res is big (an Analysis): it lives in the slot's own copy, made
          * here without the lock and copied back under it */
         ServeJob *res = calloc(1, sizeof *res);
-        bool ok = res && run(j, &q, res);
+        bool ok = res && run_query(j, &q, res);
         pthread_mutex_lock(&j->mu);
         j->running = -1;
         if (j->abandoned || j->quit) { /* nobody wants it: its slot goes */

@@ -195,7 +195,7 @@ static void head_members(Json *j, const ServeJob *job, double think)
 /* Closes the object j writes to f, a memory stream over *buf (which
  * fclose sets): the text (the caller frees it), or NULL when the stream
  * failed (freed). */
-static char *finish(Json *j, FILE *f, char **buf)
+static char *finish_text(Json *j, FILE *f, char **buf)
 {
     json_close(j);
     json_end(j);
@@ -220,7 +220,7 @@ char *serve_job_json(const ServeJob *job, double think, size_t *len)
         else if (job->state == JOB_DONE && job->q.kind == SERVE_SOLVE) value_object(&j, "value", &job->value);
         else if (job->state == JOB_DONE) play_members(&j, job);
     }
-    return finish(&j, f, &buf);
+    return finish_text(&j, f, &buf);
 }
 
 char *serve_error_json(const char *msg, size_t *len)
@@ -232,5 +232,5 @@ char *serve_error_json(const char *msg, size_t *len)
     json_begin(&j, f);
     json_object(&j, NULL);
     json_str(&j, "error", msg);
-    return finish(&j, f, &buf);
+    return finish_text(&j, f, &buf);
 }

@@ -51,7 +51,7 @@ static void print_within_text(FILE *f, const SolveAsked *q, const SolveReport *r
         fprintf(f, "move: %s\n", mv);
     }
     fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\n", (unsigned long long)rep->nodes, rep->seconds, rate(rep));
-    if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
+    if (rep->resumable.signo) fprintf(f, "stopped by signal %d\n", rep->resumable.signo);
     print_proof_line(f, q, rep);
 }
 
@@ -73,20 +73,24 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
         fprintf(f, "dtw search: %s, %llu nodes, %.3f s\n", rep->dtw_by_ab ? "ab" : "dfpn",
                 (unsigned long long)rep->dtw_nodes, rep->dtw_seconds);
     }
-    fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\nroot pn/dn: ", (unsigned long long)rep->nodes, rep->seconds,
-            rate(rep));
-    print_num(f, rep->pn);
-    fputs(" / ", f);
-    print_num(f, rep->dn);
-    fputc('\n', f);
+    fprintf(f, "nodes: %llu\nseconds: %.3f\nnodes/s: %.0f\n", (unsigned long long)rep->nodes, rep->seconds, rate(rep));
+    if (rep->ab_depth > 0) { /* alpha-beta has no proof numbers, only its depth */
+        fprintf(f, "ab depth: %d\n", rep->ab_depth);
+    } else {
+        fputs("root pn/dn: ", f);
+        print_num(f, rep->pn);
+        fputs(" / ", f);
+        print_num(f, rep->dn);
+        fputc('\n', f);
+    }
     if (rep->threat_searches)
         fprintf(f, "threat searches: %llu, %llu won\n", (unsigned long long)rep->threat_searches,
                 (unsigned long long)rep->threat_wins);
-    if (q->job)
+    if (q->resumable)
         fprintf(f, "all runs: %llu nodes, %.1f s; checkpoints saved: %d\n",
-                (unsigned long long)(rep->job.prev_nodes + rep->nodes), rep->job.prev_seconds + rep->seconds,
-                rep->job.checkpoints);
-    if (rep->job.signo) fprintf(f, "stopped by signal %d\n", rep->job.signo);
+                (unsigned long long)(rep->resumable.prev_nodes + rep->nodes), rep->resumable.prev_seconds + rep->seconds,
+                rep->resumable.checkpoints);
+    if (rep->resumable.signo) fprintf(f, "stopped by signal %d\n", rep->resumable.signo);
     print_proof_line(f, q, rep);
 }
 
@@ -114,7 +118,7 @@ static void print_within_json(Json *j, const SolveAsked *q, const SolveReport *r
     json_uint(j, "nodes", rep->nodes);
     json_real(j, "seconds", rep->seconds, 6);
     json_real(j, "nodes_per_second", rate(rep), 0);
-    if (rep->job.signo) json_int(j, "signal", rep->job.signo);
+    if (rep->resumable.signo) json_int(j, "signal", rep->resumable.signo);
     print_proof_json(j, q, rep);
 }
 
@@ -145,6 +149,7 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     json_real(&j, "nodes_per_second", rate(rep), 0);
     json_num(&j, "root_pn", rep->pn);
     json_num(&j, "root_dn", rep->dn);
+    if (rep->ab_depth > 0) json_int(&j, "ab_depth", rep->ab_depth);
     json_uint(&j, "threat_searches", rep->threat_searches);
     json_uint(&j, "threat_wins", rep->threat_wins);
     if (q->dtw) {
@@ -154,12 +159,12 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
         json_uint(&j, "dtw_nodes", rep->dtw_nodes);
         json_real(&j, "dtw_seconds", rep->dtw_seconds, 6);
     }
-    if (q->job) {
-        json_uint(&j, "total_nodes", rep->job.prev_nodes + rep->nodes);
-        json_real(&j, "total_seconds", rep->job.prev_seconds + rep->seconds, 3);
-        json_int(&j, "checkpoints", rep->job.checkpoints);
+    if (q->resumable) {
+        json_uint(&j, "total_nodes", rep->resumable.prev_nodes + rep->nodes);
+        json_real(&j, "total_seconds", rep->resumable.prev_seconds + rep->seconds, 3);
+        json_int(&j, "checkpoints", rep->resumable.checkpoints);
     }
-    if (rep->job.signo) json_int(&j, "signal", rep->job.signo);
+    if (rep->resumable.signo) json_int(&j, "signal", rep->resumable.signo);
     print_proof_json(&j, q, rep);
     json_close(&j);
     json_end(&j);

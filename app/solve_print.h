@@ -16,7 +16,7 @@ typedef struct {
     const Rules *r;
     Board b;
     bool dtw;              /* --dtw was asked */
-    bool job;              /* --checkpoint or --resume: print the totals of all runs */
+    bool resumable;        /* --checkpoint or --resume: print the totals of all runs */
     const char *proof;     /* --proof FILE, or NULL */
     bool within;           /* --within D was asked (only the bounded question) */
     int within_d;          /* D */

@@ -69,6 +69,8 @@ static inline __attribute__((always_inline)) uint64_t base_body(Base *bs, uint64
                                                                uint64_t (*rec)(Base *, uint64_t, uint64_t, int))
 {
     uint64_t total = 0, empty = bs->cells & ~(x | o);
+    /* Its own move loop, like the rest of the baseline: nothing of the
+     * engine's (moves.h included) is the program one would write first. */
     while (empty) {
         uint64_t bit = empty & -empty;
         empty ^= bit;

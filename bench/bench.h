@@ -169,7 +169,4 @@ double bench_rate(double amount, double seconds);
  * solver's node rate is compared with. */
 double bench_probe_bound(const BenchTT *tt);
 
-/* Writes the message of a failed check to err and returns -1. */
-int bench_error(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 #endif

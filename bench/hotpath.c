@@ -9,6 +9,7 @@
  * compares two runs made at different moments. */
 #include "../engine/perft.h"
 #include "../solver/clock.h"
+#include "../tables/errmsg.h"
 #include "bench.h"
 
 static int run_engine(const Rules *r, Board b, int depth, PerftMode mode, BenchPerftFig *f, char *err, int errlen)
@@ -16,7 +17,7 @@ static int run_engine(const Rules *r, Board b, int depth, PerftMode mode, BenchP
     for (int run = 0; run < BENCH_HOT_RUNS; run++) {
         PerftResult res;
         double t0 = clock_seconds();
-        if (perft_run(r, b, depth, mode, 0, &res) != 0) return bench_error(err, errlen, "perft could not run");
+        if (perft_run(r, b, depth, mode, 0, &res) != 0) return errmsg_set(err, errlen, "perft could not run");
         double dt = clock_seconds() - t0;
         if (run == 0 || dt < f->seconds) f->seconds = dt;
         f->count = res.count;
@@ -36,7 +37,7 @@ static void run_baseline(Board b, int depth, BenchPerftFig *f, int *windows)
     }
 }
 
-static void add(BenchPerftFig *total, const BenchPerftFig *f)
+static void add_figures(BenchPerftFig *total, const BenchPerftFig *f)
 {
     total->count += f->count;
     total->nodes += f->nodes;
@@ -57,15 +58,15 @@ static int hot_position(const Rules *r, bool quick, int i, BenchHot *h, char *er
     const BenchPerftFig *base = &h->base[i], *full = &h->full[i];
     run_baseline(b, depth, &h->base[i], &h->base_windows);
     if (base->count != full->count || base->nodes != full->nodes || base->ends != full->ends)
-        return bench_error(err, errlen,
+        return errmsg_set(err, errlen,
                            "hot path: the baseline counts %llu sequences (%llu positions, %llu ending the game) at "
                            "depth %d from %s, the engine %llu (%llu, %llu)",
                            (unsigned long long)base->count, (unsigned long long)base->nodes,
                            (unsigned long long)base->ends, depth, p->pos, (unsigned long long)full->count,
                            (unsigned long long)full->nodes, (unsigned long long)full->ends);
-    add(&h->full_total, full);
-    add(&h->bulk_total, &h->bulk[i]);
-    add(&h->base_total, base);
+    add_figures(&h->full_total, full);
+    add_figures(&h->bulk_total, &h->bulk[i]);
+    add_figures(&h->base_total, base);
     return 0;
 }
 

@@ -9,7 +9,7 @@
  *
  * Sources of the values:
  *   store     a position the pure search of the empty board decided and
- *             certified (results/search-original.md: its store and
+ *             certified (results/search/search-original.md: its store and
  *             certificate, which `ocsolve verify` accepted from the empty
  *             board; every position a verified certificate covers has the
  *             value it claims), up to symmetry;
@@ -18,28 +18,27 @@
  *   cert      certified on its own for this tier (ocsolve solve --no-centre
  *             --proof; the Chaos win's certificate ends in pairing lemma
  *             lines, which the verifier checks itself) and accepted by
- *             ocsolve verify: results/bench-opening/ holds them.
+ *             ocsolve verify: results/bench/bench-opening/ holds them.
  * Changing the list changes the opening signature (bench/signature.txt).
  */
 #include "../engine/notation.h"
 #include "../solver/clock.h"
 #include "../solver/dfpn.h"
+#include "../tables/errmsg.h"
 #include "bench.h"
 
 #include <string.h>
 
-#define ORDER WINNER_ORDER
-#define CHAOS WINNER_CHAOS
 const BenchOpeningPos bench_opening_pos[] = {
-    {"Xc3 Od4", ORDER, "store"},
-    {"Xc3 Ob2", ORDER, "store"},
-    {"Xc3 Oe3", ORDER, "store"},
-    {"Xc3 Od4 Xc2", ORDER, "line"},
-    {"Xc3 Od4 Oe4 Of6", ORDER, "line"},
-    {"Xc3 Od4 Oe4 Of6 Ob4", ORDER, "line"},
-    {"Xc3 Oa1 Xd4 Of6 Xb2", CHAOS, "cert"},
-    {"Xa1 Of1 Oa2 Xa3 Oc5 Xd6", ORDER, "cert"},
-    {"Od3 Oa4 Xb4 Of5 Ob6 Of6", ORDER, "cert"},
+    {"Xc3 Od4", WINNER_ORDER, "store"},
+    {"Xc3 Ob2", WINNER_ORDER, "store"},
+    {"Xc3 Oe3", WINNER_ORDER, "store"},
+    {"Xc3 Od4 Xc2", WINNER_ORDER, "line"},
+    {"Xc3 Od4 Oe4 Of6", WINNER_ORDER, "line"},
+    {"Xc3 Od4 Oe4 Of6 Ob4", WINNER_ORDER, "line"},
+    {"Xc3 Oa1 Xd4 Of6 Xb2", WINNER_CHAOS, "cert"},
+    {"Xa1 Of1 Oa2 Xa3 Oc5 Xd6", WINNER_ORDER, "cert"},
+    {"Od3 Oa4 Xb4 Of5 Ob6 Of6", WINNER_ORDER, "cert"},
 };
 const int bench_opening_count = (int)(sizeof bench_opening_pos / sizeof bench_opening_pos[0]);
 _Static_assert(sizeof bench_opening_pos / sizeof bench_opening_pos[0] <= BENCH_MAX_OPENING, "raise BENCH_MAX_OPENING");
@@ -54,21 +53,21 @@ static int play_moves(const Rules *r, const char *moves, Board *b, int *pieces, 
         while (*s == ' ') s++;
         size_t n = strcspn(s, " ");
         if (n == 0) break;
-        if (n >= sizeof tok) return bench_error(err, errlen, "opening workload: bad move in '%s'", moves);
+        if (n >= sizeof tok) return errmsg_set(err, errlen, "opening workload: bad move in '%s'", moves);
         memcpy(tok, s, n);
         tok[n] = '\0';
         s += n;
         Move m;
         char msg[NOTATION_ERR_LEN];
         if (notation_parse_move(tok, r->n, &m, msg, sizeof msg) != 0)
-            return bench_error(err, errlen, "opening workload: %s: %s", moves, msg);
+            return errmsg_set(err, errlen, "opening workload: %s: %s", moves, msg);
         if (board_occupied(*b) >> move_cell(m) & 1)
-            return bench_error(err, errlen, "opening workload: %s: %s is taken", moves, tok);
+            return errmsg_set(err, errlen, "opening workload: %s: %s is taken", moves, tok);
         board_place(b, m);
         ++*pieces;
     }
     if (rules_status(r, *b) != WINNER_NONE)
-        return bench_error(err, errlen, "opening workload: %s is not an ongoing position", moves);
+        return errmsg_set(err, errlen, "opening workload: %s is not an ongoing position", moves);
     return 0;
 }
 
@@ -79,7 +78,7 @@ int bench_opening(BenchOpening *out, BenchOpeningEach each, void *arg, char *err
     if (rules_init(&r, BENCH_N, BENCH_K, RULES_ORIGINAL, err, errlen) != 0) return -1;
     TT tt;
     if (tt_init(&tt, BENCH_OPENING_TT_BYTES, false) != 0)
-        return bench_error(err, errlen, "cannot allocate the %zu MiB table", BENCH_OPENING_TT_BYTES >> 20);
+        return errmsg_set(err, errlen, "cannot allocate the %zu MiB table", BENCH_OPENING_TT_BYTES >> 20);
     DfpnConfig cfg = dfpn_default_config();
     cfg.kn.centre = false;
     int rc = 0;
@@ -96,7 +95,7 @@ int bench_opening(BenchOpening *out, BenchOpeningEach each, void *arg, char *err
         Winner v = dfpn_solve(&d, b, &pn, &dn);
         double dt = clock_seconds() - t0;
         if (v != p->value) {
-            rc = bench_error(err, errlen, "opening: %s is a %s win, df-pn says %s", p->moves, winner_name(p->value),
+            rc = errmsg_set(err, errlen, "opening: %s is a %s win, df-pn says %s", p->moves, winner_name(p->value),
                              winner_name(v));
             break;
         }

@@ -5,6 +5,7 @@
  * is a wrong answer, not a slow one. */
 #include "../solver/clock.h"
 #include "../solver/dfpn.h"
+#include "../tables/errmsg.h"
 #include "bench.h"
 
 /* Solves suite position i on a cleared table; checks its value. */
@@ -22,7 +23,7 @@ static int solve_one(const Rules *r, TT *tt, const DfpnConfig *cfg, int i, Bench
     Winner v = dfpn_solve(&d, b, &pn, &dn);
     double dt = clock_seconds() - t0;
     if (v != p->value)
-        return bench_error(err, errlen, "solver (%d thread%s): %s is a %s win, df-pn says %s", out->threads,
+        return errmsg_set(err, errlen, "solver (%d thread%s): %s is a %s win, df-pn says %s", out->threads,
                            out->threads == 1 ? "" : "s", p->pos, winner_name(p->value), winner_name(v));
     int k = out->npos++;
     out->index[k] = i;
@@ -41,7 +42,7 @@ int bench_solver(bool quick, int threads, BenchSolver *out, BenchSolveEach each,
      * locks); otherwise the parallel run, on a shared table. */
     TT tt;
     if (tt_init(&tt, BENCH_SOLVER_TT_BYTES, threads > 0) != 0)
-        return bench_error(err, errlen, "cannot allocate the %zu MiB table", BENCH_SOLVER_TT_BYTES >> 20);
+        return errmsg_set(err, errlen, "cannot allocate the %zu MiB table", BENCH_SOLVER_TT_BYTES >> 20);
     DfpnConfig cfg = dfpn_default_config();
     int rc = 0;
     for (int i = 0; i < bench_solve_count && rc == 0; i++) {

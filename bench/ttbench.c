@@ -14,6 +14,7 @@
 #include "../engine/rng.h"
 #include "../solver/clock.h"
 #include "../tables/tt.h"
+#include "../tables/errmsg.h"
 #include "bench.h"
 
 enum { WALK_CHILDREN = 16, WALK_BRANCH = 3, WALK_DEPTH = 14 };
@@ -95,7 +96,7 @@ int bench_tt(bool quick, BenchTT *out, char *err, int errlen)
         return -1;
     TT t;
     if (tt_init(&t, BENCH_TT_BYTES, false) != 0)
-        return bench_error(err, errlen, "cannot allocate the %zu MiB table", BENCH_TT_BYTES >> 20);
+        return errmsg_set(err, errlen, "cannot allocate the %zu MiB table", BENCH_TT_BYTES >> 20);
     /* Twice the table's entries: the random stores also exercise replacement. */
     uint64_t n = quick ? 200000 : 2 * (uint64_t)tt_capacity(&t);
     tb_random(&t, n, out);

@@ -5,10 +5,10 @@
  * about half a minute; the recorded values come from three places:
  *   ab    bench/suite-original.txt, whose values are alpha-beta's (checked
  *         there against df-pn): its hardest positions;
- *   cert  an Order win from results/solve-timings-deep.csv or -hard.csv
+ *   cert  an Order win from results/solve/solve-timings-deep.csv or -hard.csv
  *         (df-pn) whose proof certificate (ocsolve solve --proof) was
  *         accepted by the independent verifier (ocsolve verify);
- *   dfpn  a Chaos win from results/solve-timings-deep.csv, df-pn's value
+ *   dfpn  a Chaos win from results/solve/solve-timings-deep.csv, df-pn's value
  *         only: alpha-beta does not finish on these in minutes and their
  *         certificates pass 100 million lines. Kept because disproofs search
  *         differently from proofs; a mismatch here means the solver's
@@ -16,6 +16,7 @@
  * The quick workload (--quick, for tests) is the entries marked quick.
  */
 #include "../engine/notation.h"
+#include "../tables/errmsg.h"
 #include "bench.h"
 
 /* Perft: an empty, an opening, a middle-game and a late position (the last
@@ -68,9 +69,9 @@ int bench_parse(const char *pos, const Rules *r, Board *b, char *err, int errlen
     char msg[NOTATION_ERR_LEN];
     int n;
     if (notation_parse_position(pos, r->n, b, &n, msg, sizeof msg) != 0)
-        return bench_error(err, errlen, "workload: %s", msg);
+        return errmsg_set(err, errlen, "workload: %s", msg);
     if (rules_status(r, *b) != WINNER_NONE)
-        return bench_error(err, errlen, "workload: %s is not an ongoing position", pos);
+        return errmsg_set(err, errlen, "workload: %s is not an ongoing position", pos);
     return 0;
 }
 

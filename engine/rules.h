@@ -50,6 +50,10 @@ static inline const char *winner_name(Winner w)
     return w == WINNER_ORDER ? "order" : w == WINNER_CHAOS ? "chaos" : "unknown";
 }
 
+/* The side to move in b, and the other side of a player (ORDER <-> CHAOS). */
+static inline Winner winner_to_move(Board b) { return board_order_to_move(b) ? WINNER_ORDER : WINNER_CHAOS; }
+static inline Winner winner_other(Winner w) { return w == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER; }
+
 /* n = 8, k = 3: 48 + 48 + 36 + 36 windows. A cell is in at most
  * min(k, n-k+1) windows of each direction: at most 16 (n = 8, k = 4 or 5). */
 enum { RULES_MAX_WINDOWS = 168, RULES_MAX_CELL_WINDOWS = 32 };

@@ -9,7 +9,7 @@
 #include "../engine/notation.h"
 #include "../solver/clock.h"
 
-void job_log_add(Ctx *c, int k, int i, const JobOutcome *o)
+void job_log_add(Coordinator *c, int k, int i, const JobOutcome *o)
 {
     if (!c->spec->job_log) return;
     if (c->nlog == c->logcap) {
@@ -30,7 +30,7 @@ void job_log_add(Ctx *c, int k, int i, const JobOutcome *o)
 }
 
 /* Marks the proof tree (job_log.h) in `in`; -1 out of memory. */
-static int mark_proof(const Ctx *c, bool *in)
+static int mark_proof(const Coordinator *c, bool *in)
 {
     int *stack = malloc(c->nt * sizeof *stack), top = 0;
     if (!stack) return -1;
@@ -47,7 +47,7 @@ static int mark_proof(const Ctx *c, bool *in)
 }
 
 /* The moves from the root to node i, e.g. "Oa1 Xd4" (empty at the root). */
-static void path_of(const Ctx *c, int i, char *out, size_t len)
+static void path_of(const Coordinator *c, int i, char *out, size_t len)
 {
     Move m[MOVES_MAX];
     int d = 0;
@@ -66,7 +66,7 @@ static const char *result_name(const JobRec *r)
     return r->value == WINNER_ORDER ? "order" : r->value == WINNER_CHAOS ? "chaos" : r->stopped ? "stopped" : "undecided";
 }
 
-int job_log_write(Ctx *c, FILE *f)
+int job_log_write(Coordinator *c, FILE *f)
 {
     bool proof = c->nt > 0 && top_decided(&c->t[0]);
     bool *in = calloc(c->nt ? c->nt : 1, sizeof *in);
@@ -93,7 +93,7 @@ int job_log_write(Ctx *c, FILE *f)
     return 0;
 }
 
-void job_log_free(Ctx *c)
+void job_log_free(Coordinator *c)
 {
     free(c->log);
     c->log = NULL;

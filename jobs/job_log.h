@@ -9,7 +9,7 @@
  * comparing runs (1 worker against 2, one selection against another)
  * by the nodes in and out of the proof shows whether a second worker's
  * extra nodes are speculative or the same work done twice
- * (results/jobs-efficiency.md).
+ * (results/jobs/jobs-efficiency.md).
  *
  * The proof tree (job_log_write): the root; below a decided inner node in
  * it, the winner's first child decided its way when the winner is to move
@@ -31,10 +31,10 @@
 
 /* Records worker k's finished job o on node i (before top_apply clears
  * the worker's state). */
-void job_log_add(Ctx *c, int k, int i, const JobOutcome *o);
+void job_log_add(Coordinator *c, int k, int i, const JobOutcome *o);
 /* Writes every record to f as CSV with its header; -1 on a write error
  * or out of memory (then the run's error says so). */
-int job_log_write(Ctx *c, FILE *f);
-void job_log_free(Ctx *c);
+int job_log_write(Coordinator *c, FILE *f);
+void job_log_free(Coordinator *c);
 
 #endif

@@ -54,7 +54,7 @@ typedef struct {
     uint32_t group;      /* which table (jobs/pool.c reply tables; 0: none);
                           * MPI ranks have one table each and ignore it */
     uint8_t bounded;     /* 0: a df-pn value job (jobrun_run); 1: a bounded
-                          * job asking W(b, within) by dd_within
+                          * job asking W(b, within) by dfpn_depth_within
                           * (jobrun_within): a transport picks by it */
     uint8_t within;      /* bounded: the plies, 0..64 */
 } JobOrder;
@@ -118,7 +118,7 @@ int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_
  * probes and stores exact (tt.h). Worth it because the jobs running at once
  * are siblings and cousins in the top tree: their subtrees transpose, and
  * with a table each two workers proved the same positions twice
- * (results/jobs-efficiency.csv). */
+ * (results/jobs/jobs-efficiency.csv). */
 void jobrun_init_shared(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, TT *shared, int threads,
                         const char *cert_dir);
 void jobrun_free(JobRunner *jr); /* frees only the runner's own table */
@@ -143,7 +143,7 @@ void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX]);
 
 /* A bounded job (o->bounded; a worker calls it for such an order, where
  * it calls jobrun_run for a value job; job_within.c): W(b,
- * within) by dd_within on the runner's table under the budget; decided,
+ * within) by dfpn_depth_within on the runner's table under the budget; decided,
  * its certificate (with o->certify and a folder): yes, Order's within
  * the proof's depth p, named jobrun_within_name(r, b, true, p); no,
  * Chaos's to the horizon `within`, named jobrun_within_name(r, b, false,

@@ -1,8 +1,8 @@
 /* job_within.c - a bounded job of the job-level search (job_run.h,
  * jobrun_within; jobs.h, Bounded mode): W(b, d), "does Order force a line
  * within d plies?", by the depth-bounded df-pn of solver/dfpn_depth.h on
- * the worker's table, through its public interface only (dd_init,
- * dd_within) and the certificate writers of solver/proof.h.
+ * the worker's table, through its public interface only (dfpn_depth_init,
+ * dfpn_depth_within) and the certificate writers of solver/proof.h.
  *
  * Kept table: as with value jobs (job_run.h), a table kept from job to job
  * and shared by the workers holds only what dfpn_depth.h says it holds:
@@ -64,7 +64,7 @@ static void root_numbers(const JobRunner *jr, Board b, int d, uint32_t *pn, uint
 /* Writes the certificate of the decided W(b, d) (yes at proof depth p, or
  * no) through a temporary file; the lines written, or -1 (no file left
  * behind) with *why set. */
-static int64_t write_cert(JobRunner *jr, DfpnDepth *dd, Board b, bool yes, int d, int p, uint8_t *why)
+static int64_t write_within_cert(JobRunner *jr, DfpnDepth *dd, Board b, bool yes, int d, int p, uint8_t *why)
 {
     char name[JOBRUN_NAME_MAX], path[4096], tmp[4200];
     jobrun_within_name(jr->r, b, yes, yes ? p : d, name);
@@ -87,10 +87,10 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
     out->tag = o->tag;
     out->serial = o->serial;
     DfpnDepth dd;
-    dd_init(&dd, jr->r, &jr->cfg.kn, jr->tt, NULL);
+    dfpn_depth_init(&dd, jr->r, &jr->cfg.kn, jr->tt, NULL);
     dd.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
     dd.depth = o->within;
-    int p = 0, a = dd_within(&dd, o->b, o->within, &p);
+    int p = 0, a = dfpn_depth_within(&dd, o->b, o->within, &p);
     out->nodes = dd.nodes;
     if (a < 0) {
         out->stopped = dd.stopped && (o->node_limit == 0 || dd.nodes < o->node_limit);
@@ -101,7 +101,7 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
     }
     if (a >= 0 && o->certify && jr->cert_dir) {
         double c0 = clock_seconds();
-        int64_t lines = write_cert(jr, &dd, o->b, a == 1, o->within, p, &out->cert_why);
+        int64_t lines = write_within_cert(jr, &dd, o->b, a == 1, o->within, p, &out->cert_why);
         out->cert = lines >= 0 ? JOBRUN_CERT_WRITTEN : JOBRUN_CERT_FAILED;
         out->cert_lines = lines >= 0 ? (uint64_t)lines : 0;
         out->cert_seconds = clock_seconds() - c0;

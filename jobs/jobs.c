@@ -14,7 +14,7 @@
 #include "top_tree.h"
 #include "within.h"
 
-static void report(Ctx *c, bool final)
+static void report(Coordinator *c, bool final)
 {
     if (!c->spec->report) return;
     JobsProgress p = {0};
@@ -40,7 +40,7 @@ static void report(Ctx *c, bool final)
 
 /* The next leaf to run (expanding or re-budgeting the way there), -1 if
  * none is available now. */
-static int next_leaf(Ctx *c)
+static int next_leaf(Coordinator *c)
 {
     int leaf;
     while (c->t[0].avail && (leaf = top_select_leaf(c)) >= 0) {
@@ -67,10 +67,10 @@ static int next_leaf(Ctx *c)
  * outcomes) only speculative, the running job with the fewest helpers.
  * Helping adds a thread to a job whose work is needed; a speculative leaf
  * counts only if a running job ends against its numbers (measured,
- * results/jobs-efficiency.md). A job whose search has ended (it writes its
+ * results/jobs/jobs-efficiency.md). A job whose search has ended (it writes its
  * certificate) takes no helper: a helper sent there came back with no
  * nodes, which marks the worker unhelpable until its next job (top_apply). */
-static int help_target(Ctx *c)
+static int help_target(Coordinator *c)
 {
     const TNode *root = &c->t[0];
     /* bounded jobs have no df-pn team to join (dfpn_depth.h is one thread) */
@@ -89,7 +89,7 @@ static int help_target(Ctx *c)
 }
 
 /* Sends idle worker k to help worker j's job. */
-static int send_help(Ctx *c, int k, int j)
+static int send_help(Coordinator *c, int k, int j)
 {
     JobOrder o = {.b = c->t[c->ws[j].node].b, .tag = (uint32_t)c->ws[j].node, .serial = ++c->serial, .help = 1,
                   .help_worker = (uint16_t)j, .help_serial = c->ws[j].serial};
@@ -102,7 +102,7 @@ static int send_help(Ctx *c, int k, int j)
 /* The table group of leaf i's job with reply tables (spec->reply_tables):
  * 1 + the index of the reply it is under (top_reply_depth), or of the leaf
  * itself when it is not that deep; 0 without reply tables. */
-static uint32_t group_of(const Ctx *c, int i)
+static uint32_t group_of(const Coordinator *c, int i)
 {
     if (!top_reply_tables(c)) return 0;
     return (uint32_t)top_ancestor(c, i, top_reply_depth(c)) + 1;
@@ -110,7 +110,7 @@ static uint32_t group_of(const Ctx *c, int i)
 
 /* Gives every idle worker the most-proving available leaf, or a running
  * job to help (help_target). */
-static int assign(Ctx *c)
+static int assign(Coordinator *c)
 {
     for (int k = 0; k < c->tr->workers && !c->failed; k++) {
         if (c->ws[k].node >= 0) continue;
@@ -137,7 +137,7 @@ static int assign(Ctx *c)
     return c->failed ? -1 : 0;
 }
 
-static int running(const Ctx *c)
+static int running(const Coordinator *c)
 {
     int n = 0;
     for (int k = 0; k < c->tr->workers; k++) n += c->ws[k].node >= 0;
@@ -145,7 +145,7 @@ static int running(const Ctx *c)
 }
 
 /* Waits for outcomes (at most `wait` seconds for the first) and applies them. */
-static void collect(Ctx *c, double wait)
+static void collect(Coordinator *c, double wait)
 {
     int k;
     JobOutcome o;
@@ -170,7 +170,7 @@ static void collect(Ctx *c, double wait)
     }
 }
 
-static void coordinate(Ctx *c)
+static void coordinate(Coordinator *c)
 {
     double next_report = c->spec->report_every > 0 ? c->started + c->spec->report_every : 0;
     while (!c->failed && !top_decided(&c->t[0])) {
@@ -206,7 +206,7 @@ static void coordinate(Ctx *c)
 /* How the proof file names the certificate folder: relative to the proof's
  * own folder when the certificates are in it or below (the pair can then
  * be moved together), else the absolute path. */
-static int see_prefix(Ctx *c, char *prefix, size_t len)
+static int see_prefix(Coordinator *c, char *prefix, size_t len)
 {
     char *dir = realpath(c->spec->cert_dir, NULL);
     char *pcopy = strdup(c->spec->proof);
@@ -231,7 +231,7 @@ static int see_prefix(Ctx *c, char *prefix, size_t len)
 
 /* With --proof: the root's certificate at that path, its see lines naming
  * the certificate folder. */
-static int write_proof(Ctx *c)
+static int write_proof(Coordinator *c)
 {
     const TNode *root = &c->t[0];
     Winner w = top_value(root);
@@ -252,7 +252,7 @@ static int write_proof(Ctx *c)
     return 0;
 }
 
-static int run_workers(Ctx *c)
+static int run_workers(Coordinator *c)
 {
     JobsTransport own;
     c->tr = c->spec->transport;
@@ -285,14 +285,14 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
 {
     *out = (JobsResult){0};
     if (err && errlen > 0) err[0] = '\0';
-    Ctx c = {.r = r, .cfg = *cfg, .spec = spec, .out = out, .err = err, .errlen = errlen};
+    Coordinator c = {.r = r, .cfg = *cfg, .spec = spec, .out = out, .err = err, .errlen = errlen};
     c.job_nodes = spec->job_nodes ? spec->job_nodes : JOBS_DEFAULT_NODES;
     c.job_nodes_max = spec->job_nodes_max > c.job_nodes ? spec->job_nodes_max : c.job_nodes;
     c.certify = spec->cert_dir != NULL;
     c.bounded = spec->bounded;
     c.horizon = board_count(root) + spec->within;
-    if (c.bounded && (!dd_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX || spec->certs_later)) {
-        snprintf(err, (size_t)errlen, "%s", !dd_supported(r) ? "--within needs a board of at most 7x7"
+    if (c.bounded && (!dfpn_depth_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX || spec->certs_later)) {
+        snprintf(err, (size_t)errlen, "%s", !dfpn_depth_supported(r) ? "--within needs a board of at most 7x7"
                                             : spec->certs_later ? "--within cannot be combined with --certs-later"
                                                                 : "--within: plies 0 to 64");
         return -1;

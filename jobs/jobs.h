@@ -89,7 +89,7 @@
  * count, so transpositions ask the same question). Yes plays Order's win
  * and no Chaos's in every rule above: an Order node is yes when a child
  * is yes at d - 1, no when every child is no; a Chaos node yes when every
- * child is, no when one is. Jobs answer their leaf by dd_within under the
+ * child is, no when one is. Jobs answer their leaf by dfpn_depth_within under the
  * node budget (re-run with 4 times the budget, then expanded, as above),
  * the store keeps bound records (tables/store.h) and the certificates are
  * Order's within the proof's depth or Chaos's to a horizon.
@@ -186,7 +186,7 @@ typedef struct {
                             * beside the store; NULL: none (bounded: a journal
                             * of bounded jobs of this horizon only, within.h) */
     bool bounded;          /* ask W(root, within) instead of the value (above,
-                            * Bounded mode); n <= 7 (dd_supported); one-thread
+                            * Bounded mode); n <= 7 (dfpn_depth_supported); one-thread
                             * jobs, no helping, no certs_later */
     int within;            /* bounded: the plies, 0..64 */
     FILE *job_log;         /* one CSV line per job, written at the end of the run
@@ -221,7 +221,7 @@ typedef struct {
     uint64_t cert_composed, cert_resolved; /* of the files, composed from the store's
                                             * records, and re-proved, at the end */
     double cert_seconds;   /* the workers' time writing certificates */
-    /* The coordinator's load (results/mpi-cluster.md): its time not spent
+    /* The coordinator's load (results/jobs/mpi-cluster.md): its time not spent
      * waiting for outcomes (selection, expansion, backup, the store,
      * certificates of top-tree nodes), the top tree's work in steps (a
      * selection's steps from the root to its leaf; an ancestor's numbers

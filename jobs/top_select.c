@@ -11,7 +11,7 @@
 /* The budget leaf n's next job would get: a re-run's is 4 times its last
  * (top_next_budget), a new or running leaf's is its own; an inner node has
  * none (0). */
-static uint64_t next_budget(const Ctx *c, const TNode *n)
+static uint64_t next_budget(const Coordinator *c, const TNode *n)
 {
     if (n->state == T_INNER) return 0;
     return n->state == T_RAN ? top_next_budget(c, n->budget) : n->budget;
@@ -25,13 +25,13 @@ static uint64_t next_budget(const Ctx *c, const TNode *n)
  * its value is the other way: on X c3's replies, Od3 Xc4 ran budgets up to
  * 102.4 M (95 M nodes) before a job proved it lost, while its siblings
  * Oc4 (lost) and Xc2 (won) took about 7 M nodes together once tried (the
- * 2-thread run of results/jobs-efficiency.md). With W = 0.5
+ * 2-thread run of results/jobs/jobs-efficiency.md). With W = 0.5
  * each budget step doubles the number, so a cheap sibling is tried long
  * before such a leaf gets its next, bigger budget. Selection only.
  * Measured worth: on one worker it made X c3's replies worse (over 359 M
  * nodes and undecided at 1260 s, against 255 M and 993 s at W = 0): it
  * tries many more Order moves at middling budgets. Default 0. */
-static double choice_number(const Ctx *c, const TNode *ch, bool isor)
+static double choice_number(const Coordinator *c, const TNode *ch, bool isor)
 {
     double v = isor ? ch->pn : ch->dn;
     if (c->spec->cost_weight <= 0 || ch->state == T_INNER || top_decided(ch)) return v;
@@ -47,13 +47,13 @@ static double choice_number(const Ctx *c, const TNode *ch, bool isor)
  * budgets of 12.8 M, 51.2 M and 102.4 M (109 M nodes) before a job proved
  * it lost, while its sibling Xc2, with a lower number (10 199 against
  * 10 581) from its one first-pass job, then won in 0.67 M
- * (results/jobs-efficiency.md). Selection only: never a value.
+ * (results/jobs/jobs-efficiency.md). Selection only: never a value.
  * Measured worth: at R = 16 it made one worker worse on X c3's replies
  * (over 313 M nodes and undecided at 1230 s, against 255 M in all at
  * R = 0): the stickiness on a leaf far costlier than its siblings also
  * pays, as when one worker kept Of6 Xd3 through 12.8 M and won it at
  * 51.2 M. Default 0 (never). */
-static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
+static bool focus_released(const Coordinator *c, const TNode *f, const TNode *best)
 {
     double r = c->spec->focus_release;
     uint64_t bf = next_budget(c, f), bb = next_budget(c, best);
@@ -62,7 +62,7 @@ static bool focus_released(const Ctx *c, const TNode *f, const TNode *best)
 
 /* Whether a running job (or a helper) works under reply j (a node
  * top_reply_depth plies below the root). */
-static bool reply_busy(const Ctx *c, int j)
+static bool reply_busy(const Coordinator *c, int j)
 {
     for (int k = 0; k < c->tr->workers; k++)
         if (c->ws[k].node >= 0 && top_ancestor(c, c->ws[k].node, c->t[j].depth) == j) return true;
@@ -77,8 +77,8 @@ static bool reply_busy(const Ctx *c, int j)
  * starts from the table one worker's would (the same jobs before it, of
  * that reply alone) and gives the same numbers; two workers then repeat
  * one worker's search instead of steering it elsewhere
- * (results/jobs-efficiency.md). Selection only: never a value. */
-static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_per_reply)
+ * (results/jobs/jobs-efficiency.md). Selection only: never a value. */
+static bool can_choose(const Coordinator *c, const TNode *n, int j, bool virt, bool one_per_reply)
 {
     if (!(virt ? top_vavail(&c->t[j]) : c->t[j].avail)) return false;
     return !one_per_reply || n->depth + 1 != top_reply_depth(c) || !reply_busy(c, j);
@@ -99,7 +99,7 @@ static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_
  * only grows), and since each re-run gets 4 times the budget, the work a
  * reply has taken is also the best guess of the work it has left. Replayed
  * on the 1-worker job log of X c3's replies with 2 workers (reply chains
- * as logged, results/jobs-efficiency.md): by least spent 634 s, by most
+ * as logged, results/jobs/jobs-efficiency.md): by least spent 634 s, by most
  * spent 570-614 s (the order of untried replies varied), the optimum with
  * the chains known beforehand 570 s. The price: no reply is left early for
  * a cheaper sibling, so a root that Chaos wins through one cheap reply is
@@ -111,7 +111,7 @@ static bool can_choose(const Ctx *c, const TNode *n, int j, bool virt, bool one_
  * one worker also gains, as a reply's jobs in one stretch share more
  * through the top tree's transpositions (315 M nodes against 377 M).
  * Selection only: never a value. */
-static int most_worked(const Ctx *c, const TNode *n)
+static int most_worked(const Coordinator *c, const TNode *n)
 {
     bool isor = board_order_to_move(n->b);
     int best = -1;
@@ -132,7 +132,7 @@ static int most_worked(const Ctx *c, const TNode *n)
  * trick: without it, sibling numbers that grow with every job make the
  * selection hop between siblings, and each hop starts jobs on cold
  * tables. Selection only: never a value. */
-static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
+static int select_child(Coordinator *c, TNode *n, bool virt, bool one_per_reply)
 {
     if (one_per_reply && c->spec->reply_by_work && n->depth + 1 == top_reply_depth(c)) return most_worked(c, n);
     bool isor = board_order_to_move(n->b);
@@ -157,7 +157,7 @@ static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
      * choice becomes it. (Until 2026-12-02 the focus moved only in plain
      * selection, so with expected outcomes, the default, it was never set
      * at all: no stickiness, even with one worker, which then searched
-     * 34 % more nodes on X c3's replies: results/jobs-efficiency.md.) */
+     * 34 % more nodes on X c3's replies: results/jobs/jobs-efficiency.md.) */
     if (f < 0 || f_free || top_decided(&c->t[f])) n->focus = best;
     return best;
 }
@@ -166,7 +166,7 @@ static int select_child(Ctx *c, TNode *n, bool virt, bool one_per_reply)
  * reply tables, first one under a reply no job runs under (can_choose); then
  * among the leaves that running jobs' expected outcomes leave open when
  * there are any (expect_of), else among all. */
-int top_select_leaf(Ctx *c)
+int top_select_leaf(Coordinator *c)
 {
     if (top_reply_tables(c) && c->t[0].state == T_INNER) {
         int i = 0;

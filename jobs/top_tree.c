@@ -21,7 +21,7 @@
 #include "job_log.h"
 #include "within.h"
 
-void top_fail(Ctx *c, const char *fmt, ...)
+void top_fail(Coordinator *c, const char *fmt, ...)
 {
     if (c->failed) return;
     c->failed = true;
@@ -34,9 +34,9 @@ void top_fail(Ctx *c, const char *fmt, ...)
 
 /* ---------------- the store ---------------- */
 
-static StoreKey key_of(const Ctx *c, Board b) { return (StoreKey){c->r->rules, c->r->n, c->r->k, b}; }
+static StoreKey key_of(const Coordinator *c, Board b) { return (StoreKey){c->r->rules, c->r->n, c->r->k, b}; }
 
-static int put(Ctx *c, Board b, Winner w, Move m, int source)
+static int put(Coordinator *c, Board b, Winner w, Move m, int source)
 {
     if (!c->spec->store) return 0;
     StoreKey k = key_of(c, b);
@@ -50,7 +50,7 @@ static int put(Ctx *c, Board b, Winner w, Move m, int source)
 
 /* Winner from the store, WINNER_NONE if absent (or, with certificates on,
  * stored without its certificate); -1 on a store error. */
-static int lookup(Ctx *c, Board b, Winner *w)
+static int lookup(Coordinator *c, Board b, Winner *w)
 {
     *w = WINNER_NONE;
     if (!c->spec->store) return 0;
@@ -80,7 +80,7 @@ static int lookup(Ctx *c, Board b, Winner *w)
 
 /* ---------------- the top tree ---------------- */
 
-int top_new_node(Ctx *c)
+int top_new_node(Coordinator *c)
 {
     if (c->nt == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 1024;
@@ -96,7 +96,7 @@ int top_new_node(Ctx *c)
     return (int)c->nt++;
 }
 
-static size_t slot_of(const Ctx *c, Board key)
+static size_t tree_slot(const Coordinator *c, Board key)
 {
     uint64_t h = (key.s[0] * 0x9E3779B97F4A7C15ULL) ^ (key.s[1] * 0xC2B2AE3D27D4EB4FULL);
     size_t i = (size_t)(h >> 17) & (c->map_cap - 1);
@@ -104,7 +104,7 @@ static size_t slot_of(const Ctx *c, Board key)
     return i;
 }
 
-static int map_grow(Ctx *c)
+static int map_grow(Coordinator *c)
 {
     size_t old = c->map_cap;
     Slot *om = c->map;
@@ -118,18 +118,18 @@ static int map_grow(Ctx *c)
     }
     for (size_t i = 0; i < c->map_cap; i++) c->map[i].node = -1;
     for (size_t i = 0; i < old; i++)
-        if (om[i].node >= 0) c->map[slot_of(c, om[i].key)] = om[i];
+        if (om[i].node >= 0) c->map[tree_slot(c, om[i].key)] = om[i];
     free(om);
     return 0;
 }
 
 /* Chains node i to the other nodes of its position; returns the chain's
  * first other node, -1 if i is the first (or on failure). */
-static int map_add(Ctx *c, int i)
+static int map_add(Coordinator *c, int i)
 {
     if (2 * (c->nt + 1) > c->map_cap && map_grow(c) != 0) return -1;
     Board key = sym_canonical(c->t[i].b, c->r->n, NULL);
-    size_t s = slot_of(c, key);
+    size_t s = tree_slot(c, key);
     if (c->map[s].node < 0) {
         c->map[s] = (Slot){key, i};
         return -1;
@@ -140,7 +140,7 @@ static int map_add(Ctx *c, int i)
     return head;
 }
 
-void top_push(Ctx *c, int i)
+void top_push(Coordinator *c, int i)
 {
     if (c->nq == c->qcap) {
         size_t cap = c->qcap ? 2 * c->qcap : 256;
@@ -157,7 +157,7 @@ void top_push(Ctx *c, int i)
 
 /* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
  * consequences follow in settle. */
-static void set_value(Ctx *c, int i, Winner w, int by, int wdepth)
+static void set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
 {
     TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
@@ -170,7 +170,7 @@ static void set_value(Ctx *c, int i, Winner w, int by, int wdepth)
 }
 
 /* The side most decided jobs of the run have won, WINNER_NONE on a tie. */
-static Winner majority(const Ctx *c)
+static Winner majority(const Coordinator *c)
 {
     uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
     return o > x ? WINNER_ORDER : x > o ? WINNER_CHAOS : WINNER_NONE;
@@ -194,8 +194,8 @@ static Winner majority(const Ctx *c)
  * searches the same reply's other Order moves; the majority rule stops
  * that (2-11 M nodes against 182-198 M after the first pass) but three
  * runs took 690.6, 836.9 and 959.4 s against the lean's 720.0, 693.5 and
- * 756.3 s (results/jobs-efficiency.md): an option, not the default. */
-static Winner expect_of(const Ctx *c, const TNode *n)
+ * 756.3 s (results/jobs/jobs-efficiency.md): an option, not the default. */
+static Winner expect_of(const Coordinator *c, const TNode *n)
 {
     if (top_decided(n)) return top_value(n);
     if (n->state == T_INNER) return (Winner)n->expect;
@@ -206,7 +206,7 @@ static Winner expect_of(const Ctx *c, const TNode *n)
 }
 
 /* Numbers, availability and expectation of an inner node from its children. */
-static void recompute(Ctx *c, int i)
+static void recompute(Coordinator *c, int i)
 {
     TNode *n = &c->t[i];
     bool isor = board_order_to_move(n->b);
@@ -233,7 +233,7 @@ static void recompute(Ctx *c, int i)
 
 /* For a decided inner node: a child decided its way, the winning move's
  * child when the winner is to move (else the first). */
-static int winning_child(const Ctx *c, const TNode *n, Winner w)
+static int winning_child(const Coordinator *c, const TNode *n, Winner w)
 {
     for (int j = n->first; j < n->first + n->nchild; j++)
         if (top_value(&c->t[j]) == w) return j;
@@ -242,7 +242,7 @@ static int winning_child(const Ctx *c, const TNode *n, Winner w)
 
 /* Bounded (within.h): the child of decided inner node i that a yes at an
  * Order node follows: the yes child of least depth; -1 otherwise. */
-static int order_child(const Ctx *c, int i)
+static int order_child(const Coordinator *c, int i)
 {
     const TNode *n = &c->t[i];
     int best = -1;
@@ -254,7 +254,7 @@ static int order_child(const Ctx *c, int i)
 /* Bounded: the depth of decided inner node i's proof when yes (1 + its
  * chosen child's, Order to move, or 1 + its deepest child's), else its
  * question: its TNode.wdepth. */
-static int tree_depth(const Ctx *c, int i)
+static int tree_depth(const Coordinator *c, int i)
 {
     const TNode *n = &c->t[i];
     if (top_value(n) != WINNER_ORDER) return top_question(c, n->b);
@@ -265,7 +265,7 @@ static int tree_depth(const Ctx *c, int i)
     return 1 + deepest;
 }
 
-int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
+int top_proof_children(const Coordinator *c, int i, int kids[MOVES_MAX])
 {
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
@@ -284,7 +284,7 @@ int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX])
 }
 
 /* The certificate of decided inner node i, from its children's. */
-int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
+int top_certify_inner(Coordinator *c, int i, const char *path, const char *prefix)
 {
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
@@ -313,7 +313,7 @@ int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix)
 
 /* Bounded: decided node i as a bound record (within_put), with the move of
  * an Order node's proof when the tree decided it. */
-static int put_bound(Ctx *c, int i)
+static int put_bound(Coordinator *c, int i)
 {
     const TNode *n = &c->t[i];
     Winner w = top_value(n);
@@ -328,7 +328,7 @@ static int put_bound(Ctx *c, int i)
 
 /* What a decision of node i entails once: the store, the certificate, and
  * the other nodes of the same position. */
-static int announce(Ctx *c, int i)
+static int announce(Coordinator *c, int i)
 {
     TNode *n = &c->t[i];
     n->announced = true;
@@ -361,7 +361,7 @@ static int announce(Ctx *c, int i)
 /* Inner node i has just become decided by its children: counted, and
  * (bounded) given its proof's depth, while its children are as they
  * decided it. */
-static void tree_decided(Ctx *c, int i)
+static void tree_decided(Coordinator *c, int i)
 {
     c->t[i].by = BY_TREE;
     if (top_value(&c->t[i]) == WINNER_ORDER) c->proven++;
@@ -371,7 +371,7 @@ static void tree_decided(Ctx *c, int i)
 
 /* Propagates every queued node: announces decisions, and recomputes the
  * ancestors up to the first decided one (a decided node never changes). */
-int top_settle(Ctx *c)
+int top_settle(Coordinator *c)
 {
     while (c->nq > 0 && !c->failed) {
         int i = c->queue[--c->nq];
@@ -392,7 +392,7 @@ int top_settle(Ctx *c)
 
 /* Decided without search? *over: the game has ended. Also the leaf's
  * initial numbers (df-pn's: 1 and the number of moves). */
-static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
+static Winner static_value(Coordinator *c, Board b, uint32_t *pn, uint32_t *dn)
 {
     *pn = *dn = 1;
     Winner st = rules_status(c->r, b);
@@ -413,7 +413,7 @@ static Winner static_value(Ctx *c, Board b, uint32_t *pn, uint32_t *dn)
 
 /* Bounded: b's answer from the store (within_lookup), the records backed
  * by their certificates when certificates are on; -1 (top_fail). */
-static int lookup_bound(Ctx *c, Board b, Winner *w, int *wdepth)
+static int lookup_bound(Coordinator *c, Board b, Winner *w, int *wdepth)
 {
     char msg[4700];
     if (within_lookup(c->spec->store, c->certify ? &c->tc : NULL, c->r, b, top_question(c, b), w, wdepth, msg,
@@ -425,7 +425,7 @@ static int lookup_bound(Ctx *c, Board b, Winner *w, int *wdepth)
 
 /* Gives node i (a new leaf, the root or a child) its first value: static,
  * a decided node of the same position, stored, or a leaf to run. */
-int top_init_leaf(Ctx *c, int i)
+int top_init_leaf(Coordinator *c, int i)
 {
     uint32_t pn, dn;
     int wdepth = 0;
@@ -499,7 +499,7 @@ static void centre_first(int n, MoveList *ml)
  * cheaper than any leaf whose job has run, and the selection would run
  * every new leaf in the tree before going deeper anywhere (breadth first
  * over hundreds of opening positions). Selection only: never a value. */
-static void inherit(Ctx *c, int i, uint32_t ppn, uint32_t pdn)
+static void inherit(Coordinator *c, int i, uint32_t ppn, uint32_t pdn)
 {
     const TNode *n = &c->t[i];
     uint32_t fresh = 0;
@@ -516,7 +516,7 @@ static void inherit(Ctx *c, int i, uint32_t ppn, uint32_t pdn)
 }
 
 /* Expands leaf i one ply: every legal move, symmetric siblings merged. */
-int top_expand(Ctx *c, int i)
+int top_expand(Coordinator *c, int i)
 {
     Board b = c->t[i].b;
     MoveList ml;
@@ -557,7 +557,7 @@ int top_expand(Ctx *c, int i)
     return top_settle(c);
 }
 
-bool top_under_decided(const Ctx *c, int i)
+bool top_under_decided(const Coordinator *c, int i)
 {
     for (; i >= 0; i = c->t[i].parent)
         if (top_decided(&c->t[i])) return true;
@@ -567,7 +567,7 @@ bool top_under_decided(const Ctx *c, int i)
 /* Appends leaf n's undecided outcome to the journal, if there is one. The
  * numbers are a job's, never decided ones (top_apply keeps them >= 1, and
  * an infinite one comes only with a 0 on the other side). */
-static int journal_note(Ctx *c, const TNode *n)
+static int journal_note(Coordinator *c, const TNode *n)
 {
     if (!c->spec->journal) return 0;
     char msg[300];
@@ -582,7 +582,7 @@ static int journal_note(Ctx *c, const TNode *n)
 /* Counts a job's decision. When that changes the side most decided jobs
  * have won, the running jobs' expectations (expect_majority) change: their
  * leaves are queued so that top_settle recomputes their ancestors. */
-static void count_win(Ctx *c, Winner w)
+static void count_win(Coordinator *c, Winner w)
 {
     Winner before = majority(c);
     c->job_wins[w]++;
@@ -592,7 +592,7 @@ static void count_win(Ctx *c, Winner w)
 }
 
 /* Applies a finished job's outcome of worker k. */
-int top_apply(Ctx *c, int k, const JobOutcome *got)
+int top_apply(Coordinator *c, int k, const JobOutcome *got)
 {
     JobsResult *r = c->out;
     JobOutcome o = *got;

@@ -74,6 +74,10 @@ typedef struct {
     double start, end, cert_seconds;
 } JobRec;
 
+/* The coordinator of a job-level run (jobs_solve, jobs.c): its settings,
+ * the top tree and its index, the propagation queue, the workers' states,
+ * the run's certificates and log, and the first failure. One per run, and
+ * only the coordinator's thread touches it. */
 typedef struct {
     const Rules *r;
     DfpnConfig cfg;
@@ -106,33 +110,33 @@ typedef struct {
     char *err;
     int errlen;
     bool failed;
-} Ctx;
+} Coordinator;
 
 static inline bool top_decided(const TNode *n) { return n->pn == 0 || n->dn == 0; }
 static inline Winner top_value(const TNode *n) { return dfpn_winner(n->pn, n->dn); }
 /* Selectable, counting running jobs' expected outcomes (inner nodes' vavail). */
 static inline bool top_vavail(const TNode *n) { return n->state == T_INNER ? n->vavail : n->avail; }
 /* A re-run leaf's next budget: 4 times its last, at most job_nodes_max. */
-static inline uint64_t top_next_budget(const Ctx *c, uint64_t b)
+static inline uint64_t top_next_budget(const Coordinator *c, uint64_t b)
 {
     return b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
 }
 
 /* Whether reply tables are on: asked for, and the workers are this
  * process's threads (an MPI rank has one table of its own). */
-static inline bool top_reply_tables(const Ctx *c) { return c->spec->reply_tables > 0 && !c->spec->transport; }
+static inline bool top_reply_tables(const Coordinator *c) { return c->spec->reply_tables > 0 && !c->spec->transport; }
 /* With reply tables: how many plies below the root a reply is
  * (spec->reply_depth, or by default Chaos's moves: 1 when Chaos is to move
  * at the root, else 2); its ancestor at that depth is the table a job
  * runs on (jobs.c group_of) and the unit of one job at a time
  * (top_select.c). */
-static inline int top_reply_depth(const Ctx *c)
+static inline int top_reply_depth(const Coordinator *c)
 {
     if (c->spec->reply_depth > 0) return c->spec->reply_depth;
     return board_order_to_move(c->t[0].b) ? 2 : 1;
 }
 /* The ancestor of node i at depth d (i itself when not deeper). */
-static inline int top_ancestor(const Ctx *c, int i, int d)
+static inline int top_ancestor(const Coordinator *c, int i, int d)
 {
     while (c->t[i].depth > d) i = c->t[i].parent;
     return i;
@@ -140,33 +144,33 @@ static inline int top_ancestor(const Ctx *c, int i, int d)
 
 /* Bounded mode: the plies left at b, the question its nodes ask: the same
  * for every node of one position (a ply adds a piece). */
-static inline int top_question(const Ctx *c, Board b) { return c->horizon - board_count(b); }
+static inline int top_question(const Coordinator *c, Board b) { return c->horizon - board_count(b); }
 
 /* Records the run's first error (later ones are consequences). */
-void top_fail(Ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void top_fail(Coordinator *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A new node (zeroed, no parent), its index; -1 out of memory. */
-int top_new_node(Ctx *c);
+int top_new_node(Coordinator *c);
 /* Queues node i for propagation by top_settle. */
-void top_push(Ctx *c, int i);
+void top_push(Coordinator *c, int i);
 /* Propagates every queued node: decisions announced (store, certificate,
  * twins), inner numbers recomputed up to the root. */
-int top_settle(Ctx *c);
+int top_settle(Coordinator *c);
 /* Gives node i its first value: static, from the store, or a leaf's. */
-int top_init_leaf(Ctx *c, int i);
+int top_init_leaf(Coordinator *c, int i);
 /* Expands leaf i one ply (symmetric siblings merged). */
-int top_expand(Ctx *c, int i);
+int top_expand(Coordinator *c, int i);
 /* The most-proving available leaf, -1 if none. */
-int top_select_leaf(Ctx *c);
+int top_select_leaf(Coordinator *c);
 /* Node i or an ancestor is decided (its job is no longer needed). */
-bool top_under_decided(const Ctx *c, int i);
+bool top_under_decided(const Coordinator *c, int i);
 /* Applies worker k's finished job. */
-int top_apply(Ctx *c, int k, const JobOutcome *got);
+int top_apply(Coordinator *c, int k, const JobOutcome *got);
 /* The children of decided inner node i that its proof follows (its
  * certificate's see lines, the job log's proof tree): the winner's first
  * child decided its way when the winner is to move, else every child;
  * their indices into kids, their count. */
-int top_proof_children(const Ctx *c, int i, int kids[MOVES_MAX]);
+int top_proof_children(const Coordinator *c, int i, int kids[MOVES_MAX]);
 /* The certificate of decided inner node i at path, see lines prefixed. */
-int top_certify_inner(Ctx *c, int i, const char *path, const char *prefix);
+int top_certify_inner(Coordinator *c, int i, const char *path, const char *prefix);
 
 #endif

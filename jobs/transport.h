@@ -24,7 +24,7 @@ struct JobsTransport {
     int workers;
     bool can_help; /* orders with `help` set are understood (job_run.h) */
     /* Messages the coordinator sent and received (the MPI transport; the
-     * threads' transport sends none): its load (results/mpi-cluster.md). */
+     * threads' transport sends none): its load (results/jobs/mpi-cluster.md). */
     uint64_t msgs_sent, msgs_received, beats_received;
     void *ctx;
     /* Starts o on idle worker w: 0, or -1 with a message. */

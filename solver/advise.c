@@ -52,9 +52,6 @@ void advisor_free(Advisor *a)
     tt_free(&a->abtt);
 }
 
-static Winner mover_of(Board b) { return board_order_to_move(b) ? WINNER_ORDER : WINNER_CHAOS; }
-static Winner other(Winner w) { return w == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER; }
-
 static void generate(const Advisor *a, Board b, MoveList *ml) { moves_generate(b, a->r.cells, ml); }
 
 /* b with m played, and the rules' verdict on it. */
@@ -75,7 +72,7 @@ static void proved(Advice *out, Winner w, ProvedBy by, int dtw)
 /* ADVICE_WIN_NOW: a move that ends the game in the mover's favour. */
 static bool try_win_now(const Advisor *a, Board b, Advice *out)
 {
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     MoveList ml;
     generate(a, b, &ml);
     for (int i = 0; i < ml.count; i++) {
@@ -113,16 +110,6 @@ static int centre_progress(const Advisor *a, Board b)
         if (x == 0 || o == 0) score += (x + o) * (x + o);
     }
     return score;
-}
-
-/* The partner of a ring cell in the centre lemma's pairs, -1 if none. */
-static int centre_partner(const Centre *c, int cell)
-{
-    for (int p = 0; p < c->npairs; p++) {
-        if (c->pair[p][0] == cell) return c->pair[p][1];
-        if (c->pair[p][1] == cell) return c->pair[p][0];
-    }
-    return -1;
 }
 
 /* Does the pair of ring cell `cell` hold one X and one O in b? */
@@ -176,6 +163,7 @@ static bool free_answer(const Advisor *a, Board b, const PairSet *ps, Move *m)
     for (int j = 0; j < ps->n; j++) used |= (1ULL << ps->p[j].a) | (1ULL << ps->p[j].b);
     uint64_t free_cells = a->r.cells & ~board_occupied(b) & ~used;
     uint64_t live = rules_scan(&a->r, b.s[PIECE_X], b.s[PIECE_O]).live_cells;
+    /* Cells off the live windows first (not moves_generate's order). */
     uint64_t order[2] = {free_cells & ~live, free_cells & live};
     for (int k = 0; k < 2; k++)
         for (uint64_t c = order[k]; c;) {
@@ -259,14 +247,14 @@ static bool store_lookup(const Advisor *a, Board b, StoreValue *v)
 static bool try_store(const Advisor *a, Board b, Advice *out, bool *lost)
 {
     if (!a->store) return false;
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     StoreValue v;
     Board cb;
     if (store_lookup(a, b, &v)) {
         *lost = v.winner != me;
         if (*lost) return false;
         if (v.move != MOVE_NONE && !(board_occupied(b) >> move_cell(v.move) & 1) &&
-            (a->r.cells >> move_cell(v.move) & 1) && after(a, b, v.move, &cb) != other(me)) {
+            (a->r.cells >> move_cell(v.move) & 1) && after(a, b, v.move, &cb) != winner_other(me)) {
             out->move = v.move;
             out->kind = ADVICE_STORE;
             proved(out, me, PROVED_STORE, -1);
@@ -309,7 +297,7 @@ static Winner child_known(Advisor *a, Board cb, TTData *e, int *static_dtw)
  * small pn against dn, for Chaos a small dn against pn. */
 static double rate_move(Advisor *a, Board b, Move m, int *tier)
 {
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     Board cb;
     Winner st = after(a, b, m, &cb);
     TTData e = {0};
@@ -319,7 +307,7 @@ static double rate_move(Advisor *a, Board b, Move m, int *tier)
         *tier = 3;
         return 0;
     }
-    if (v == other(me)) {
+    if (v == winner_other(me)) {
         *tier = st != WINNER_NONE ? 0 : 1;
         return st != WINNER_NONE ? 0 : sd >= 0 ? sd : 1000.0 + e.work;
     }
@@ -414,10 +402,10 @@ static bool fastest_win(Advisor *a, Board b, double deadline, Advice *out)
 /* ADVICE_SEARCH, _LOST or _GUESS by df-pn (and alpha-beta) in the time. */
 static void search_move(Advisor *a, Board b, double t0, double think, Advice *out)
 {
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     Dfpn d;
     Winner v = search_value(a, b, t0 + DFPN_SHARE * think, &d, &out->value.nodes);
-    if (v == other(me)) {
+    if (v == winner_other(me)) {
         proved(out, v, PROVED_SEARCH, -1);
         resist(a, b, t0, think, out);
         return;
@@ -457,7 +445,7 @@ void advise(Advisor *a, Board b, double think, Advice *out)
         proved(out, st, PROVED_RULES, st == WINNER_ORDER ? 0 : -1);
         return;
     }
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     bool lost = false;
     if (try_win_now(a, b, out)) goto done;
     if (me == WINNER_ORDER && !hurrying(a, b) && try_centre(a, b, out)) goto done;
@@ -466,7 +454,7 @@ void advise(Advisor *a, Board b, double think, Advice *out)
     if (by == PROVED_NONE && try_store(a, b, out, &lost)) goto done;
     if (lost) by = PROVED_STORE;
     if (by != PROVED_NONE) {
-        proved(out, other(me), by, -1);
+        proved(out, winner_other(me), by, -1);
         resist(a, b, t0, think, out);
     } else {
         search_move(a, b, t0, think, out);

@@ -1,6 +1,7 @@
 /* alphabeta.c - see alphabeta.h. */
 #include "alphabeta.h"
 
+#include "../engine/moves.h"
 #include "clock.h"
 
 void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
@@ -8,7 +9,7 @@ void ab_init(AlphaBeta *a, const Rules *r, const Knowledge *kn, TT *tt)
     *a = (AlphaBeta){.r = r, .kn = *kn, .tt = tt};
 }
 
-static void check_limits(AlphaBeta *a)
+static void check_ab_limits(AlphaBeta *a)
 {
     double at;
     if (limits_check(&a->lim, a->nodes, &a->next_report, &at)) a->stopped = true;
@@ -21,7 +22,7 @@ static bool within(AlphaBeta *a, Board b, int depth)
 {
     if (depth <= 0 || a->stopped) return false;
     a->nodes++;
-    check_limits(a);
+    check_ab_limits(a);
     KnNode kn;
     kn_node(a->r, &a->kn, b, &kn);
     if (kn.value == WINNER_ORDER) return kn.dtw <= depth;
@@ -96,19 +97,17 @@ Move ab_best_move(AlphaBeta *a, Board b)
     bool order = board_order_to_move(b);
     Move best = MOVE_NONE;
     int best_d = order ? e + 1 : -1;
-    for (uint64_t cells = a->r->cells & ~board_occupied(b); cells;) {
-        int c = bb_pop(&cells);
-        for (int s = 0; s < 2; s++) {
-            Move m = move_make(s, c);
-            Board cb = b;
-            board_place(&cb, m);
-            int d = ab_dtw(a, cb);
-            if (d == -2) return MOVE_NONE;
-            if (d == -1) d = e + 1; /* a Chaos win lasts longest */
-            if (order ? d < best_d : d > best_d) {
-                best_d = d;
-                best = m;
-            }
+    MoveList ml;
+    moves_generate(b, a->r->cells, &ml);
+    for (int i = 0; i < ml.count; i++) {
+        Board cb = b;
+        board_place(&cb, ml.m[i]);
+        int d = ab_dtw(a, cb);
+        if (d == -2) return MOVE_NONE;
+        if (d == -1) d = e + 1; /* a Chaos win lasts longest */
+        if (order ? d < best_d : d > best_d) {
+            best_d = d;
+            best = ml.m[i];
         }
     }
     return best;
@@ -122,17 +121,16 @@ Move ab_winning_move(AlphaBeta *a, Board b, int depth)
         a->started = clock_seconds();
         a->next_report = a->started + a->lim.report_every;
     }
-    for (uint64_t cells = a->r->cells & ~board_occupied(b); cells;) {
-        int c = bb_pop(&cells);
-        for (int s = 0; s < 2; s++) {
-            Move m = move_make(s, c);
-            Board cb = b;
-            board_place(&cb, m);
-            Winner st = rules_status_after(a->r, cb, m);
-            if (st == WINNER_ORDER) return m;
-            if (st == WINNER_NONE && within(a, cb, depth - 1)) return m;
-            if (a->stopped) return MOVE_NONE;
-        }
+    MoveList ml;
+    moves_generate(b, a->r->cells, &ml);
+    for (int i = 0; i < ml.count; i++) {
+        Move m = ml.m[i];
+        Board cb = b;
+        board_place(&cb, m);
+        Winner st = rules_status_after(a->r, cb, m);
+        if (st == WINNER_ORDER) return m;
+        if (st == WINNER_NONE && within(a, cb, depth - 1)) return m;
+        if (a->stopped) return MOVE_NONE;
     }
     return MOVE_NONE;
 }

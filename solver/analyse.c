@@ -11,10 +11,7 @@
  * (the search pass tries again with the larger one, in advise_value). */
 enum { ROOT_PAIRING = 20000, CHILD_PAIRING = 2000 };
 
-static Winner mover_of(Board b) { return board_order_to_move(b) ? WINNER_ORDER : WINNER_CHAOS; }
-static Winner other(Winner w) { return w == WINNER_ORDER ? WINNER_CHAOS : WINNER_ORDER; }
-
-static void set_value(AdviceValue *v, Winner w, ProvedBy by, int dtw)
+static void set_advice_value(AdviceValue *v, Winner w, ProvedBy by, int dtw)
 {
     v->winner = w;
     v->by = by;
@@ -27,7 +24,7 @@ static bool from_store(const Advisor *adv, Board b, AdviceValue *v)
     StoreValue sv;
     StoreKey key = {adv->r.rules, adv->r.n, adv->r.k, b};
     if (!adv->store || store_get(adv->store, &key, &sv) != 1) return false;
-    set_value(v, sv.winner, PROVED_STORE, sv.winner == WINNER_ORDER && sv.dtw > 0 ? sv.dtw : -1);
+    set_advice_value(v, sv.winner, PROVED_STORE, sv.winner == WINNER_ORDER && sv.dtw > 0 ? sv.dtw : -1);
     return true;
 }
 
@@ -37,26 +34,16 @@ static void judge_static(const Advisor *adv, Board cb, Move m, MoveValue *mv)
     *mv = (MoveValue){.move = m, .v = {.dtw = -1}, .answers = -1};
     Winner st = rules_status_after(&adv->r, cb, m);
     if (st != WINNER_NONE) {
-        set_value(&mv->v, st, PROVED_RULES, st == WINNER_ORDER ? 0 : -1);
+        set_advice_value(&mv->v, st, PROVED_RULES, st == WINNER_ORDER ? 0 : -1);
         mv->final = true;
     } else if (centre_win_stoppable(&adv->centre, cb, adv->interrupt)) {
-        set_value(&mv->v, WINNER_ORDER, PROVED_CENTRE, -1);
+        set_advice_value(&mv->v, WINNER_ORDER, PROVED_CENTRE, -1);
     } else if (adv->cfg.kn.pairing && pairing_find(&adv->r, cb, CHILD_PAIRING, NULL)) {
-        set_value(&mv->v, WINNER_CHAOS, PROVED_PAIRING, -1);
+        set_advice_value(&mv->v, WINNER_CHAOS, PROVED_PAIRING, -1);
         mv->final = true; /* Chaos wins: no distance to look for */
     } else if (from_store(adv, cb, &mv->v)) {
         mv->final = mv->v.winner == WINNER_CHAOS || mv->v.dtw > 0;
     }
-}
-
-/* The ring pair partner of cell, -1 when cell is not on the ring. */
-static int centre_partner(const Centre *c, int cell)
-{
-    for (int p = 0; p < c->npairs; p++) {
-        if (c->pair[p][0] == cell) return c->pair[p][1];
-        if (c->pair[p][1] == cell) return c->pair[p][0];
-    }
-    return -1;
 }
 
 /* Order to move: the centre strategy's steps among the moves. */
@@ -104,7 +91,7 @@ static void pairing_steps(const Advisor *adv, Board b, Move last, Analysis *an)
         if (!answer || !pairing_holds(&adv->r, cb, &ps)) continue;
         /* pairing_holds is the lemma's whole check: the child is a Chaos
          * win even where the static pass's pairing search gave up */
-        if (mv->v.winner == WINNER_NONE) set_value(&mv->v, WINNER_CHAOS, PROVED_PAIRING, -1), mv->final = true;
+        if (mv->v.winner == WINNER_NONE) set_advice_value(&mv->v, WINNER_CHAOS, PROVED_PAIRING, -1), mv->final = true;
         mv->step = partner >= 0 ? STEP_PAIRING_PAIR : STEP_PAIRING_FREE;
         mv->answers = partner >= 0 ? u : -1;
         mv->same_pair = same;
@@ -117,13 +104,13 @@ static void judge_root(const Advisor *adv, Board b, Analysis *an)
     an->status = rules_status(&adv->r, b);
     an->centre_on = adv->centre.on;
     if (an->status != WINNER_NONE) {
-        set_value(&an->value, an->status, PROVED_RULES, an->status == WINNER_ORDER ? 0 : -1);
+        set_advice_value(&an->value, an->status, PROVED_RULES, an->status == WINNER_ORDER ? 0 : -1);
         return;
     }
     an->centre_holds = centre_win_stoppable(&adv->centre, b, adv->interrupt);
     an->pairing = adv->cfg.kn.pairing && pairing_find(&adv->r, b, ROOT_PAIRING, &an->pairs);
-    if (an->centre_holds) set_value(&an->value, WINNER_ORDER, PROVED_CENTRE, -1);
-    else if (an->pairing) set_value(&an->value, WINNER_CHAOS, PROVED_PAIRING, -1);
+    if (an->centre_holds) set_advice_value(&an->value, WINNER_ORDER, PROVED_CENTRE, -1);
+    else if (an->pairing) set_advice_value(&an->value, WINNER_CHAOS, PROVED_PAIRING, -1);
     else from_store(adv, b, &an->value);
 }
 
@@ -132,7 +119,7 @@ static void judge_root(const Advisor *adv, Board b, Analysis *an)
 static void from_moves(Board b, Analysis *an)
 {
     if (an->status != WINNER_NONE || an->nmoves == 0) return;
-    Winner me = mover_of(b);
+    Winner me = winner_to_move(b);
     int open = 0, lost = 0, best = -1, worst = -1, wins = 0, wins_dtw = 0;
     ProvedBy by = PROVED_NONE;
     for (int i = 0; i < an->nmoves; i++) {
@@ -148,9 +135,9 @@ static void from_moves(Board b, Analysis *an)
         }
     }
     if (an->value.winner == WINNER_NONE) {
-        Winner w = by != PROVED_NONE ? me : lost == an->nmoves ? other(me) : WINNER_NONE;
+        Winner w = by != PROVED_NONE ? me : lost == an->nmoves ? winner_other(me) : WINNER_NONE;
         if (w != WINNER_NONE) {
-            set_value(&an->value, w, by != PROVED_NONE ? by : an->mv[0].v.by, -1);
+            set_advice_value(&an->value, w, by != PROVED_NONE ? by : an->mv[0].v.by, -1);
             an->from_moves = true;
         }
     }
@@ -182,7 +169,7 @@ static void search_pass(Advisor *adv, Board b, double t0, double think, Analysis
             AdviceValue v;
             advise_value(adv, cb, left / an->pending, &v);
             if (v.winner != WINNER_NONE) {
-                set_value(&mv->v, v.winner, mv->v.winner == v.winner ? mv->v.by : v.by, v.dtw);
+                set_advice_value(&mv->v, v.winner, mv->v.winner == v.winner ? mv->v.by : v.by, v.dtw);
                 mv->v.nodes += v.nodes;
                 mv->v.seconds += v.seconds;
             }

@@ -27,7 +27,7 @@ static inline bool maker_wins(const Rules *r, uint64_t me, uint64_t other, uint6
     }
     four &= ~cbit;
     if (four & (four - 1)) return true;
-    if (four == 0) return false; /* not a maker: no four, a safe move exists (see bq_wins_in_3) */
+    if (four == 0) return false; /* not a maker: no four, a safe move exists (see bounded_wins_in_3) */
     int f = __builtin_ctzll(four);
     for (int i = 0; i < r->cell_nwin[f]; i++) {
         uint64_t w = r->cell_win[f][i];
@@ -41,7 +41,7 @@ static inline bool maker_wins(const Rules *r, uint64_t me, uint64_t other, uint6
  * exact), kn_node left it open, so no four stands (dtw >= 3), and the
  * search would answer yes iff some Order move leaves a Chaos position that
  * kn_node decides for Order (no safe Chaos move: zugzwang, dtw 1 or 2), since
- * any other child is asked 2 plies with a safe move and so is no (bq_question).
+ * any other child is asked 2 plies with a safe move and so is no (bounded_question).
  * Only two kinds of Order move can do that:
  *   - a four-maker (c in maker[S] for the move (c, S)): tried one by one;
  *   - any other move (c, S) leaves no four (knowledge.h: with no four on
@@ -56,7 +56,7 @@ static inline bool maker_wins(const Rules *r, uint64_t me, uint64_t other, uint6
  * instead of a node with a kn_node per move and its table entries.
  * *depth gets the depth of the win found (parity makes it 3 under
  * original when only makers are tried). */
-bool bq_wins_in_3(const Rules *r, const Knowledge *kn, Board b, const KnNode *node, int *depth)
+bool bounded_wins_in_3(const Rules *r, const Knowledge *kn, Board b, const KnNode *node, int *depth)
 {
     RulesScan sc = rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]);
     uint64_t empty = r->cells & ~board_occupied(b);
@@ -93,7 +93,7 @@ bool bq_wins_in_3(const Rules *r, const Knowledge *kn, Board b, const KnNode *no
 
 /* The 5-ply questions with Order to move (original, fours knowledge on):
  * Order moves that are no without a look. Let b be such an open node
- * (no four) that does not win in 3 (bq_wins_in_3), where each symbol has at
+ * (no four) that does not win in 3 (bounded_wins_in_3), where each symbol has at
  * least four empty cells that are no four-makers. Call the cells of
  * windows live for T with exactly three empty cells three[T], and
  * quiet[T] = the empty cells in neither maker[T] nor three[T]. Then an
@@ -108,7 +108,7 @@ bool bq_wins_in_3(const Rules *r, const Knowledge *kn, Board b, const KnNode *no
  *     so it is a legal reply, and Order, to move, asked 3 plies, has the
  *     same or fewer two-empty windows, all as in b;
  *   - each symbol keeps two non-maker empty cells (makers only shrink;
- *     c and t are two cells), so bq_wins_in_3 there tries the four-makers
+ *     c and t are two cells), so bounded_wins_in_3 there tries the four-makers
  *     only, and maker_wins reads only two-empty windows: a win there
  *     (two four cells, or one whose block makes a four of T) would be one
  *     in b too, and b has none. So Order does not win within 3 after T on
@@ -127,7 +127,7 @@ static void windows_of_three(const Rules *r, Board b, uint64_t three[2])
 }
 
 /* skip[S]: the cells c where Order's (c, S) is no at 4 plies (above). */
-void bq_quiet_moves(const Rules *r, const Knowledge *kn, Board b, const KnNode *node, uint64_t skip[2])
+void bounded_quiet_moves(const Rules *r, const Knowledge *kn, Board b, const KnNode *node, uint64_t skip[2])
 {
     skip[0] = skip[1] = 0;
     if (r->rules != RULES_ORIGINAL || !kn->threats) return;
@@ -136,7 +136,7 @@ void bq_quiet_moves(const Rules *r, const Knowledge *kn, Board b, const KnNode *
     if (__builtin_popcountll(empty & ~sc.maker[PIECE_X]) < 4 || __builtin_popcountll(empty & ~sc.maker[PIECE_O]) < 4)
         return;
     int depth;
-    if (bq_wins_in_3(r, kn, b, node, &depth)) return;
+    if (bounded_wins_in_3(r, kn, b, node, &depth)) return;
     uint64_t three[2], quiet[2];
     windows_of_three(r, b, three);
     for (int p = 0; p < 2; p++) quiet[p] = empty & ~sc.maker[p] & ~three[p];

@@ -115,13 +115,13 @@
  * Measured worth (one thread, 64 MiB table): the empty 6x6 board under
  * original and exact is decided at once (0 nodes; the small-game table
  * takes 0.5 s to build), where pure df-pn is undecided after 10 minutes
- * (results/solve-empty-600s.json). On the bench's 27 positions (6-pieces
+ * (results/search/solve-empty-600s.json). On the bench's 27 positions (6-pieces
  * and more, mostly far from the lemma's condition) it costs 7% nodes
  * (2 818 385 against 2 636 859 with --no-centre), nearly all on one
  * position whose search takes another path once some children are proven
  * statically (640 197 against 455 970 nodes); 24 positions are unchanged.
  * On the 101 positions of bench/suite-original.txt (14-24 empty cells) it
- * changes no node (19 133 either way, results/heuristics.md): there fours
+ * changes no node (19 133 either way, results/solve/heuristics.md): there fours
  * and pairings decide first. The table is built on first use, so a solve
  * that never meets the lemma's pair condition does not pay its 0.6 s.
  *
@@ -167,6 +167,16 @@ typedef struct {
 /* Computes the geometry for r (every field; `on` says whether the lemma
  * applies at all). */
 void centre_init(Centre *c, const Rules *r);
+
+/* The cell paired with `cell` on the ring; -1 when cell is in no pair. */
+static inline int centre_partner(const Centre *c, int cell)
+{
+    for (int p = 0; p < c->npairs; p++) {
+        if (c->pair[p][0] == cell) return c->pair[p][1];
+        if (c->pair[p][1] == cell) return c->pair[p][0];
+    }
+    return -1;
+}
 
 /* The small game's position at b's centre, as a base-3 index. */
 uint32_t centre_index(const Centre *c, Board b);

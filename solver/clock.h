@@ -14,7 +14,7 @@ static inline double clock_seconds(void)
 
 /* The calling thread's CPU seconds: for a cost that the load of other
  * processes on a shared machine must not inflate (the job coordinator's
- * own work, results/mpi-cluster.md). */
+ * own work, results/jobs/mpi-cluster.md). */
 static inline double clock_thread_cpu(void)
 {
     struct timespec ts;

@@ -42,7 +42,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     DfpnKernel k = dfpn_value_kernel(d); /* no memo yet: none at the root */
     int plies;
     if (kn.value == WINNER_NONE && centre_win_stoppable(&d->centre, b, d->lim.interrupt)) kn.value = WINNER_ORDER;
-    if (kn.value == WINNER_NONE && board_order_to_move(b) && kernel_threat(&k, b, &kn, d->cfg.kn.threat_plies, false, &plies))
+    if (kn.value == WINNER_NONE && board_order_to_move(b) && dfpn_kernel_threat(&k, b, &kn, d->cfg.kn.threat_plies, false, &plies))
         kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;
     /* At the root, once per solve, a pairing may be looked for with no
@@ -63,7 +63,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     } else if (d->threads > 1) {
         dfpn_solve_parallel(d, b, key, &kn, pn, dn);
     } else {
-        d->memo = kernel_memo_new();
+        d->memo = dfpn_kernel_memo_new();
         dfpn_mid_root(d, b, key, &kn, true, pn, dn);
         free(d->memo);
         d->memo = NULL;
@@ -109,7 +109,7 @@ static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *
         Board cb = b;
         board_place(&cb, ml->m[i]);
         int nl = -1;
-        nmoves[i] = (int16_t)kernel_static(&k, &base, cb, ml->m[i], 0, &ch[i], &nl, false);
+        nmoves[i] = (int16_t)dfpn_kernel_static(&k, &base, cb, ml->m[i], 0, &ch[i], &nl, false);
         nlive[i] = (int16_t)(winner == WINNER_ORDER ? KERNEL_NLIVE_SKIP_PAIRING : nl);
     }
     for (int i = 0; i < ml->count; i++)
@@ -120,7 +120,7 @@ static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *
         DfpnChild *c = &ch[i];
         Board cb = b;
         board_place(&cb, c->move);
-        if (!c->exact) kernel_table(&k, cb, nmoves[i], nlive[i], c, false);
+        if (!c->exact) dfpn_kernel_table(&k, cb, nmoves[i], nlive[i], c, false);
         if ((winner == WINNER_ORDER ? c->pn : c->dn) != 0) continue;
         uint64_t rest = remaining(d, cb, winner, c);
         if (rest < best_rest) {
@@ -158,8 +158,8 @@ static Move stored_winning_move(Dfpn *d, Board b, Winner winner)
     DfpnChild c;
     DfpnKernel k = dfpn_value_kernel(d);
     int nl = -1;
-    int nmoves = kernel_static(&k, NULL, cb, e.move, 0, &c, &nl, false);
-    if (!c.exact) kernel_table(&k, cb, nmoves, winner == WINNER_ORDER ? KERNEL_NLIVE_SKIP_PAIRING : nl, &c, false);
+    int nmoves = dfpn_kernel_static(&k, NULL, cb, e.move, 0, &c, &nl, false);
+    if (!c.exact) dfpn_kernel_table(&k, cb, nmoves, winner == WINNER_ORDER ? KERNEL_NLIVE_SKIP_PAIRING : nl, &c, false);
     return (winner == WINNER_ORDER ? c.pn : c.dn) == 0 ? e.move : MOVE_NONE;
 }
 
@@ -169,7 +169,7 @@ Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
      * as a node of such a proof): the certificate writer meets these where
      * df-pn stored a proof without a move, or none at all. */
     DfpnKernel k = dfpn_value_kernel(d);
-    Move best = winner == WINNER_ORDER && board_order_to_move(b) ? kernel_threat_move(&k, b, d->cfg.kn.threat_plies)
+    Move best = winner == WINNER_ORDER && board_order_to_move(b) ? dfpn_kernel_threat_move(&k, b, d->cfg.kn.threat_plies)
                                                                  : MOVE_NONE;
     if (best != MOVE_NONE) return best;
     best = stored_winning_move(d, b, winner);

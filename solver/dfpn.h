@@ -10,11 +10,11 @@
  * (dfpn_kernel.h), which the bounded search (dfpn_depth.h) shares; this
  * search owns its loop (mid), its threads and its certificate moves.
  *
- * Measured (results/heuristics.md): the 1+eps trick saves 1.4x nodes, the
+ * Measured (results/solve/heuristics.md): the 1+eps trick saves 1.4x nodes, the
  * mobility-based initial numbers 3.7x, on the solve suite. eps = 0.5 (the
  * default) takes 15% fewer nodes than 0.25 on positions of 0.1-8 M nodes,
  * on the set it was chosen on and on a held-out one alike
- * (results/epsilon.md); eps = 1 takes about twice the nodes of 0.5.
+ * (results/solve/epsilon.md); eps = 1 takes about twice the nodes of 0.5.
  *
  * Parallel search (threads > 1), after Kaneko's parallel df-pn: every
  * thread runs the same search from the root over one shared table, so a
@@ -28,7 +28,7 @@
  * thread has found there. Only proofs and disproofs are facts, they come from the
  * same exact rules in every thread, and the table never lets a guess
  * overwrite one; so the value found cannot depend on the thread count, only
- * node counts and timing can. Measured speedups: results/speedup.csv.
+ * node counts and timing can. Measured speedups: results/solve/speedup.csv.
  *
  * Soundness: the table returns a record only for an exactly equal key, and
  * keys are equal only for positions of equal value (knowledge.h); a lost

@@ -3,7 +3,7 @@
  * evaluation and the choice are the shared df-pn kernel's
  * (dfpn_kernel.h), the answers near the leaves bounded.h's; this file is
  * the search itself (mid and what it stores) and the questions' drivers
- * (dd_within, dd_dtw, the moves). */
+ * (dfpn_depth_within, dfpn_depth_dtw, the moves). */
 #include "dfpn_depth.h"
 
 #include <stdlib.h>
@@ -12,9 +12,9 @@
 #include "clock.h"
 #include "dfpn_kernel.h"
 
-bool dd_supported(const Rules *r) { return r->n <= 7; }
+bool dfpn_depth_supported(const Rules *r) { return r->n <= 7; }
 
-void dd_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value)
+void dfpn_depth_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value)
 {
     *s = (DfpnDepth){.r = r, .kn = *kn, .tt = tt, .value = value, .epsilon = 0.5, .memo_due = UINT64_MAX};
 }
@@ -30,7 +30,7 @@ static inline DfpnKernel bounded_kernel(DfpnDepth *s)
 
 /* The memos (dfpn_kernel.c) are taken once a call on s has searched
  * DD_MEMO_NODES nodes, and dropped when the outermost public call
- * returns; nested calls (dd_dtw's questions, dd_best_move's children)
+ * returns; nested calls (dfpn_depth_dtw's questions, dfpn_depth_best_move's children)
  * share them, since what they remember does not depend on the question.
  * A search that ends sooner goes without: the memos spare repeated tests
  * at the nodes df-pn enters again and again, and taking them (1.3 MB,
@@ -55,7 +55,7 @@ static void call_end(DfpnDepth *s, bool outer)
     s->memo = NULL;
 }
 
-static void check_limits(DfpnDepth *s)
+static void check_depth_limits(DfpnDepth *s)
 {
     double at;
     if (limits_check(&s->lim, s->nodes, &s->next_report, &at)) s->stopped = true;
@@ -85,29 +85,29 @@ static void store(DfpnDepth *s, Board key, int d, const DfpnChild *self, Move be
         tt_store_bounds(s->tt, key, &f);
     } else {
         TTData e = {self->pn, self->dn, self->work, best};
-        tt_store(s->tt, kernel_tagged(key, d), &e);
+        tt_store(s->tt, dfpn_kernel_tagged(key, d), &e);
     }
 }
 
 /* Multiple-iterative deepening at the open position b (question d): search
  * until its numbers reach the thresholds; the result goes to *self (pn, dn,
  * depth of a proof, work). */
-static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint32_t pt, uint32_t dt, DfpnChild *self)
+static void mid_within(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint32_t pt, uint32_t dt, DfpnChild *self)
 {
     DfpnChild ch[MOVES_MAX + 1];
     if (s->nodes >= s->memo_due) { /* once (NULL: none, which costs work only) */
         s->memo_due = UINT64_MAX;
-        s->memo = kernel_memo_new();
+        s->memo = dfpn_kernel_memo_new();
     }
     DfpnKernel k = bounded_kernel(s);
     uint64_t start = s->nodes++;
-    check_limits(s);
+    check_depth_limits(s);
     bool order = board_order_to_move(b);
     int plies;
-    if (order && kernel_threat(&k, b, kn, d < s->kn.threat_plies ? d : s->kn.threat_plies, true, &plies)) {
+    if (order && dfpn_kernel_threat(&k, b, kn, d < s->kn.threat_plies ? d : s->kn.threat_plies, true, &plies)) {
         /* Order's forcing sequence within the question: yes, with the
          * sequence's plies as the proof's depth (dfpn_depth.h); no move is
-         * stored (dd_proof_move asks the threat search for one). */
+         * stored (dfpn_depth_proof_move asks the threat search for one). */
         self->pn = 0;
         self->dn = DFPN_INF;
         self->depth = (int8_t)plies;
@@ -115,10 +115,10 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
         store(s, key, d, self, MOVE_NONE);
         return;
     }
-    int n = kernel_expand(&k, b, kn, d, ch, true);
+    int n = dfpn_kernel_expand(&k, b, kn, d, ch, true);
     DfpnPick p;
     for (;;) {
-        p = kernel_pick(s->tt, ch, n, order, false);
+        p = dfpn_kernel_pick(s->tt, ch, n, order, false);
         self->pn = order ? p.phi1 : p.delta;
         self->dn = order ? p.delta : p.phi1;
         if (self->pn >= pt || self->dn >= dt || self->pn == 0 || self->dn == 0 || s->stopped) break;
@@ -131,8 +131,8 @@ static void mid(DfpnDepth *s, Board b, Board key, const KnNode *kn, int d, uint3
         board_place(&cb, c->move);
         KnNode ckn;
         kn_node(s->r, &s->kn, cb, &ckn);
-        if (order) mid(s, cb, c->key, &ckn, c->d, cphi_t, (uint32_t)cdelta_t, c);
-        else mid(s, cb, c->key, &ckn, c->d, (uint32_t)cdelta_t, cphi_t, c);
+        if (order) mid_within(s, cb, c->key, &ckn, c->d, cphi_t, (uint32_t)cdelta_t, c);
+        else mid_within(s, cb, c->key, &ckn, c->d, (uint32_t)cdelta_t, cphi_t, c);
     }
     self->depth = (int8_t)(self->pn == 0 ? proof_depth(ch, n, order) : 0);
     uint64_t work = s->nodes - start;
@@ -166,14 +166,14 @@ static int answer_known(DfpnDepth *s, Board b, int d, int *proof_depth, KnNode *
         *proof_depth = kn->dtw;
         return kn->value == WINNER_ORDER && kn->dtw <= d;
     }
-    *q = bq_question(s->r, &s->kn, b, d);
+    *q = bounded_question(s->r, &s->kn, b, d);
     if (*q < 0) return 0;
     *key = kn_key(s->r, &s->kn, b, kn->dead);
     DfpnKernel k = bounded_kernel(s);
-    return kernel_facts(&k, *key, *q, proof_depth);
+    return dfpn_kernel_facts(&k, *key, *q, proof_depth);
 }
 
-int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
+int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
 {
     int depth = 0, q;
     if (!proof_depth_out) proof_depth_out = &depth;
@@ -182,12 +182,12 @@ int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
     int a = answer_known(s, b, d, proof_depth_out, &kn, &key, &q);
     if (a >= 0) return a;
     DfpnKernel k = bounded_kernel(s);
-    if (kn_pairs_may(s->r, &s->kn, kn.nlive) && kernel_chaos_pairs(&k, b, key, tt_hash(key), true)) return 0;
+    if (kn_pairs_may(s->r, &s->kn, kn.nlive) && dfpn_kernel_chaos_pairs(&k, b, key, tt_hash(key), true)) return 0;
     s->stopped = false;
     start_clock(s);
     DfpnChild root = {.key = key, .d = (int8_t)q};
     bool outer = call_begin(s);
-    mid(s, b, key, &kn, q, DFPN_INF, DFPN_INF, &root);
+    mid_within(s, b, key, &kn, q, DFPN_INF, DFPN_INF, &root);
     call_end(s, outer);
     if (root.pn == 0) {
         *proof_depth_out = root.depth;
@@ -196,7 +196,7 @@ int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
     return root.dn == 0 ? 0 : -1;
 }
 
-int dd_dtw(DfpnDepth *s, Board b)
+int dfpn_depth_dtw(DfpnDepth *s, Board b)
 {
     Winner st = rules_status(s->r, b);
     if (st != WINNER_NONE) return st == WINNER_ORDER ? 0 : -1;
@@ -205,14 +205,14 @@ int dd_dtw(DfpnDepth *s, Board b)
     if (kn.value != WINNER_NONE) return kn.value == WINNER_ORDER ? kn.dtw : -1;
     /* W(b, d) = W(b, question(d)), and the first d of each class is its
      * question: so the first yes met is at the least d, the dtw. */
-    int e = bq_empties(s->r, b), last = -1, dtw = -1;
+    int e = bounded_empties(s->r, b), last = -1, dtw = -1;
     bool outer = call_begin(s);
     for (int d = 1; d <= e; d++) {
-        int q = bq_question(s->r, &s->kn, b, d);
+        int q = bounded_question(s->r, &s->kn, b, d);
         if (q < 0 || q == last) continue;
         last = q;
         s->depth = q;
-        int a = dd_within(s, b, q, NULL);
+        int a = dfpn_depth_within(s, b, q, NULL);
         if (a != 0) {
             dtw = a < 0 ? -2 : q;
             break;
@@ -223,7 +223,7 @@ int dd_dtw(DfpnDepth *s, Board b)
 }
 
 /* The first move of b (cells ascending, X before O) whose child answers
- * W(child, q) with `want`. With search, each child is asked (dd_within;
+ * W(child, q) with `want`. With search, each child is asked (dfpn_depth_within;
  * MOVE_NONE at once if a limit stops one); without, only what the table
  * and the knowledge answer with no search counts, and an unknown child is
  * passed over. MOVE_NONE when no move qualifies. */
@@ -237,7 +237,7 @@ static Move first_move(DfpnDepth *s, Board b, int q, int want, bool search)
             board_place(&cb, m);
             KnNode kn;
             int depth, cq;
-            int a = search ? dd_within(s, cb, q, NULL) : answer_known(s, cb, q, &depth, &kn, &key, &cq);
+            int a = search ? dfpn_depth_within(s, cb, q, NULL) : answer_known(s, cb, q, &depth, &kn, &key, &cq);
             if (a < 0 && search) return MOVE_NONE;
             if (a == want) return m;
         }
@@ -245,7 +245,7 @@ static Move first_move(DfpnDepth *s, Board b, int q, int want, bool search)
     return MOVE_NONE;
 }
 
-Move dd_best_move(DfpnDepth *s, Board b, int dtw)
+Move dfpn_depth_best_move(DfpnDepth *s, Board b, int dtw)
 {
     bool order = board_order_to_move(b), outer = call_begin(s);
     Move m = first_move(s, b, order ? dtw - 1 : dtw - 2, order ? 1 : 0, true);
@@ -265,17 +265,17 @@ static Move threat_proof_move(DfpnDepth *s, Board b, int d)
 {
     if (!board_order_to_move(b) || rules_status(s->r, b) != WINNER_NONE) return MOVE_NONE;
     DfpnKernel k = bounded_kernel(s);
-    return kernel_threat_move(&k, b, d < s->kn.threat_plies ? d : s->kn.threat_plies);
+    return dfpn_kernel_threat_move(&k, b, d < s->kn.threat_plies ? d : s->kn.threat_plies);
 }
 
 /* First a child the table (or the knowledge) already answers yes: the
  * search that answered b left facts for the children its proof used, and
  * taking one costs no search. Then Order's forcing sequence, where the
- * search proved b by one. Only if neither gives a move, dd_best_move's,
+ * search proved b by one. Only if neither gives a move, dfpn_depth_best_move's,
  * searching. */
-Move dd_proof_move(DfpnDepth *s, Board b, int d)
+Move dfpn_depth_proof_move(DfpnDepth *s, Board b, int d)
 {
     Move m = first_move(s, b, d - 1, 1, false);
     if (m == MOVE_NONE) m = threat_proof_move(s, b, d);
-    return m != MOVE_NONE ? m : dd_best_move(s, b, d);
+    return m != MOVE_NONE ? m : dfpn_depth_best_move(s, b, d);
 }

@@ -27,7 +27,7 @@
  * odd. A Chaos-to-move position therefore has dtw 1 (every move completes
  * a line), an even one, or none. Under exact-end nothing is won before the
  * board is full, so dtw is the number of empty cells e, or none.
- * Hence a question is replaced by an equivalent one (dd_question):
+ * Hence a question is replaced by an equivalent one (bounded_question):
  * d > e by d = e; under exact-end d < e is no; otherwise at an Order node d
  * by the odd number at or below it, at a Chaos node with d >= 2 by the even
  * one. With the fours knowledge on, an Order node kn_node leaves open has
@@ -65,7 +65,7 @@
  * the node is searched as before. Its memo (dfpn_kernel.c) answers a bound
  * L with a remembered win of p <= L, or a failure at L0 >= L; anything it
  * answers with a failure costs work at most. Certificates: at an Order node
- * the search proved this way no child has a fact, so dd_proof_move asks
+ * the search proved this way no child has a fact, so dfpn_depth_proof_move asks
  * threats_move within min(d, threat_plies) plies: a proof it finds within
  * that bound starts with a move whose child is won within p - 1 <= d - 1,
  * what a certificate move within d needs; a node 2j plies inside such a
@@ -118,7 +118,7 @@
  *     tagged key never equals a plain one, nor one of another d. Numbers
  *     are guesses: they steer the search and decide nothing; decided
  *     questions are stored only as facts. Hence n = 8 (no free bits) is not
- *     supported (dd_supported): callers use alpha-beta there.
+ *     supported (dfpn_depth_supported): callers use alpha-beta there.
  * A table hit thus never answers a question its facts do not imply, and a
  * lost entry costs work only.
  *
@@ -159,22 +159,22 @@ typedef struct {
 } DfpnDepth;
 
 /* Can the bounded search run under r? (n <= 7: see the tagged keys.) */
-bool dd_supported(const Rules *r);
+bool dfpn_depth_supported(const Rules *r);
 
 /* kn must be the Knowledge the table's other users (alpha-beta, and the
  * value search behind value) make their keys with. */
-void dd_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value);
+void dfpn_depth_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value);
 
 /* W(b, d): 1 yes (then *proof_depth, if not NULL, gets the depth of the
  * proof found: Order wins within it, and it is <= d), 0 no, -1 a limit
  * stopped the search. Any position, any d. */
-int dd_within(DfpnDepth *s, Board b, int d, int *proof_depth);
+int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth);
 
 /* The distance to win, as ab_dtw returns it: >= 0 for an Order win (0:
  * already won), -1 for a Chaos win, -2 when a limit stopped the search.
  * Asks the distinct questions (above) in increasing order; the first yes
  * is the answer. */
-int dd_dtw(DfpnDepth *s, Board b);
+int dfpn_depth_dtw(DfpnDepth *s, Board b);
 
 /* With Chaos to move in an Order win of distance dtw (>= 1): the move that
  * resists longest, the first in ab_best_move's order (cells ascending, X
@@ -182,14 +182,14 @@ int dd_dtw(DfpnDepth *s, Board b);
  * greatest possible); so the same move ab_best_move returns. With Order to
  * move: the first move in that order whose child is within dtw - 1.
  * MOVE_NONE when a limit stopped it or none qualifies. */
-Move dd_best_move(DfpnDepth *s, Board b, int dtw);
+Move dfpn_depth_best_move(DfpnDepth *s, Board b, int dtw);
 
 /* With Order to move in a position s answered W(b, d) yes: a move whose
  * child is within d - 1 (for a certificate, proof.h). The first child the
  * table or the knowledge already answers yes without search, else the
  * first move of Order's forcing sequence within d (where the search proved
- * b by one: above), else dd_best_move's. MOVE_NONE when a limit stopped it
+ * b by one: above), else dfpn_depth_best_move's. MOVE_NONE when a limit stopped it
  * or none qualifies. */
-Move dd_proof_move(DfpnDepth *s, Board b, int d);
+Move dfpn_depth_proof_move(DfpnDepth *s, Board b, int d);
 
 #endif

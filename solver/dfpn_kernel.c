@@ -10,7 +10,7 @@
  * it for the length of a solve or a bounded question), each direct-mapped
  * by a hash of the board; a child never has an empty board, so the zero
  * slot means "free".
- *   - Pairing failures (kernel_pairing_slot, 2^14 slots). A child that
+ *   - Pairing failures (dfpn_kernel_pairing_slot, 2^14 slots). A child that
  *     misses the table is tested for pairing, and failures are not stored
  *     in the table, so the same child was tested again each time its
  *     parent was expanded (a third of all tests, measured on the bench
@@ -24,7 +24,7 @@ enum { MEMO_BITS = 14, THREAT_MEMO_BITS = 16 };
 #define THREAT_ROW7 (0xFFULL << 56)
 #define THREAT_WON 0x80u
 
-Board *kernel_memo_new(void) { return calloc(((size_t)1 << MEMO_BITS) + ((size_t)1 << THREAT_MEMO_BITS), sizeof(Board)); }
+Board *dfpn_kernel_memo_new(void) { return calloc(((size_t)1 << MEMO_BITS) + ((size_t)1 << THREAT_MEMO_BITS), sizeof(Board)); }
 
 static inline Board *threat_slot(Board *memo, Board b)
 {
@@ -32,9 +32,9 @@ static inline Board *threat_slot(Board *memo, Board b)
     return &memo[((size_t)1 << MEMO_BITS) + (h >> (64 - THREAT_MEMO_BITS))];
 }
 
-bool kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h, bool bounded)
+bool dfpn_kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h, bool bounded)
 {
-    Board *m = k->memo ? kernel_pairing_slot(k->memo, b) : NULL;
+    Board *m = k->memo ? dfpn_kernel_pairing_slot(k->memo, b) : NULL;
     if (m && board_equal(*m, b)) return false;
     /* The bucket a win goes into (the probe that led here read only the
      * fingerprints) loads while the test runs. */
@@ -59,7 +59,7 @@ bool kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h, boo
  * from 3 and stops at its first win, so it failed at every bound below p
  * with budget left, and a failure claims nothing in any case. Else the
  * search runs, and its result replaces the slot's. */
-bool kernel_threat_search(const DfpnKernel *k, Board b, const KnNode *kn, int plies, bool memo, int *plies_won)
+bool dfpn_kernel_threat_search(const DfpnKernel *k, Board b, const KnNode *kn, int plies, bool memo, int *plies_won)
 {
     Board *m = memo && k->memo && k->r->n < 8 ? threat_slot(k->memo, b) : NULL;
     if (m && m->s[PIECE_X] == b.s[PIECE_X] && (m->s[PIECE_O] & ~THREAT_ROW7) == b.s[PIECE_O]) {
@@ -80,7 +80,7 @@ bool kernel_threat_search(const DfpnKernel *k, Board b, const KnNode *kn, int pl
     return won;
 }
 
-Move kernel_threat_move(const DfpnKernel *k, Board b, int plies)
+Move dfpn_kernel_threat_move(const DfpnKernel *k, Board b, int plies)
 {
     KnNode kn;
     ThreatWin w;
@@ -89,7 +89,7 @@ Move kernel_threat_move(const DfpnKernel *k, Board b, int plies)
     return threats_move(k->r, k->kn, b, plies, &w) ? w.move : MOVE_NONE;
 }
 
-int kernel_center_order(int n, int *cells)
+int dfpn_kernel_center_order(int n, int *cells)
 {
     int c = 0;
     for (int dist = 0; dist <= 2 * (n - 1); dist++)
@@ -99,7 +99,7 @@ int kernel_center_order(int n, int *cells)
     return c;
 }
 
-bool kernel_refuted_at_once(const DfpnKernel *k, Board b, const KnNode *kn)
+bool dfpn_kernel_refuted_at_once(const DfpnKernel *k, Board b, const KnNode *kn)
 {
     int piece = kn->moves[PIECE_X] ? PIECE_X : PIECE_O;
     uint64_t cells = kn->moves[piece];
@@ -113,6 +113,6 @@ bool kernel_refuted_at_once(const DfpnKernel *k, Board b, const KnNode *kn)
     board_place(&cb, m);
     DfpnChild c = {.exact = false}; /* an open child's numbers are not set (nor read): says so to gcc -O1 */
     int nl;
-    kernel_static(k, NULL, cb, m, 3, &c, &nl, true);
+    dfpn_kernel_static(k, NULL, cb, m, 3, &c, &nl, true);
     return c.exact && c.dn == 0;
 }

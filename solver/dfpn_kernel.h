@@ -1,15 +1,15 @@
 /* dfpn_kernel.h - the one df-pn kernel of the two df-pn searches: the
  * value search (dfpn.c: does Order win?) and the bounded search
  * (dfpn_depth.c: does Order win within d plies?). Both expand a node the
- * same way (kernel_expand): its children in kn_node's order (X cells, O
+ * same way (dfpn_kernel_expand): its children in kn_node's order (X cells, O
  * cells, then the tempo move), each evaluated first without the table
- * (kernel_static: the rules, kn_node, the knowledge the search may use)
+ * (dfpn_kernel_static: the rules, kn_node, the knowledge the search may use)
  * and then, once every child's table lines are on their way, with it
- * (kernel_table); symmetric twins merged (dedupe.h). Both choose the child
- * to descend into the same way (kernel_pick, dfpn_child_thresholds), and
+ * (dfpn_kernel_table); symmetric twins merged (dedupe.h). Both choose the child
+ * to descend into the same way (dfpn_kernel_pick, dfpn_child_thresholds), and
  * both ask Order's forcing sequences where they expand an Order node
- * (kernel_threat; the value search also at every Order-to-move child it
- * generates, kernel_static says why only it). What differs is a
+ * (dfpn_kernel_threat; the value search also at every Order-to-move child it
+ * generates, dfpn_kernel_static says why only it). What differs is a
  * parameter, `bounded`:
  *   - the question: the value search asks "does Order win?" at any depth;
  *     the bounded search asks "within d plies?", so its children carry
@@ -24,7 +24,7 @@
  *     plain key (kn_key), prefetching fingerprints first (most of its
  *     probes miss: tt.h); the bounded search keeps facts (depth bounds)
  *     under the plain key and an open question's numbers under the key
- *     tagged with its d (kernel_tagged; dfpn_depth.h argues they never
+ *     tagged with its d (dfpn_kernel_tagged; dfpn_depth.h argues they never
  *     meet), and may read a value search's disproofs.
  * `bounded` is a constant at every call and the hot functions are always
  * inlined, so each search is compiled with the other's branches gone.
@@ -42,7 +42,7 @@
  * before any child's table half, and the table halves run in the
  * children's order, so a search's sequence of probes and stores (and with
  * it every number) depends on its settings and the table alone; the memos
- * (pairing failures, threat results: kernel_memo_new) remember pure
+ * (pairing failures, threat results: dfpn_kernel_memo_new) remember pure
  * functions of the board, so they change work, never a number.
  */
 #ifndef OCS_DFPN_KERNEL_H
@@ -81,22 +81,22 @@ typedef struct {
     const TT *value;              /* bounded: a value search's table, for its disproofs; NULL: none */
     const Centre *centre;         /* the value search's centre lemma (centre.on: in use); NULL: none */
     const atomic_bool *interrupt; /* stops the centre's table build */
-    Board *memo;                  /* kernel_memo_new's memos; NULL: none */
+    Board *memo;                  /* dfpn_kernel_memo_new's memos; NULL: none */
     ThreatStats *threats;         /* where the threat searches are counted */
     bool chaos_pn_moves;          /* initial pn of a Chaos node = its number of safe moves */
     bool order_dn_moves;          /* initial dn of an Order node = its number of moves */
     bool center_first;            /* children nearest the centre first (ties by cell) */
 } DfpnKernel;
 
-/* An nlive for kernel_table meaning "no pairing test": for a caller that
+/* An nlive for dfpn_kernel_table meaning "no pairing test": for a caller that
  * wants Order's wins only, which pairing (a Chaos win) never gives. */
 enum { KERNEL_NLIVE_SKIP_PAIRING = -2 };
 
 /* The pairing memo and the threat memo of one thread (kernel.c); NULL when
  * there is no memory for them, which only costs repeated tests. */
-Board *kernel_memo_new(void);
+Board *dfpn_kernel_memo_new(void);
 
-static inline Board *kernel_pairing_slot(Board *memo, Board b)
+static inline Board *dfpn_kernel_pairing_slot(Board *memo, Board b)
 {
     enum { MEMO_BITS = 14 };
     uint64_t h = b.s[0] * 0x9E3779B97F4A7C15ULL ^ b.s[1] * 0xC2B2AE3D27D4EB4FULL;
@@ -107,7 +107,7 @@ static inline Board *kernel_pairing_slot(Board *memo, Board b)
  * hash)? A win is stored, so that the test is not made again there: as
  * the value search's disproof, or (bounded) as the fact "no at every
  * depth", alpha-beta's entry. A failure goes to the memo. */
-bool kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h, bool bounded);
+bool dfpn_kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h, bool bounded);
 
 /* Order's forcing sequences (threats.h) at an open position with Order to
  * move (kn its kn_node), within plies: true, with *plies_won the proof's
@@ -115,15 +115,15 @@ bool kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h, boo
  * the result (where a node is expanded, which df-pn enters again and
  * again; not at generated children, where the memo's cache miss would
  * cost as much as the short search). */
-bool kernel_threat_search(const DfpnKernel *k, Board b, const KnNode *kn, int plies, bool memo, int *plies_won);
+bool dfpn_kernel_threat_search(const DfpnKernel *k, Board b, const KnNode *kn, int plies, bool memo, int *plies_won);
 
-static inline bool kernel_threat(const DfpnKernel *k, Board b, const KnNode *kn, int plies, bool memo, int *plies_won)
+static inline bool dfpn_kernel_threat(const DfpnKernel *k, Board b, const KnNode *kn, int plies, bool memo, int *plies_won)
 {
-    return threats_may(k->r, k->kn, kn->maker) && kernel_threat_search(k, b, kn, plies, memo, plies_won);
+    return threats_may(k->r, k->kn, kn->maker) && dfpn_kernel_threat_search(k, b, kn, plies, memo, plies_won);
 }
 
 /* The short bound at generated children (threats.h). */
-static inline int kernel_child_plies(const Knowledge *kn)
+static inline int dfpn_kernel_child_plies(const Knowledge *kn)
 {
     return kn->threat_plies < THREATS_CHILD_PLIES ? kn->threat_plies : THREATS_CHILD_PLIES;
 }
@@ -133,15 +133,15 @@ static inline int kernel_child_plies(const Knowledge *kn)
  * certificate writers; MOVE_NONE when none is found (threats_move:
  * complete within its budget). The move's child is won within the plies
  * found - 1 (threats.h). */
-Move kernel_threat_move(const DfpnKernel *k, Board b, int plies);
+Move dfpn_kernel_threat_move(const DfpnKernel *k, Board b, int plies);
 
 /* The board's cells, nearest the centre first (ties by cell index): the
  * --order center move ordering. Returns how many. */
-int kernel_center_order(int n, int *cells);
+int dfpn_kernel_center_order(int n, int *cells);
 
 /* The key of an open bounded question's numbers: d + 1 in the O word's
  * row 7 (dfpn_depth.h: never a plain key, nor one of another d). */
-static inline Board kernel_tagged(Board key, int d)
+static inline Board dfpn_kernel_tagged(Board key, int d)
 {
     key.s[PIECE_O] |= (uint64_t)(d + 1) << 56;
     return key;
@@ -149,7 +149,7 @@ static inline Board kernel_tagged(Board key, int d)
 
 /* A child decided: yes (an Order win, within its question when bounded;
  * depth: its proof's depth) or no. */
-static inline void kernel_decided(DfpnChild *c, bool yes, int depth)
+static inline void dfpn_kernel_decided(DfpnChild *c, bool yes, int depth)
 {
     c->d = 0;
     c->exact = true;
@@ -157,17 +157,17 @@ static inline void kernel_decided(DfpnChild *c, bool yes, int depth)
     dfpn_numbers(yes ? WINNER_ORDER : WINNER_CHAOS, &c->pn, &c->dn);
 }
 
-/* A 4-ply bounded question with Chaos to move (bq_leaf4) is no as soon as
+/* A 4-ply bounded question with Chaos to move (bounded_leaf4) is no as soon as
  * one Chaos move's child is no: tried first, statically, on the first move
- * kernel_expand would try (the one its expansion would stop at if it is
+ * dfpn_kernel_expand would try (the one its expansion would stop at if it is
  * no). Most such questions end there, without a node or a table entry. */
-bool kernel_refuted_at_once(const DfpnKernel *k, Board b, const KnNode *kn);
+bool dfpn_kernel_refuted_at_once(const DfpnKernel *k, Board b, const KnNode *kn);
 
 /* What the bounded search's facts, or the value search's table, say of an
  * open position with key `key` asked q: 1 yes (*depth set), 0 no, -1
  * nothing (dfpn_depth.h: a yes at d holds at every d' >= d, a no at every
  * d' <= d; a value disproof is no at every d). */
-static inline int kernel_facts(const DfpnKernel *k, Board key, int q, int *depth)
+static inline int dfpn_kernel_facts(const DfpnKernel *k, Board key, int q, int *depth)
 {
     TTBounds f;
     if (tt_probe_bounds(k->tt, key, &f)) {
@@ -191,14 +191,14 @@ static inline int kernel_facts(const DfpnKernel *k, Board key, int q, int *depth
  * key and question, its table lines prefetched so that the children's
  * cache misses overlap. Returns an open child's number of moves (for its
  * initial numbers), with its live windows in *nlive. */
-KERNEL_HOT int kernel_static(const DfpnKernel *k, const KnKeyBase *base, Board cb, Move m, int d, DfpnChild *c,
+KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Board cb, Move m, int d, DfpnChild *c,
                              int *nlive, bool bounded)
 {
     c->move = m;
     c->work = 0;
     Winner st = rules_status_after(k->r, cb, m);
     if (st != WINNER_NONE) {
-        kernel_decided(c, st == WINNER_ORDER && (!bounded || d >= 0), 0);
+        dfpn_kernel_decided(c, st == WINNER_ORDER && (!bounded || d >= 0), 0);
         return 0;
     }
     KnNode kn;
@@ -208,51 +208,51 @@ KERNEL_HOT int kernel_static(const DfpnKernel *k, const KnKeyBase *base, Board c
         bool order = board_order_to_move(cb);
         if (!bounded) {
             if (centre_win_stoppable(k->centre, cb, k->interrupt)) kn.value = WINNER_ORDER;
-        } else if ((q = bq_question(k->r, k->kn, cb, d)) < 0) {
-            kernel_decided(c, false, 0);
+        } else if ((q = bounded_question(k->r, k->kn, cb, d)) < 0) {
+            dfpn_kernel_decided(c, false, 0);
             return 0;
-        } else if (q == 3 && order && bq_leaf3(k->r, k->kn)) {
+        } else if (q == 3 && order && bounded_leaf3(k->r, k->kn)) {
             depth = 0;
-            bool yes = bq_wins_in_3(k->r, k->kn, cb, &kn, &depth);
-            kernel_decided(c, yes, depth);
+            bool yes = bounded_wins_in_3(k->r, k->kn, cb, &kn, &depth);
+            dfpn_kernel_decided(c, yes, depth);
             return 0;
-        } else if (bq_leaf4(k->r, k->kn, cb, q) && kernel_refuted_at_once(k, cb, &kn)) {
-            kernel_decided(c, false, 0);
+        } else if (bounded_leaf4(k->r, k->kn, cb, q) && dfpn_kernel_refuted_at_once(k, cb, &kn)) {
+            dfpn_kernel_decided(c, false, 0);
             return 0;
         }
         /* The short threat bound at generated children: the value search
          * only. The bounded search's work is mostly disproofs (the "no" at
          * distance - 2), where every child would pay the check and few
-         * are ever searched: measured (results/dtw.md) it cost 23 % more
+         * are ever searched: measured (results/dtw/dtw.md) it cost 23 % more
          * time on hard original positions and 2.5x under exact, for up to
          * half the nodes on easy ones; its 3-ply questions have their own
-         * exact answer (bq_wins_in_3) anyway. */
+         * exact answer (bounded_wins_in_3) anyway. */
         int p;
         if (!bounded && kn.value == WINNER_NONE && order &&
-            kernel_threat(k, cb, &kn, kernel_child_plies(k->kn), false, &p)) {
+            dfpn_kernel_threat(k, cb, &kn, dfpn_kernel_child_plies(k->kn), false, &p)) {
             kn.value = WINNER_ORDER;
             depth = p;
         }
     }
     if (kn.value != WINNER_NONE) {
-        kernel_decided(c, kn.value == WINNER_ORDER && (!bounded || depth <= d), depth);
+        dfpn_kernel_decided(c, kn.value == WINNER_ORDER && (!bounded || depth <= d), depth);
         return 0;
     }
     c->exact = false;
     c->d = (int8_t)q;
     c->key = base ? kn_key_child(k->kn, base, cb, kn.dead) : kn_key(k->r, k->kn, cb, kn.dead);
     c->h = tt_hash(c->key);
-    bool leaf = bounded && bq_leaf4(k->r, k->kn, cb, q);
+    bool leaf = bounded && bounded_leaf4(k->r, k->kn, cb, q);
     if (!bounded) {
         /* Most probes miss: the fingerprints first, the bucket later
-         * (kernel_expand), only where a fingerprint matches (tt.h). */
+         * (dfpn_kernel_expand), only where a fingerprint matches (tt.h). */
         tt_prefetch_fp(k->tt, c->h);
     } else {
         tt_prefetch_hashed(k->tt, c->h);
-        if (!leaf) tt_prefetch(k->tt, kernel_tagged(c->key, q));
+        if (!leaf) tt_prefetch(k->tt, dfpn_kernel_tagged(c->key, q));
         if (k->value) tt_prefetch_hashed(k->value, c->h);
     }
-    if (!leaf && k->memo && kn_pairs_may(k->r, k->kn, kn.nlive)) __builtin_prefetch(kernel_pairing_slot(k->memo, cb));
+    if (!leaf && k->memo && kn_pairs_may(k->r, k->kn, kn.nlive)) __builtin_prefetch(dfpn_kernel_pairing_slot(k->memo, cb));
     *nlive = kn.nlive;
     return kn.nmoves;
 }
@@ -260,21 +260,21 @@ KERNEL_HOT int kernel_static(const DfpnKernel *k, const KnKeyBase *base, Board c
 /* A child's second half, for an open one: the table, else a pairing, else
  * the initial numbers from its number of moves (dfpn.h). Bounded: the
  * facts first (and the value table's disproofs), then the question's
- * numbers; a 4-ply Chaos question (bq_leaf4) has neither numbers nor a
+ * numbers; a 4-ply Chaos question (bounded_leaf4) has neither numbers nor a
  * pairing test. Table operations happen here only (see the invariants). */
-KERNEL_HOT void kernel_table(const DfpnKernel *k, Board bin, int nmoves, int nlive, DfpnChild *c, bool bounded)
+KERNEL_HOT void dfpn_kernel_table(const DfpnKernel *k, Board bin, int nmoves, int nlive, DfpnChild *c, bool bounded)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
     TTData e;
     bool leaf = false, probed;
     if (bounded) {
-        int depth = 0, known = kernel_facts(k, c->key, c->d, &depth);
+        int depth = 0, known = dfpn_kernel_facts(k, c->key, c->d, &depth);
         if (known >= 0) {
-            kernel_decided(c, known == 1, depth);
+            dfpn_kernel_decided(c, known == 1, depth);
             return;
         }
-        leaf = bq_leaf4(k->r, k->kn, b, c->d);
-        probed = !leaf && tt_probe(k->tt, kernel_tagged(c->key, c->d), &e);
+        leaf = bounded_leaf4(k->r, k->kn, b, c->d);
+        probed = !leaf && tt_probe(k->tt, dfpn_kernel_tagged(c->key, c->d), &e);
     } else {
         probed = tt_probe_hashed(k->tt, c->key, c->h, &e);
     }
@@ -283,8 +283,8 @@ KERNEL_HOT void kernel_table(const DfpnKernel *k, Board bin, int nmoves, int nli
         c->dn = e.dn;
         c->work = e.work;
     } else if (!leaf && nlive != KERNEL_NLIVE_SKIP_PAIRING && kn_pairs_may(k->r, k->kn, nlive) &&
-               kernel_chaos_pairs(k, b, c->key, c->h, bounded)) {
-        if (bounded) kernel_decided(c, false, 0);
+               dfpn_kernel_chaos_pairs(k, b, c->key, c->h, bounded)) {
+        if (bounded) dfpn_kernel_decided(c, false, 0);
         else dfpn_numbers(WINNER_CHAOS, &c->pn, &c->dn);
     } else if (board_order_to_move(b)) {
         c->pn = 1;
@@ -299,9 +299,9 @@ KERNEL_HOT void kernel_table(const DfpnKernel *k, Board bin, int nmoves, int nli
  * order) with nothing left to learn from the other children? A Chaos node
  * with a disproved child is disproved whatever the others are; an Order
  * node with a child proven at the least depth any proof of the node can
- * have (`least`, bq_least_dtw) is proven, at the depth the full expansion
+ * have (`least`, bounded_least_dtw) is proven, at the depth the full expansion
  * would find. */
-static inline bool kernel_settles(const DfpnChild *c, bool order, int least)
+static inline bool dfpn_kernel_settles(const DfpnChild *c, bool order, int least)
 {
     return c->exact && (order ? c->pn == 0 && c->depth + 1 <= least : c->dn == 0);
 }
@@ -316,19 +316,19 @@ static inline bool kernel_settles(const DfpnChild *c, bool order, int least)
  * decided child adds nothing to its parent's sum, is never the least
  * unless the parent is decided, and its twin would be decided the same
  * way. Bounded, the expansion stops at a child that settles the node
- * (kernel_settles; then it is the only child), and Order's quiet moves at
- * a 5-ply question enter as no (bq_quiet_moves). Returns how many. */
-KERNEL_HOT int kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int d, DfpnChild *ch, bool bounded)
+ * (dfpn_kernel_settles; then it is the only child), and Order's quiet moves at
+ * a 5-ply question enter as no (bounded_quiet_moves). Returns how many. */
+KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int d, DfpnChild *ch, bool bounded)
 {
     bool order = board_order_to_move(b), dedupe = board_count(b) + 1 <= k->kn->sym_pieces;
-    int least = bounded ? bq_least_dtw(k->r, k->kn, b) : 0;
+    int least = bounded ? bounded_least_dtw(k->r, k->kn, b) : 0;
     uint64_t skip[2] = {0, 0};
-    if (bounded && order && d == 5) bq_quiet_moves(k->r, k->kn, b, kn, skip);
+    if (bounded && order && d == 5) bounded_quiet_moves(k->r, k->kn, b, kn, skip);
     KnKeyBase base; /* the children's keys, incrementally (knowledge.h) */
     kn_key_base(k->r, k->kn, b, kn->dead, &base);
     int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
     int all = 0;
-    int cells_first[64], kc = !bounded && k->center_first ? kernel_center_order(k->r->n, cells_first) : 0;
+    int cells_first[64], kc = !bounded && k->center_first ? dfpn_kernel_center_order(k->r->n, cells_first) : 0;
     for (int s = 0; s < 3; s++) {
         uint64_t cells = s < 2 ? kn->moves[s] : (kn->tempo ? kn->dead & -kn->dead : 0);
         int piece = s < 2 ? s : PIECE_X;
@@ -345,22 +345,22 @@ KERNEL_HOT int kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int
             if (bounded && (skip[piece] >> cell & 1)) {
                 ch[all].move = m;
                 ch[all].work = 0;
-                kernel_decided(&ch[all], false, 0);
+                dfpn_kernel_decided(&ch[all], false, 0);
                 continue;
             }
             Board cb = b;
             board_place(&cb, m);
             int nl = -1;
-            nmoves[all] = (int16_t)kernel_static(k, &base, cb, m, d - 1, &ch[all], &nl, bounded);
+            nmoves[all] = (int16_t)dfpn_kernel_static(k, &base, cb, m, d - 1, &ch[all], &nl, bounded);
             nlive[all] = (int16_t)nl;
-            if (bounded && kernel_settles(&ch[all], order, least)) {
+            if (bounded && dfpn_kernel_settles(&ch[all], order, least)) {
                 ch[0] = ch[all];
                 return 1;
             }
         }
     }
     /* The buckets of the children the table may hold, now that their
-     * fingerprints are in (kernel_static asked for them). Measured: the
+     * fingerprints are in (dfpn_kernel_static asked for them). Measured: the
      * same speed as asking a few children later inside the loop above. */
     if (!bounded)
         for (int i = 0; i < all; i++)
@@ -374,9 +374,9 @@ KERNEL_HOT int kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int
         if (!c->exact) {
             Board cb = b;
             board_place(&cb, c->move);
-            kernel_table(k, cb, nmoves[i], nlive[i], c, bounded);
+            dfpn_kernel_table(k, cb, nmoves[i], nlive[i], c, bounded);
         }
-        if (bounded && kernel_settles(c, order, least)) {
+        if (bounded && dfpn_kernel_settles(c, order, least)) {
             ch[0] = *c;
             return 1;
         }
@@ -394,7 +394,7 @@ KERNEL_HOT int kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int
  * positions of bench/speedup-positions.txt, 2 threads: +1 per thread took
  * 1.06x one thread's nodes, doubling per thread 1.12x. Decided numbers
  * stay as they are. */
-static inline uint32_t kernel_virtual_phi(uint32_t phi, unsigned busy)
+static inline uint32_t dfpn_kernel_virtual_phi(uint32_t phi, unsigned busy)
 {
     if (phi == 0 || phi == DFPN_INF || busy == 0) return phi;
     uint64_t v = (uint64_t)phi + busy;
@@ -404,14 +404,14 @@ static inline uint32_t kernel_virtual_phi(uint32_t phi, unsigned busy)
 /* The choice at an open node (dfpn.h): phi is the number the mover
  * minimises (Order: pn, Chaos: dn), delta the other, summed. With virtual
  * (parallel value search), a child other threads are in looks harder
- * (kernel_virtual_phi); delta is always the real sum. */
-static inline DfpnPick kernel_pick(const TT *tt, const DfpnChild *ch, int n, bool order, bool virtual)
+ * (dfpn_kernel_virtual_phi); delta is always the real sum. */
+static inline DfpnPick dfpn_kernel_pick(const TT *tt, const DfpnChild *ch, int n, bool order, bool virtual)
 {
     DfpnPick p = dfpn_pick_start();
     for (int i = 0; i < n; i++) {
         const DfpnChild *c = &ch[i];
         uint32_t phi = order ? c->pn : c->dn;
-        if (virtual && !c->exact) phi = kernel_virtual_phi(phi, tt_busy(tt, c->key));
+        if (virtual && !c->exact) phi = dfpn_kernel_virtual_phi(phi, tt_busy(tt, c->key));
         dfpn_pick_add(&p, i, phi, order ? c->dn : c->pn);
     }
     dfpn_pick_end(&p, n); /* unreachable for open nodes */

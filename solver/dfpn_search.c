@@ -114,7 +114,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     check_limits(d);
     bool order = board_order_to_move(b);
     int plies;
-    if (order && kernel_threat(&k, b, kn, d->cfg.kn.threat_plies, true, &plies)) {
+    if (order && dfpn_kernel_threat(&k, b, kn, d->cfg.kn.threat_plies, true, &plies)) {
         /* Proven without expanding it; stored as a proof with no move
          * (dfpn_winning_move asks the threat search for one). */
         dfpn_numbers(WINNER_ORDER, pn, dn);
@@ -123,10 +123,10 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
         return;
     }
     if (d->sh) tt_busy_add(d->tt, key, 1);
-    int n = kernel_expand(&k, b, kn, 0, ch, false);
+    int n = dfpn_kernel_expand(&k, b, kn, 0, ch, false);
     Move best = MOVE_NONE;
     for (;;) {
-        DfpnPick p = kernel_pick(d->tt, ch, n, order, false);
+        DfpnPick p = dfpn_kernel_pick(d->tt, ch, n, order, false);
         *pn = order ? p.phi1 : p.delta;
         *dn = order ? p.delta : p.phi1;
         best = p.bi >= 0 ? ch[p.bi].move : MOVE_NONE;
@@ -143,7 +143,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
              * chosen instead is already past this node's threshold (it would
              * return at once, and this thread would spin). A best child no
              * thread is in stays the choice: virtual numbers only grow. */
-            DfpnPick v = kernel_pick(d->tt, ch, n, order, true);
+            DfpnPick v = dfpn_kernel_pick(d->tt, ch, n, order, true);
             if (v.bi != p.bi && (order ? ch[v.bi].pn : ch[v.bi].dn) < phi_t) {
                 p.bi = v.bi;
                 p.phi2 = v.phi2;

@@ -27,7 +27,7 @@ static void solve_thread(void *arg, int tid)
 {
     ParSolve *ps = arg;
     Dfpn *w = &ps->w[tid];
-    w->memo = kernel_memo_new(); /* each thread its own (NULL: none) */
+    w->memo = dfpn_kernel_memo_new(); /* each thread its own (NULL: none) */
     dfpn_mid_root(w, ps->b, ps->key, ps->kn, tid == 0, &ps->pn[tid], &ps->dn[tid]);
     ps->ran[tid] = true;
     free(w->memo);
@@ -57,7 +57,7 @@ void dfpn_solve_parallel(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t
         w[i].tid = i;
         w[i].nodes = w[i].flushed = 0;
     }
-    par_run(t, solve_thread, &ps);
+    parallel_run(t, solve_thread, &ps);
     int decider = 0;
     bool stopped = false;
     for (int i = 0; i < t; i++) {
@@ -118,7 +118,7 @@ void dfpn_solve_team(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t *pn
     d->tid = 0;
     d->flushed = d->nodes; /* limits count the nodes of earlier calls too */
     atomic_fetch_add_explicit(&d->sh->nodes, d->nodes, memory_order_relaxed);
-    d->memo = kernel_memo_new();
+    d->memo = dfpn_kernel_memo_new();
     dfpn_mid_root(d, b, key, kn, true, pn, dn);
     free(d->memo);
     d->memo = NULL;
@@ -143,7 +143,7 @@ void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid)
     d->sh = team;
     d->tid = tid < 1 ? 1 : tid; /* never 0: thread 0 reports */
     d->flushed = d->nodes;
-    d->memo = kernel_memo_new();
+    d->memo = dfpn_kernel_memo_new();
     uint32_t pn, dn;
     dfpn_mid_root(d, b, key, &kn, false, &pn, &dn);
     free(d->memo);

@@ -35,7 +35,7 @@ uint64_t dfpn_team_nodes(DfpnShared *t);
  * solve's) as thread tid >= 1, until the team stops or d's limits are hit.
  * The solve's node limit counts the solve's own nodes only: a helper adds
  * work to it and never uses up its budget (a job-level search's budgets
- * decide when a leaf is expanded; measured, results/jobs-efficiency.md).
+ * decide when a leaf is expanded; measured, results/jobs/jobs-efficiency.md).
  * d's nodes: its own. */
 void dfpn_assist(Dfpn *d, Board b, DfpnShared *team, int tid);
 

@@ -80,7 +80,9 @@ static bool safe_by_play(const Rules *r, Board b, Move m)
 }
 
 /* Chaos's plies to defeat when no move is safe: one if every move
- * completes a line, else two. */
+ * completes a line, else two. The moves by hand, not moves_generate:
+ * kn_node runs at every node of every search, and this loop stops at the
+ * first move that does not complete a line instead of listing all first. */
 static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
 {
     for (uint64_t e = empty; e;) {
@@ -106,6 +108,39 @@ bool kn_secured(const Rules *r, Board b)
     return false;
 }
 
+/* A node its knowledge decides: w wins in dtw plies, nothing to search. */
+static inline void decided(KnNode *out, Winner w, int dtw)
+{
+    out->value = w;
+    out->dtw = dtw;
+    out->nmoves = 0;
+}
+
+/* Chaos to move with a four on the board (or, under exact-end, two empty
+ * cells): Chaos's moves are the candidates that do not let Order complete
+ * a line at once (played out), and a dead cell's tempo move only where no
+ * four stands. Decides the node (an Order win) when no move is left. */
+static inline void chaos_safe_moves(const Rules *r, Board b, uint64_t cand, uint64_t empty, uint64_t four, KnNode *out)
+{
+    /* Under original only the single four cell can be safe, and two or more
+     * four cells leave nothing. */
+    if (r->rules == RULES_ORIGINAL) cand &= __builtin_popcountll(four) == 1 ? four : 0;
+    uint64_t safe[2] = {0, 0}; /* masks per symbol, not a move list: by hand */
+    for (uint64_t e = cand; e;) {
+        int c = bb_pop(&e);
+        for (int s = 0; s < 2; s++)
+            if (safe_by_play(r, b, move_make(s, c))) safe[s] |= 1ULL << c;
+    }
+    out->moves[0] = safe[0];
+    out->moves[1] = safe[1];
+    /* A dead cell neither is nor spoils a four (it lies in no live window
+     * and on no live window's end). Under exact-end with two empty cells,
+     * play it too. */
+    if (out->tempo && four) out->tempo = 0;
+    if (out->tempo && !four) out->tempo = safe_by_play(r, b, move_make(PIECE_X, __builtin_ctzll(out->dead)));
+    if ((safe[0] | safe[1]) == 0 && !out->tempo) decided(out, WINNER_ORDER, zugzwang_dtw(r, b, empty));
+}
+
 void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
@@ -122,9 +157,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         return;
     }
     if (kn->threats && kn_secured(r, b)) {
-        out->value = WINNER_ORDER;
-        out->dtw = __builtin_popcountll(empty); /* judged on the full board */
-        out->nmoves = 0;
+        decided(out, WINNER_ORDER, __builtin_popcountll(empty)); /* judged on the full board */
         return;
     }
     /* The scan's masks only: kn_node never reads the live-window list. */
@@ -138,9 +171,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
             /* Nothing can change any more. Under original and exact a
              * standing line would already have ended the game. */
             bool line = rules_has_line(r, b);
-            out->value = line ? WINNER_ORDER : WINNER_CHAOS;
-            out->dtw = __builtin_popcountll(empty); /* exact-end: judged on the full board */
-            out->nmoves = 0;
+            decided(out, line ? WINNER_ORDER : WINNER_CHAOS, __builtin_popcountll(empty)); /* exact-end: the full board */
             return;
         }
         out->dead = empty & ~sc.live_cells;
@@ -151,44 +182,19 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         uint64_t four = sc.win[0] | sc.win[1];
         if (board_order_to_move(b)) {
             if (four) {
-                out->value = WINNER_ORDER;
-                out->dtw = 1;
-                out->nmoves = 0;
+                decided(out, WINNER_ORDER, 1);
                 return;
             }
             out->maker[0] = sc.maker[0];
             out->maker[1] = sc.maker[1];
         } else if (four || (r->rules == RULES_EXACT_END && __builtin_popcountll(empty) <= 2)) {
-            /* Play each candidate: under original only the single four cell
-             * can be safe, and two or more four cells leave nothing. */
-            if (r->rules == RULES_ORIGINAL) cand &= __builtin_popcountll(four) == 1 ? four : 0;
-            uint64_t safe[2] = {0, 0};
-            for (uint64_t e = cand; e;) {
-                int c = bb_pop(&e);
-                for (int s = 0; s < 2; s++)
-                    if (safe_by_play(r, b, move_make(s, c))) safe[s] |= 1ULL << c;
-            }
-            out->moves[0] = safe[0];
-            out->moves[1] = safe[1];
-            /* A dead cell neither is nor spoils a four (it lies in no live
-             * window and on no live window's end). Under exact-end with two
-             * empty cells, play it too. */
-            if (out->tempo && four) out->tempo = 0;
-            if (out->tempo && !four)
-                out->tempo = safe_by_play(r, b, move_make(PIECE_X, __builtin_ctzll(out->dead)));
-            if ((safe[0] | safe[1]) == 0 && !out->tempo) {
-                out->value = WINNER_ORDER;
-                out->dtw = zugzwang_dtw(r, b, empty);
-                out->nmoves = 0;
-                return;
-            }
+            chaos_safe_moves(r, b, cand, empty, four, out);
+            if (out->value != WINNER_NONE) return;
         } else {
             out->moves[0] = cand & ~sc.maker[0];
             out->moves[1] = cand & ~sc.maker[1];
             if ((out->moves[0] | out->moves[1]) == 0 && !out->tempo) {
-                out->value = WINNER_ORDER;
-                out->dtw = 2; /* no four on the board: no move completes a line */
-                out->nmoves = 0;
+                decided(out, WINNER_ORDER, 2); /* no four on the board: no move completes a line */
                 return;
             }
         }

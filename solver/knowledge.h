@@ -51,7 +51,7 @@
  * exact; under exact-end at every position, where same pairs make it
  * succeed far more often), within a small budget of steps.
  */
-/* Measured worth (results/heuristics.md: nodes to solve the 101 positions
+/* Measured worth (results/solve/heuristics.md: nodes to solve the 101 positions
  * of bench/suite-original.txt when one piece is switched off): fours and
  * zugzwang 23x, pairing 711x (and two positions unsolved in 10 s), dead
  * cells 1.5x. Symmetric keys change nothing there (asymmetric positions

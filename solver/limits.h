@@ -23,12 +23,17 @@
 
 enum { LIMITS_CLOCK_EVERY = 1024 };
 
-/* What a progress report sees: the root as the search last left it. */
+/* What a progress report sees: the root as the search last left it. A
+ * proof-number search (df-pn) reports its root's numbers and moves, with
+ * depth 0; a deepening search (alpha-beta, the bounded df-pn) reports the
+ * depth it is searching, and has no root numbers or moves: pn, dn and the
+ * move counts are 0 then and mean nothing. */
 typedef struct {
     double seconds;
     uint64_t nodes;
     int tt_permille;
-    uint32_t pn, dn;
+    int depth;                    /* > 0: a deepening search's current depth */
+    uint32_t pn, dn;              /* depth 0: the root's proof and disproof numbers */
     int moves, proven, disproven; /* root moves, and how many are decided each way */
     bool final;                   /* the search has ended: its last figures */
     uint64_t prev_nodes;          /* a resumed job's earlier runs (not in nodes, seconds) */
@@ -81,13 +86,12 @@ static inline bool limits_check(const SearchLimits *l, uint64_t nodes, double *n
 }
 
 /* The progress report of a search that deepens a question (the bounded
- * df-pn, alpha-beta): its depth stands in both proof numbers. */
+ * df-pn, alpha-beta): its depth, no proof numbers. */
 static inline void limits_report_depth(const SearchLimits *l, double seconds, uint64_t nodes, int depth,
                                        int tt_permille)
 {
     if (!l->report) return;
-    SearchProgress p = {.seconds = seconds, .nodes = nodes, .pn = (uint32_t)depth, .dn = (uint32_t)depth,
-                        .tt_permille = tt_permille};
+    SearchProgress p = {.seconds = seconds, .nodes = nodes, .depth = depth, .tt_permille = tt_permille};
     l->report(&p, l->report_arg);
 }
 

@@ -140,7 +140,7 @@ typedef struct {
 } Finder;
 
 /* The windows the pair {a, b} of the given kind covers. */
-static inline uint64_t covers(const Finder *f, int a, int b, bool same)
+static inline uint64_t pair_covers(const Finder *f, int a, int b, bool same)
 {
     return same ? (f->in[a] & f->at_end[b]) | (f->in[b] & f->at_end[a]) : f->in[a] & f->in[b];
 }
@@ -181,11 +181,11 @@ static int options(const Finder *f, int i, uint64_t open, uint64_t used, Option 
         int a = bb_pop(&x);
         for (uint64_t y = x; y;) {
             int b = bb_pop(&y);
-            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, covers(f, a, b, false)};
+            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, pair_covers(f, a, b, false)};
         }
         for (uint64_t y = en; y;) {
             int b = bb_pop(&y);
-            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, true, 0, covers(f, a, b, true)};
+            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, true, 0, pair_covers(f, a, b, true)};
         }
     }
     for (int j = 0; j < n; j++) opt[j].gain = __builtin_popcountll(opt[j].cov & open);

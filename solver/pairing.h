@@ -55,9 +55,9 @@
  *     each step the open window with the fewest ways to be covered and
  *     trying first the pairs that cover most open windows; it returns the
  *     pairs, for certificates ('POSITION lemma pairing ...').
- * Measured worth: under original, results/heuristics.md (--pairing 0 costs
+ * Measured worth: under original, results/solve/heuristics.md (--pairing 0 costs
  * 753x the nodes on bench/suite-original.txt); under exact-end,
- * results/pairing-exact-end.md (42 random positions with 12-28 empty
+ * results/solve/pairing-exact-end.md (42 random positions with 12-28 empty
  * cells: 40 decided in 2.6 M nodes, against 29 in 39.7 M without
  * pairing); the empty 6x6 board under
  * exact-end has an 18-pair pairing (found within 160 steps), so it

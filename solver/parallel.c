@@ -8,19 +8,19 @@
 enum { PAR_MAX_THREADS = 256 };
 
 typedef struct {
-    ParFn fn;
+    ParallelFn fn;
     void *arg;
     int tid;
 } ParCall;
 
-static void *par_main(void *p)
+static void *parallel_main(void *p)
 {
     ParCall *c = p;
     c->fn(c->arg, c->tid);
     return NULL;
 }
 
-void par_run(int threads, ParFn fn, void *arg)
+void parallel_run(int threads, ParallelFn fn, void *arg)
 {
     if (threads > PAR_MAX_THREADS) threads = PAR_MAX_THREADS;
     ParCall call[PAR_MAX_THREADS];
@@ -30,14 +30,14 @@ void par_run(int threads, ParFn fn, void *arg)
         call[t] = (ParCall){fn, arg, t};
         /* A thread that cannot be had is left out: callers take fewer
          * threads than asked (dfpn.c counts the ones that ran). */
-        started[t] = pthread_create(&th[t], NULL, par_main, &call[t]) == 0;
+        started[t] = pthread_create(&th[t], NULL, parallel_main, &call[t]) == 0;
     }
     fn(arg, 0);
     for (int t = 1; t < threads; t++)
         if (started[t]) pthread_join(th[t], NULL);
 }
 
-int par_cores(void)
+int parallel_cores(void)
 {
     int n = omp_get_num_procs();
     return n > 0 ? n : 1;

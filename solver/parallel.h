@@ -1,13 +1,13 @@
 /* parallel.h - running one function on several threads.
  *
- * par_run(T, fn, arg) calls fn(arg, tid) on T threads (tid 0..T-1; tid 0 is
+ * parallel_run(T, fn, arg) calls fn(arg, tid) on T threads (tid 0..T-1; tid 0 is
  * the calling thread) and returns when all have returned. Everything the
- * caller wrote before par_run is visible to fn, and everything fn wrote is
+ * caller wrote before parallel_run is visible to fn, and everything fn wrote is
  * visible to the caller afterwards (pthread_create and pthread_join order
  * them). A thread that cannot be created is left out: fn must not count on
  * every tid running (dfpn.c records which ran).
  *
- * Several threads may call par_run at once, each call with threads of its
+ * Several threads may call parallel_run at once, each call with threads of its
  * own: a job-level search's worker threads each run a threaded df-pn.
  *
  * Why plain threads, not "#pragma omp parallel": gcc's libgomp hands a
@@ -21,11 +21,11 @@
 #ifndef OCS_PARALLEL_H
 #define OCS_PARALLEL_H
 
-typedef void (*ParFn)(void *arg, int tid);
+typedef void (*ParallelFn)(void *arg, int tid);
 
-void par_run(int threads, ParFn fn, void *arg);
+void parallel_run(int threads, ParallelFn fn, void *arg);
 
 /* Hardware threads available to this process (at least 1). */
-int par_cores(void);
+int parallel_cores(void);
 
 #endif

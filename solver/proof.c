@@ -222,6 +222,8 @@ static int visit(Writer *w, Board b, Move m, const Images *im)
     }
     uint64_t empty = r->cells & ~board_occupied(b), skip[2];
     won_at_once(r, w->winner, &sc, empty, skip);
+    /* Every move but those the masks leave out, per symbol: by cell and
+     * symbol, as moves_generate orders them, with the masks read directly. */
     for (uint64_t e = empty; e;) {
         int c = bb_pop(&e);
         for (int s = 0; s < 2; s++) {

@@ -46,14 +46,14 @@ int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines,
                 int errlen);
 
 /* Writes the certificate that Order wins root within `plies` plies, which
- * the bounded search s has answered yes (dd_within), with the moves
- * dd_proof_move gives; no lemma lines (ocproof 1). Returns as proof_write. */
+ * the bounded search s has answered yes (dfpn_depth_within), with the moves
+ * dfpn_depth_proof_move gives; no lemma lines (ocproof 1). Returns as proof_write. */
 int proof_write_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_t max_lines, ProofStats *st, char *err,
                        int errlen);
 
 /* Writes the certificate that Order cannot win root within `plies` plies
  * (a Chaos certificate with 'horizon plies' in its header), which the
- * bounded search s has answered no (dd_within). At each Chaos-to-move
+ * bounded search s has answered no (dfpn_depth_within). At each Chaos-to-move
  * position with h plies left it gives the first Chaos move (cells
  * ascending, X before O) whose child s answers no at h - 1, those the
  * table answers at once first; it follows every Order move, and closes a

@@ -2,8 +2,8 @@
  * force a line within d plies?" (proof.h): Order's for a yes
  * (proof_write_within), Chaos's to a horizon for a no
  * (proof_write_not_within). Both take their moves from the depth-bounded
- * search through its public interface only (dfpn_depth.h: dd_within,
- * dd_proof_move) and walk the proof with proof.c's writer.
+ * search through its public interface only (dfpn_depth.h: dfpn_depth_within,
+ * dfpn_depth_proof_move) and walk the proof with proof.c's writer.
  *
  * Invariants: a no certificate's Chaos move at a position with h plies
  * left is one whose child the search answers no at h - 1, so the walk
@@ -30,7 +30,7 @@ static int plies_left(const WithinSource *v, Board b) { return v->plies - (board
 static Move within_move(void *arg, Board b, const char **why)
 {
     WithinSource *v = arg;
-    Move m = dd_proof_move(v->s, b, plies_left(v, b));
+    Move m = dfpn_depth_proof_move(v->s, b, plies_left(v, b));
     if (m == MOVE_NONE) *why = v->s->stopped ? "a limit stopped the search" : "no move within the bound found";
     return m;
 }
@@ -58,7 +58,7 @@ static int answer_cheaply(DfpnDepth *s, Board b, int d)
     SearchLimits keep = s->lim;
     uint64_t one = s->nodes + 1;
     if (!s->lim.node_limit || s->lim.node_limit > one) s->lim.node_limit = one;
-    int a = dd_within(s, b, d, NULL);
+    int a = dfpn_depth_within(s, b, d, NULL);
     s->lim = keep;
     return a;
 }
@@ -79,7 +79,7 @@ static Move chaos_move(void *arg, Board b, const char **why)
                 Move m = move_make(p, c);
                 Board cb = b;
                 board_place(&cb, m);
-                int a = pass == 0 ? answer_cheaply(s, cb, h - 1) : dd_within(s, cb, h - 1, NULL);
+                int a = pass == 0 ? answer_cheaply(s, cb, h - 1) : dfpn_depth_within(s, cb, h - 1, NULL);
                 if (a == 0) return m;
                 if (a < 0 && pass == 1) {
                     *why = "a limit stopped the search";

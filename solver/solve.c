@@ -11,7 +11,7 @@
 
 SolveSpec solve_default_spec(void)
 {
-    return (SolveSpec){.tt_bytes = (size_t)256 << 20, .threads = 1, .cfg = dfpn_default_config(), .job = {.every = 300}};
+    return (SolveSpec){.tt_bytes = (size_t)256 << 20, .threads = 1, .cfg = dfpn_default_config(), .resumable = {.every = 300}};
 }
 
 /* Both tables, or -1 and why. */
@@ -44,7 +44,7 @@ static Move best_move(Dfpn *d, Distance *x, Board b, Winner v, int dtw)
     if ((v == WINNER_ORDER) == board_order_to_move(b)) return dfpn_winning_move(d, b, v);
     if (v != WINNER_ORDER || dtw < 0) return MOVE_NONE;
     /* Chaos loses: the longest resistance, the same move by either search. */
-    return x->use_dd ? dd_best_move(&x->dd, b, dtw) : ab_best_move(&x->ab, b);
+    return x->use_dd ? dfpn_depth_best_move(&x->dd, b, dtw) : ab_best_move(&x->ab, b);
 }
 
 /* The distance to win of an Order win, and with it a lost Chaos's best
@@ -54,14 +54,14 @@ static void distance(Dfpn *d, Distance *x, Board b, SolveReport *rep)
     double t0 = clock_seconds();
     uint64_t n0 = x->ab.nodes + x->dd.nodes;
     rep->dtw_by_ab = !x->use_dd;
-    rep->dtw = x->use_dd ? dd_dtw(&x->dd, b) : ab_dtw(&x->ab, b);
+    rep->dtw = x->use_dd ? dfpn_depth_dtw(&x->dd, b) : ab_dtw(&x->ab, b);
     if (rep->dtw < -1) rep->dtw = -1; /* stopped: unknown */
     if (!stop_signal() && !board_order_to_move(b)) rep->best = best_move(d, x, b, rep->value, rep->dtw);
     rep->dtw_nodes = x->ab.nodes + x->dd.nodes - n0;
     rep->dtw_seconds = clock_seconds() - t0;
 }
 
-static void write_proof(const SolveSpec *s, Dfpn *d, Board b, SolveReport *rep)
+static void write_solve_proof(const SolveSpec *s, Dfpn *d, Board b, SolveReport *rep)
 {
     if (rep->value == WINNER_NONE)
         snprintf(rep->proof_error, sizeof rep->proof_error, "no certificate: the result is unknown");
@@ -83,7 +83,7 @@ static SearchLimits phase_limits(const SolveSpec *s, double t0)
 /* The bounded question alone (solve.h): one table, the bounded df-pn. */
 static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, char *err, int errlen)
 {
-    if (!dd_supported(r)) {
+    if (!dfpn_depth_supported(r)) {
         snprintf(err, (size_t)errlen, "--within needs a board of at most 7x7");
         return -1;
     }
@@ -94,14 +94,14 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
     }
     double t0 = clock_seconds();
     DfpnDepth dd;
-    dd_init(&dd, r, &s->cfg.kn, &tt, NULL);
+    dfpn_depth_init(&dd, r, &s->cfg.kn, &tt, NULL);
     dd.lim = phase_limits(s, t0);
     dd.depth = s->within;
-    rep->within = dd_within(&dd, b, s->within, &rep->within_depth);
+    rep->within = dfpn_depth_within(&dd, b, s->within, &rep->within_depth);
     if (rep->within == 1) rep->value = WINNER_ORDER;
     /* Order to move: a move that keeps the proof's depth (the table holds it). */
     if (rep->within == 1 && board_order_to_move(b) && rules_status(r, b) == WINNER_NONE && !stop_signal())
-        rep->best = dd_best_move(&dd, b, rep->within_depth);
+        rep->best = dfpn_depth_best_move(&dd, b, rep->within_depth);
     /* The certificate: Order wins within the proof's depth (<= the bound
      * asked), or Chaos keeps every line off the board for the bound asked. */
     if (s->proof && rep->within == 1 && !stop_signal())
@@ -115,7 +115,7 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
                  stop_signal() ? "stopped by a signal" : "no certificate: the answer is unknown");
     rep->nodes = dd.nodes;
     rep->seconds = clock_seconds() - t0;
-    rep->job.signo = stop_signal();
+    rep->resumable.signo = stop_signal();
     tt_free(&tt);
     return 0;
 }
@@ -125,11 +125,12 @@ static int value_search(const SolveSpec *s, Dfpn *d, Distance *x, Board b, Solve
 {
     if (s->alphabeta) {
         rep->value = ab_solve(&x->ab, b);
+        rep->ab_depth = x->ab.depth;
         dfpn_numbers(rep->value, &rep->pn, &rep->dn);
         return 0;
     }
-    if (job_prepare(d, b, &s->job, &rep->job, err, errlen) != 0) return -1;
-    rep->value = job_run(d, b, &s->job, &rep->pn, &rep->dn, &rep->job);
+    if (resumable_prepare(d, b, &s->resumable, &rep->resumable, err, errlen) != 0) return -1;
+    rep->value = resumable_run(d, b, &s->resumable, &rep->pn, &rep->dn, &rep->resumable);
     /* The final figures, flagged as such for the reporter. */
     if (d->lim.report && d->nodes > 0) {
         d->root.final = true;
@@ -146,11 +147,11 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     rep->dtw = -1;
     rep->within = -1;
     if (s->within_asked) return solve_within(r, b, s, rep, err, errlen);
-    if (s->alphabeta && (s->job.checkpoint || s->job.resume)) {
+    if (s->alphabeta && (s->resumable.checkpoint || s->resumable.resume)) {
         snprintf(err, (size_t)errlen, "--checkpoint and --resume need --search dfpn");
         return -1;
     }
-    if (job_check(&s->job, err, errlen) != 0) return -1; /* before minutes of table allocation, not after */
+    if (resumable_check(&s->resumable, err, errlen) != 0) return -1; /* before minutes of table allocation, not after */
     size_t ab_bytes = s->dtw || s->alphabeta ? s->tt_bytes / 4 : 0;
     TT tt, abtt;
     if (alloc_tables(s, &tt, &abtt, ab_bytes, err, errlen) != 0) return -1;
@@ -161,12 +162,12 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     dfpn_init(&d, r, &s->cfg, &tt);
     d.lim = lim;
     d.threads = s->threads;
-    Distance x = {.on = ab_bytes != 0, .use_dd = s->dtw && !s->dtw_ab && dd_supported(r)};
+    Distance x = {.on = ab_bytes != 0, .use_dd = s->dtw && !s->dtw_ab && dfpn_depth_supported(r)};
     if (x.on) {
         SearchLimits dl = {.node_limit = lim.node_limit, .deadline = lim.deadline, .interrupt = lim.interrupt};
         ab_init(&x.ab, r, &s->cfg.kn, &abtt);
         x.ab.lim = dl;
-        dd_init(&x.dd, r, &s->cfg.kn, &abtt, &tt);
+        dfpn_depth_init(&x.dd, r, &s->cfg.kn, &abtt, &tt);
         x.dd.lim = dl;
     }
     int rc = value_search(s, &d, &x, b, rep, err, errlen);
@@ -177,11 +178,11 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
     rep->nodes = d.nodes + x.ab.nodes + x.dd.nodes;
     rep->threat_searches = d.threats.calls;
     rep->threat_wins = d.threats.wins;
-    if (s->proof && !stop_signal()) write_proof(s, &d, b, rep);
+    if (s->proof && !stop_signal()) write_solve_proof(s, &d, b, rep);
     if (stop_signal()) {
-        rep->job.signo = stop_signal();
+        rep->resumable.signo = stop_signal();
         if (s->proof)
-            snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->job.signo);
+            snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->resumable.signo);
     }
 out:
     tt_free(&tt);

@@ -1,9 +1,9 @@
 /* solve.h - one whole solve of a position, as `ocsolve solve` runs it and
  * as a job coordinator would: the tables sized and allocated, df-pn (as a
- * checkpointed job) or alpha-beta, the distance to win, the best move, and
+ * resumable, checkpointed solve: resumable.h) or alpha-beta, the distance to win, the best move, and
  * the certificate, with every figure returned in a SolveReport. It prints
  * nothing and never exits: failures come back as -1 and a message, progress
- * through the limits' reporter and the job's notes.
+ * through the limits' reporter and the resumable solve's notes.
  *
  * Tables: spec->tt_bytes in all. With the distance to win (or alpha-beta as
  * the search) a quarter of it goes to the distance table, the rest to
@@ -17,7 +17,7 @@
  * Distance to win: by the depth-bounded df-pn (the default; alpha-beta on
  * 8x8, where its tagged keys do not fit) or by alpha-beta (dtw_ab). Both
  * return the same number (tests/test_dtw.c); the best move of a lost Chaos
- * position is then the same move too (dd_best_move picks as ab_best_move).
+ * position is then the same move too (dfpn_depth_best_move picks as ab_best_move).
  *
  * The bounded question alone (within_asked): "does Order force a line
  * within `within` plies?", answered by the bounded df-pn with the whole
@@ -41,7 +41,7 @@
 #include <stdio.h>
 
 #include "dfpn.h"
-#include "job.h"
+#include "resumable.h"
 #include "proof.h"
 
 typedef struct {
@@ -56,7 +56,7 @@ typedef struct {
     SearchLimits lim;  /* node limit for the whole solve, interrupt, progress */
     double time_limit; /* seconds from when the tables are ready (allocating a
                         * big one takes a while); 0: none. Sets lim.deadline */
-    JobOpts job;       /* checkpoints and resume (df-pn only) */
+    ResumableOpts resumable; /* checkpoints and resume (df-pn only) */
     FILE *proof;       /* write the certificate here; NULL: none */
     uint64_t proof_max_lines; /* 0: no bound */
 } SolveSpec;
@@ -75,14 +75,17 @@ typedef struct {
     uint64_t threat_searches, threat_wins; /* the value search's threat searches
                                             * (threats.h), and how many won */
     double seconds;
-    uint32_t pn, dn;   /* the root's numbers (DFPN_INF: infinite) */
-    JobResult job;     /* earlier runs' totals, checkpoints, the stopping signal */
+    uint32_t pn, dn;   /* the root's numbers (DFPN_INF: infinite); alpha-beta
+                        * has none: a decided value's (0 and DFPN_INF), else 1 */
+    int ab_depth;      /* alpha-beta: the depth of its last deepening step (the
+                        * value is known within it); 0 with df-pn */
+    ResumableResult resumable; /* earlier runs' totals, checkpoints, the stopping signal */
     ProofStats proof;
     char proof_error[200]; /* "" when the certificate (if asked for) was written */
 } SolveReport;
 
 /* The default spec: the measured-best search settings, a 256 MiB table, one
- * thread, no limits, no job, no proof. */
+ * thread, no limits, no checkpoint, no proof. */
 SolveSpec solve_default_spec(void);
 
 /* Solves b under r. Returns 0 (whatever the result, see report->value), or

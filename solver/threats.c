@@ -148,6 +148,8 @@ void threats_chaos_node(const Rules *r, const Knowledge *kn, Board b, Move m, Kn
 static int candidates(Ts *t, Board b, const uint64_t maker[2], int plies, Cand *c)
 {
     int n = 0;
+    /* Only the four makers, each with its own symbols (maker[s]): not
+     * moves_generate's every move. */
     for (uint64_t e = maker[0] | maker[1]; e;) {
         int cell = bb_pop(&e);
         for (int s = 0; s < 2; s++) {

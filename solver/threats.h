@@ -72,7 +72,7 @@
  * Certificates, the value's and the bounded's, take its moves
  * (threats_move), so the verifier needs nothing new.
  *
- * Measured worth (results/threats.md; one thread, original rules; the
+ * Measured worth (results/solve/threats.md; one thread, original rules; the
  * node counts are exact, the seconds from a machine loaded by a 2-worker
  * job): the 13 hard positions of bench/speedup-positions.txt, 38.6 M nodes
  * and 184.5 s with --threats-depth 0, 15.2 M nodes and 71.2 s with it (2.6x
@@ -85,7 +85,7 @@
 #include "knowledge.h"
 
 /* Defaults: the plies bound (Knowledge.threat_plies) and the node budget
- * per search (Knowledge.threat_nodes); measured in results/threats.md. */
+ * per search (Knowledge.threat_nodes); measured in results/solve/threats.md. */
 enum { THREATS_DEFAULT_PLIES = 21, THREATS_DEFAULT_NODES = 5000 };
 
 /* The short bound df-pn uses at every child it generates (dfpn_kernel.h): a four

@@ -2,9 +2,9 @@
 #include "checkpoint.h"
 
 #include "../engine/rules.h"
+#include "errmsg.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +23,6 @@ typedef struct {
     uint8_t move, flags, zero[2];
 } CkptRecord;
 _Static_assert(sizeof(CkptRecord) == CKPT_ENTRY, "a record is 32 bytes");
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static void put32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
@@ -77,9 +68,9 @@ static uint64_t used_entries(const TT *t)
 int ckpt_save(const char *path, TT *t, const CkptInfo *info, uint64_t *saved, char *err, size_t errlen)
 {
     char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return fail(err, errlen, "checkpoint path too long");
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return errmsg_set(err, (int)errlen, "checkpoint path too long");
     FILE *f = fopen(tmp, "wb");
-    if (!f) return fail(err, errlen, "cannot write checkpoint '%s': %s", tmp, strerror(errno));
+    if (!f) return errmsg_set(err, (int)errlen, "cannot write checkpoint '%s': %s", tmp, strerror(errno));
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     uint64_t count = used_entries(t);
     unsigned char h[CKPT_HEADER];
@@ -88,7 +79,7 @@ int ckpt_save(const char *path, TT *t, const CkptInfo *info, uint64_t *saved, ch
     if (!st) {
         fclose(f);
         remove(tmp);
-        return fail(err, errlen, "out of memory writing a checkpoint");
+        return errmsg_set(err, (int)errlen, "out of memory writing a checkpoint");
     }
     XXH3_64bits_reset(st);
     XXH3_64bits_update(st, h, sizeof h);
@@ -110,12 +101,12 @@ int ckpt_save(const char *path, TT *t, const CkptInfo *info, uint64_t *saved, ch
     if (fclose(f) != 0) ok = false;
     if (!ok) {
         remove(tmp);
-        return fail(err, errlen, "cannot write checkpoint '%s': %s", tmp, strerror(saved_errno));
+        return errmsg_set(err, (int)errlen, "cannot write checkpoint '%s': %s", tmp, strerror(saved_errno));
     }
     if (rename(tmp, path) != 0) {
         saved_errno = errno;
         remove(tmp);
-        return fail(err, errlen, "cannot rename checkpoint to '%s': %s", path, strerror(saved_errno));
+        return errmsg_set(err, (int)errlen, "cannot rename checkpoint to '%s': %s", path, strerror(saved_errno));
     }
     *saved = count;
     return 0;
@@ -155,20 +146,20 @@ int ckpt_load(const char *path, TT *t, const CkptInfo *want, CkptInfo *got, uint
               size_t errlen)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, errlen, "cannot read checkpoint '%s': %s", path, strerror(errno));
+    if (!f) return errmsg_set(err, (int)errlen, "cannot read checkpoint '%s': %s", path, strerror(errno));
     struct stat sb;
     unsigned char h[CKPT_HEADER];
     int rc = -1;
     if (fstat(fileno(f), &sb) != 0 || sb.st_size < CKPT_HEADER + 8 || fread(h, sizeof h, 1, f) != 1) {
-        fail(err, errlen, "checkpoint '%s' is truncated (no complete header)", path);
+        errmsg_set(err, (int)errlen, "checkpoint '%s' is truncated (no complete header)", path);
         goto out;
     }
     if (memcmp(h, ckpt_magic, 8) != 0) {
-        fail(err, errlen, "'%s' is not an ocsolve checkpoint", path);
+        errmsg_set(err, (int)errlen, "'%s' is not an ocsolve checkpoint", path);
         goto out;
     }
     if (get32(h + 8) != CKPT_VERSION || get32(h + 12) != CKPT_ORDER) {
-        fail(err, errlen, "checkpoint '%s' has format version %u (this ocsolve reads %u) or another byte order", path,
+        errmsg_set(err, (int)errlen, "checkpoint '%s' has format version %u (this ocsolve reads %u) or another byte order", path,
              get32(h + 8), CKPT_VERSION);
         goto out;
     }
@@ -178,36 +169,36 @@ int ckpt_load(const char *path, TT *t, const CkptInfo *want, CkptInfo *got, uint
     uint64_t count = get64(h + 64);
     if (count > ((uint64_t)sb.st_size - CKPT_HEADER - 8) / CKPT_ENTRY ||
         (uint64_t)sb.st_size != CKPT_HEADER + count * CKPT_ENTRY + 8) {
-        fail(err, errlen, "checkpoint '%s' is truncated or has trailing bytes (%lld bytes for %llu entries)", path,
+        errmsg_set(err, (int)errlen, "checkpoint '%s' is truncated or has trailing bytes (%lld bytes for %llu entries)", path,
              (long long)sb.st_size, (unsigned long long)count);
         goto out;
     }
     uint64_t sum;
     unsigned char stored[8];
     if (ckpt_pass(f, count, NULL, &sum) != 0 || fread(stored, 8, 1, f) != 1) {
-        fail(err, errlen, "cannot read checkpoint '%s'", path);
+        errmsg_set(err, (int)errlen, "cannot read checkpoint '%s'", path);
         goto out;
     }
     if (sum != get64(stored)) {
-        fail(err, errlen, "checkpoint '%s' is corrupt (checksum mismatch)", path);
+        errmsg_set(err, (int)errlen, "checkpoint '%s' is corrupt (checksum mismatch)", path);
         goto out;
     }
     if (got->rules != want->rules || got->n != want->n || got->k != want->k) {
-        fail(err, errlen, "checkpoint '%s' is for other rules or board (%s rules, %ux%u, k=%u)", path,
+        errmsg_set(err, (int)errlen, "checkpoint '%s' is for other rules or board (%s rules, %ux%u, k=%u)", path,
              got->rules <= RULES_EXACT_END ? rules_name((RuleSet)got->rules) : "unknown", got->n, got->n, got->k);
         goto out;
     }
     if (!board_equal(got->root, want->root)) {
-        fail(err, errlen, "checkpoint '%s' is for another root position", path);
+        errmsg_set(err, (int)errlen, "checkpoint '%s' is for another root position", path);
         goto out;
     }
     if (got->scheme != want->scheme) {
-        fail(err, errlen, "checkpoint '%s' was made with other dead-cell/symmetry settings (key scheme %u, this run %u)",
+        errmsg_set(err, (int)errlen, "checkpoint '%s' was made with other dead-cell/symmetry settings (key scheme %u, this run %u)",
              path, got->scheme, want->scheme);
         goto out;
     }
     if (ckpt_pass(f, count, t, &sum) != 0) {
-        fail(err, errlen, "cannot read checkpoint '%s'", path);
+        errmsg_set(err, (int)errlen, "cannot read checkpoint '%s'", path);
         goto out;
     }
     *loaded = count;

@@ -4,11 +4,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-void errmsg_set(char *err, int errlen, const char *fmt, ...)
+int errmsg_set(char *err, int errlen, const char *fmt, ...)
 {
-    if (!err || errlen <= 0) return;
+    if (!err || errlen <= 0) return -1;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, (size_t)errlen, fmt, ap);
     va_end(ap);
+    return -1;
 }

@@ -21,20 +21,20 @@
 typedef struct {
     Board key;
     JournalEntry e;
-} Slot;
+} JournalSlot;
 
 struct Journal {
     FILE *f;
     char *path;
     StoreGame g;
-    Slot *slot;
+    JournalSlot *slot;
     size_t cap, used;
     bool has_root, readonly;
     JournalEntry root; /* the empty board's record */
     JournalStats st;
 };
 
-static size_t slot_of(const Journal *j, Board k)
+static size_t journal_slot(const Journal *j, Board k)
 {
     size_t i = (size_t)XXH3_64bits(k.s, sizeof k.s) & (j->cap - 1);
     while (!board_equal(j->slot[i].key, (Board){{0, 0}}) && !board_equal(j->slot[i].key, k)) i = (i + 1) & (j->cap - 1);
@@ -68,12 +68,12 @@ static int remember(Journal *j, Board k, const JournalEntry *e)
         return 0;
     }
     if (2 * (j->used + 1) > j->cap && grow(j) != 0) return -1;
-    size_t i = slot_of(j, k);
+    size_t i = journal_slot(j, k);
     if (board_equal(j->slot[i].key, k)) {
         j->slot[i].e = *e;
         return 0;
     }
-    j->slot[i] = (Slot){k, *e};
+    j->slot[i] = (JournalSlot){k, *e};
     j->used++;
     j->st.positions++;
     return 0;
@@ -279,7 +279,7 @@ bool journal_get(const Journal *j, Board b, JournalEntry *out)
         return j->has_root;
     }
     if (j->cap == 0) return false;
-    size_t i = slot_of(j, k);
+    size_t i = journal_slot(j, k);
     if (!board_equal(j->slot[i].key, k)) return false;
     *out = j->slot[i].e;
     return true;

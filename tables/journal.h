@@ -52,6 +52,13 @@
  * One writer: the journal has no lock of its own. It is opened only by
  * the process that holds the store's writer lock (store.h, One writer)
  * for the same folder, which makes it the one writer.
+ *
+ * Why in tables/ although only job-level runs (jobs/) write it: it is a
+ * file format, as the store and the checkpoint are (checked bytes from a
+ * file that may be hostile, one writer, a folder shared with the store
+ * and its writer lock), and it knows no algorithm: it keeps numbers that
+ * only the top tree gives a meaning to. `ocsolve store` reads it too
+ * (app/cmd_store.c) without anything of the job-level search.
  */
 #ifndef OCS_JOURNAL_H
 #define OCS_JOURNAL_H

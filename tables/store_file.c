@@ -66,7 +66,7 @@ typedef struct {
 
 static const char *tree_name(const Walk *w) { return w->tree ? "the main database" : "the free list"; }
 
-static int fail(Walk *w, const char *fmt, uint64_t a, uint64_t b)
+static int corrupt(Walk *w, const char *fmt, uint64_t a, uint64_t b)
 {
     char what[200];
     snprintf(what, sizeof what, fmt, (unsigned long long)a, (unsigned long long)b);
@@ -157,7 +157,7 @@ static int read_metas(int fd, uint64_t size, Meta m[2], const Meta **pick, char 
 }
 
 /* The meta LMDB uses, against the file. */
-static int check_meta(const Meta *m, uint64_t size, char *err, int errlen)
+static int check_lmdb_meta(const Meta *m, uint64_t size, char *err, int errlen)
 {
     uint64_t ps = m->dbs[0].pad;
     if (m->last < 1 || m->last >= size / ps) {
@@ -200,8 +200,8 @@ typedef struct {
  * reached already. */
 static int reach(Walk *w, uint64_t p)
 {
-    if (p < 2 || p > w->last) return fail(w, "page %llu is outside pages 2..%llu", p, w->last);
-    if (w->live[p >> 3] & (1u << (p & 7))) return fail(w, "page %llu is reached twice", p, 0);
+    if (p < 2 || p > w->last) return corrupt(w, "page %llu is outside pages 2..%llu", p, w->last);
+    if (w->live[p >> 3] & (1u << (p & 7))) return corrupt(w, "page %llu is reached twice", p, 0);
     w->live[p >> 3] |= (uint8_t)(1u << (p & 7));
     return 0;
 }
@@ -212,23 +212,23 @@ static int overflow_run(Walk *w, uint64_t p, uint64_t dsize, bool copy)
 {
     uint8_t h[PAGE_HDR];
     if (p < 2 || p > w->last || read_at(w->fd, h, sizeof h, p * w->psize) != 0)
-        return fail(w, "overflow page %llu is outside pages 2..%llu", p, w->last);
+        return corrupt(w, "overflow page %llu is outside pages 2..%llu", p, w->last);
     uint64_t n = le_get(h + 12, 4);
     if (le_get(h, 8) != p || (le_get(h + 10, 2) & ~P_IGNORED) != P_OVERFLOW || n == 0 || n > w->last - p + 1)
-        return fail(w, "overflow page %llu is not one (or runs past the last page, %llu)", p, w->last);
-    if (dsize > n * w->psize - PAGE_HDR) return fail(w, "%llu bytes do not fit overflow page %llu", dsize, p);
+        return corrupt(w, "overflow page %llu is not one (or runs past the last page, %llu)", p, w->last);
+    if (dsize > n * w->psize - PAGE_HDR) return corrupt(w, "%llu bytes do not fit overflow page %llu", dsize, p);
     for (uint64_t i = 0; i < n; i++)
         if (reach(w, p + i) != 0) return -1;
     w->overflow += n;
     if (!copy) return 0;
     if (dsize > w->big_cap) {
         uint8_t *nb = realloc(w->big, dsize);
-        if (!nb) return fail(w, "out of memory for %llu bytes", dsize, 0);
+        if (!nb) return corrupt(w, "out of memory for %llu bytes", dsize, 0);
         w->big = nb;
         w->big_cap = dsize;
     }
     if (read_at(w->fd, w->big, dsize, p * w->psize + PAGE_HDR) != 0)
-        return fail(w, "overflow page %llu cannot be read", p, 0);
+        return corrupt(w, "overflow page %llu cannot be read", p, 0);
     return 0;
 }
 
@@ -237,14 +237,14 @@ static int free_record(Walk *w, const uint8_t *d, uint64_t dsize)
 {
     uint64_t n = dsize >= 8 ? le_get(d, 8) : 0;
     if (dsize < 8 || dsize % 8 || n != dsize / 8 - 1)
-        return fail(w, "a record of %llu bytes is no page list (count %llu)", dsize, n);
+        return corrupt(w, "a record of %llu bytes is no page list (count %llu)", dsize, n);
     for (uint64_t i = 1; i <= n; i++) {
         uint64_t p = le_get(d + 8 * i, 8);
-        if (p < 2 || p > w->last) return fail(w, "free page %llu is outside pages 2..%llu", p, w->last);
+        if (p < 2 || p > w->last) return corrupt(w, "free page %llu is outside pages 2..%llu", p, w->last);
         if (w->nfree == w->free_cap) {
             size_t cap = w->free_cap ? 2 * w->free_cap : 1024;
             uint64_t *nf = realloc(w->freelist, cap * sizeof *nf);
-            if (!nf) return fail(w, "out of memory for %llu free pages", (uint64_t)cap, 0);
+            if (!nf) return corrupt(w, "out of memory for %llu free pages", (uint64_t)cap, 0);
             w->freelist = nf;
             w->free_cap = cap;
         }
@@ -259,14 +259,14 @@ static int leaf_node(Walk *w, const uint8_t *pg, uint64_t off, uint64_t p)
     unsigned flags = (unsigned)le_get(pg + off + 4, 2), ksize = (unsigned)le_get(pg + off + 6, 2);
     uint64_t dsize = le_get(pg + off, 2) | le_get(pg + off + 2, 2) << 16;
     uint64_t at = off + NODE_HDR + ksize;
-    if (flags & ~(unsigned)F_BIGDATA) return fail(w, "page %llu: a node with flags 0x%llx", p, flags);
+    if (flags & ~(unsigned)F_BIGDATA) return corrupt(w, "page %llu: a node with flags 0x%llx", p, flags);
     w->entries++;
     if (flags & F_BIGDATA) {
-        if (at + 8 > w->psize) return fail(w, "page %llu: a node runs off the page", p, 0);
+        if (at + 8 > w->psize) return corrupt(w, "page %llu: a node runs off the page", p, 0);
         if (overflow_run(w, le_get(pg + at, 8), dsize, w->tree == 0) != 0) return -1;
         return w->tree == 0 ? free_record(w, w->big, dsize) : 0;
     }
-    if (at + dsize > w->psize) return fail(w, "page %llu: a node runs off the page", p, 0);
+    if (at + dsize > w->psize) return corrupt(w, "page %llu: a node runs off the page", p, 0);
     return w->tree == 0 ? free_record(w, pg + at, dsize) : 0;
 }
 
@@ -287,11 +287,11 @@ static int nodes_fit(Walk *w, const uint8_t *pg, uint64_t p, uint64_t n, uint64_
     for (uint64_t i = 0; i < n; i++) {
         uint64_t off = le_get(pg + PAGE_HDR + 2 * i, 2);
         if (off < upper || off % 2 || off + NODE_HDR > w->psize)
-            return fail(w, "page %llu: node offset %llu is outside the page's nodes", p, off);
+            return corrupt(w, "page %llu: node offset %llu is outside the page's nodes", p, off);
         uint64_t ksize = le_get(pg + off + 6, 2);
-        if (off + NODE_HDR + ksize > w->psize) return fail(w, "page %llu: a key runs off the page", p, 0);
+        if (off + NODE_HDR + ksize > w->psize) return corrupt(w, "page %llu: a key runs off the page", p, 0);
         if (w->tree == 0 && ksize != 8 && (leaf || i > 0))
-            return fail(w, "page %llu: a free-list key of %llu bytes", p, ksize);
+            return corrupt(w, "page %llu: a free-list key of %llu bytes", p, ksize);
     }
     return 0;
 }
@@ -303,13 +303,13 @@ static int page_nodes(Walk *w, const uint8_t *pg, uint64_t p, int depth, bool le
 {
     uint64_t lower = le_get(pg + 12, 2), upper = le_get(pg + 14, 2), n = (lower - PAGE_HDR) / 2;
     if (lower < PAGE_HDR || lower > upper || upper > w->psize || (lower - PAGE_HDR) % 2 || n == 0)
-        return fail(w, "page %llu: bad bounds (lower %llu)", p, lower);
+        return corrupt(w, "page %llu: bad bounds (lower %llu)", p, lower);
     if (nodes_fit(w, pg, p, n, upper, leaf) != 0) return -1;
     for (uint64_t i = leaf ? 0 : 1; i < n; i++) {
         Bound key = node_key(pg, i), prev = i > (leaf ? 0 : 1) ? node_key(pg, i - 1) : lo;
         int c = prev.key ? key_cmp(w, key.key, key.len, prev.key, prev.len) : 1;
         if (c < 0 || (c == 0 && prev.key != lo.key) || (hi.key && key_cmp(w, key.key, key.len, hi.key, hi.len) >= 0))
-            return fail(w, "page %llu: key %llu is out of order", p, i);
+            return corrupt(w, "page %llu: key %llu is out of order", p, i);
     }
     for (uint64_t i = 0; i < n; i++) {
         uint64_t off = le_get(pg + PAGE_HDR + 2 * i, 2);
@@ -327,14 +327,14 @@ static int page_nodes(Walk *w, const uint8_t *pg, uint64_t p, int depth, bool le
 static int walk_page(Walk *w, uint64_t p, int depth, Bound lo, Bound hi)
 {
     if (reach(w, p) != 0) return -1;
-    if (!w->buf[depth] && !(w->buf[depth] = malloc(w->psize))) return fail(w, "out of memory", 0, 0);
+    if (!w->buf[depth] && !(w->buf[depth] = malloc(w->psize))) return corrupt(w, "out of memory", 0, 0);
     uint8_t *pg = w->buf[depth];
-    if (read_at(w->fd, pg, w->psize, p * w->psize) != 0) return fail(w, "page %llu cannot be read", p, 0);
+    if (read_at(w->fd, pg, w->psize, p * w->psize) != 0) return corrupt(w, "page %llu cannot be read", p, 0);
     unsigned flags = (unsigned)le_get(pg + 10, 2) & ~(unsigned)P_IGNORED;
     bool leaf = depth == w->db->depth;
-    if (le_get(pg, 8) != p) return fail(w, "page %llu says it is page %llu", p, le_get(pg, 8));
+    if (le_get(pg, 8) != p) return corrupt(w, "page %llu says it is page %llu", p, le_get(pg, 8));
     if (flags != (unsigned)(leaf ? P_LEAF : P_BRANCH))
-        return fail(w, "page %llu has flags 0x%llx where the tree's depth needs a leaf or a branch", p, flags);
+        return corrupt(w, "page %llu has flags 0x%llx where the tree's depth needs a leaf or a branch", p, flags);
     if (leaf) w->leaf++;
     else w->branch++;
     return page_nodes(w, pg, p, depth, leaf, lo, hi);
@@ -348,13 +348,13 @@ static int walk_tree(Walk *w, int tree, const Db *db)
     w->branch = w->leaf = w->overflow = w->entries = 0;
     if (db->root == NO_PAGE) {
         if (db->depth || db->entries || db->branch || db->leaf || db->overflow)
-            return fail(w, "an empty tree with depth %llu and %llu entries", db->depth, db->entries);
+            return corrupt(w, "an empty tree with depth %llu and %llu entries", db->depth, db->entries);
         return 0;
     }
-    if (db->depth < 1 || db->depth > MAX_DEPTH) return fail(w, "depth %llu (1..%llu)", db->depth, MAX_DEPTH);
+    if (db->depth < 1 || db->depth > MAX_DEPTH) return corrupt(w, "depth %llu (1..%llu)", db->depth, MAX_DEPTH);
     if (walk_page(w, db->root, 1, (Bound){NULL, 0}, (Bound){NULL, 0}) != 0) return -1;
     if (w->branch != db->branch || w->leaf != db->leaf || w->overflow != db->overflow || w->entries != db->entries)
-        return fail(w, "its pages and entries (%llu entries found) do not match its header (%llu)", w->entries,
+        return corrupt(w, "its pages and entries (%llu entries found) do not match its header (%llu)", w->entries,
                     db->entries);
     return 0;
 }
@@ -366,8 +366,8 @@ static int check_freelist(Walk *w)
     for (size_t i = 0; i < w->nfree; i++) {
         uint64_t p = w->freelist[i];
         uint8_t bit = (uint8_t)(1u << (p & 7));
-        if (w->live[p >> 3] & bit) return fail(w, "page %llu is both free and in use", p, 0);
-        if (w->freed[p >> 3] & bit) return fail(w, "page %llu is listed free twice", p, 0);
+        if (w->live[p >> 3] & bit) return corrupt(w, "page %llu is both free and in use", p, 0);
+        if (w->freed[p >> 3] & bit) return corrupt(w, "page %llu is listed free twice", p, 0);
         w->freed[p >> 3] |= bit;
     }
     return 0;
@@ -435,7 +435,7 @@ int storefile_check(const char *path, uint64_t txnid, bool walk, StoreFileInfo *
     if (read_metas(fd, size, m, &pick, err, errlen) == 0) {
         use = meta_of(m, pick, txnid);
         if (!use) rc = STOREFILE_GONE;
-        else if (check_meta(use, size, err, errlen) == 0) rc = walk ? walk_meta(fd, use, size, err, errlen) : 0;
+        else if (check_lmdb_meta(use, size, err, errlen) == 0) rc = walk ? walk_meta(fd, use, size, err, errlen) : 0;
     }
     close(fd);
     if (rc == 0 && out)

@@ -100,7 +100,7 @@
  *
  * Two levels (tables over TT_ONE_LEVEL_MAX): every probe of a big table
  * missed the TLB and the cache (one thread searched 37 K nodes/s with a
- * 12 GiB table against 480 K with 16 MiB: results/table-size-rate.csv; on
+ * 12 GiB table against 480 K with 16 MiB: results/tables/table-size-rate.csv; on
  * this VM a page walk goes through the host's page tables too, and for a
  * big table those miss the cache as well). So such a table is split:
  *
@@ -199,7 +199,7 @@ typedef struct {
 #define TT_NO_WIN UINT32_MAX
 
 /* Two levels (above): the sizes, and which records the big level takes
- * and when it is probed. Measured: results/table-two-level.md. */
+ * and when it is probed. Measured: results/tables/table-two-level.md. */
 #define TT_ONE_LEVEL_MAX ((size_t)256 << 20)
 #define TT_HOT_BYTES ((size_t)128 << 20)
 enum { TT_BIG_WORK = 16, TT_PAYS_RATIO = 16, TT_SAMPLE = 1024, TT_PIECES = 65 };

@@ -1,4 +1,4 @@
-/* test_checkpoint_lock.c - one writer per checkpoint (solver/job.h): two
+/* test_checkpoint_lock.c - one writer per checkpoint (solver/resumable.h): two
  * `ocsolve solve --checkpoint F` at once through the real binary, the
  * second refused with one line naming F and exit 2, under every spelling
  * of F's path; the first still saves F and ends well, and leaves no lock
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../solver/job.h"
+#include "../solver/resumable.h"
 #include "runbin.h"
 #include "testlib.h"
 
@@ -147,29 +147,29 @@ Test(checkpoint_lock, resume_under_other_spellings)
 
 /* The library: a checkpoint needs its lock, and one lock per file also
  * within one process (a second open of F.lock is refused). */
-Test(checkpoint_lock, job_lock_in_library)
+Test(checkpoint_lock, resumable_lock_in_library)
 {
     char dir[64], path[128], err[512];
     tl_tmp_dir(dir, sizeof dir, "ckptlock");
     snprintf(path, sizeof path, "%s/F", dir);
-    JobOpts o = {.checkpoint = path, .every = 300};
-    cr_expect_eq(job_check(&o, err, sizeof err), -1);
+    ResumableOpts o = {.checkpoint = path, .every = 300};
+    cr_expect_eq(resumable_check(&o, err, sizeof err), -1);
     cr_expect(strstr(err, "without its lock"), "%s", err);
     FileLock a, b;
-    cr_assert_eq(job_lock(&o, &a, err, sizeof err), 0, "%s", err);
-    cr_expect_eq(job_check(&o, err, sizeof err), 0, "%s", err);
-    JobOpts o2 = {.checkpoint = path, .every = 300};
-    cr_expect_eq(job_lock(&o2, &b, err, sizeof err), -1);
+    cr_assert_eq(resumable_lock(&o, &a, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(resumable_check(&o, err, sizeof err), 0, "%s", err);
+    ResumableOpts o2 = {.checkpoint = path, .every = 300};
+    cr_expect_eq(resumable_lock(&o2, &b, err, sizeof err), -1);
     cr_expect(strstr(err, "is in use by another solve") && strstr(err, path), "%s", err);
     cr_expect(!filelock_held(&b));
-    job_unlock(&o);
-    cr_expect_eq(job_lock(&o2, &b, err, sizeof err), 0, "%s", err);
-    job_unlock(&o2);
+    resumable_unlock(&o);
+    cr_expect_eq(resumable_lock(&o2, &b, err, sizeof err), 0, "%s", err);
+    resumable_unlock(&o2);
     /* No checkpoint: nothing to lock. */
-    JobOpts none = {.every = 300};
-    cr_expect_eq(job_lock(&none, &a, err, sizeof err), 0, "%s", err);
+    ResumableOpts none = {.every = 300};
+    cr_expect_eq(resumable_lock(&none, &a, err, sizeof err), 0, "%s", err);
     cr_expect(!filelock_held(&a));
-    job_unlock(&none);
+    resumable_unlock(&none);
     tl_rm_dir(dir);
 }
 

@@ -27,6 +27,39 @@ Test(cli_solve, rejects_bad_options)
     expect_reject("proof file", "solve", "--proof", "/nonexistent-dir/p.txt");
 }
 
+/* A deepening search has no proof numbers: alpha-beta's result names its
+ * depth instead of a made-up "root pn/dn: 1 / 1", and the bounded df-pn's
+ * progress shows its depth, with empty root_pn and root_dn in the log. */
+Test(cli_solve, deepening_searches_show_their_depth)
+{
+    Run r;
+    expect_ok(&r, "solve", "--search", "ab", "--node-limit", "20000", "XO...X..OO.O.....XOO...X.O.X.X....XX");
+    cr_expect(strstr(r.out, "result: unknown") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "ab depth: ") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "root pn/dn") == NULL, "%s", r.out);
+    run_free(&r);
+    char log[] = "/tmp/ocsolve-log-XXXXXX";
+    int fd = mkstemp(log);
+    cr_assert(fd >= 0);
+    close(fd);
+    expect_ok(&r, "solve", "--within", "13", "--node-limit", "20000", "--progress-every", "0.001", "--log", log, "-");
+    cr_expect(strstr(r.out, "within 13: unknown") != NULL, "%s", r.out);
+    cr_expect(strstr(r.err, "depth 13") != NULL, "no depth in the progress: %s", r.err);
+    cr_expect(strstr(r.err, "root pn") == NULL, "%s", r.err);
+    run_free(&r);
+    FILE *f = fopen(log, "r");
+    cr_assert(f);
+    char line[256];
+    cr_assert(fgets(line, sizeof line, f));
+    cr_assert(fgets(line, sizeof line, f), "no figures in the log");
+    int commas = 0;
+    const char *p = line;
+    for (; *p && commas < 4; p++) commas += *p == ',';
+    cr_expect(strncmp(p, ",,", 2) == 0, "root_pn and root_dn not empty: %s", line);
+    fclose(f);
+    unlink(log);
+}
+
 /* A position whose result needs no search beyond one line: Order to move
  * completes XXXX. on row 1. */
 Test(cli_solve, json_and_log)

@@ -66,7 +66,7 @@ static void check(Fixture *f, RefPos *p)
     char s[65];
     ref_format(p, s);
     DfpnDepth dd;
-    dd_init(&dd, &f->r, &f->kn, &f->tt, f->with_value ? &f->value : NULL);
+    dfpn_depth_init(&dd, &f->r, &f->kn, &f->tt, f->with_value ? &f->value : NULL);
     if (f->with_value) {
         DfpnConfig cfg = dfpn_default_config();
         cfg.kn = f->kn;
@@ -77,18 +77,18 @@ static void check(Fixture *f, RefPos *p)
     }
     int e = 0;
     for (int i = 0; i < p->n * p->n; i++) e += p->cell[i] == '.';
-    cr_assert_eq(dd_dtw(&dd, b), want, "dtw %s n=%d k=%d rules=%d", s, p->n, p->k, p->rules);
+    cr_assert_eq(dfpn_depth_dtw(&dd, b), want, "dtw %s n=%d k=%d rules=%d", s, p->n, p->k, p->rules);
     searched += dd.nodes;
     int lo = want >= 0 ? want - 2 : 0, hi = want >= 0 ? want + 1 : e;
     for (int d = lo; d <= hi; d += want >= 0 ? 1 : (e > 3 ? e / 3 : 1)) {
-        int depth = -1, got = dd_within(&dd, b, d, &depth);
+        int depth = -1, got = dfpn_depth_within(&dd, b, d, &depth);
         bool yes = want >= 0 && want <= d;
         cr_assert_eq(got, yes, "within %d of %s (rules %d, dtw %d): %d", d, s, p->rules, want, got);
         if (got == 1) cr_assert(depth >= want && depth <= d, "%s: proof depth %d, dtw %d, d %d", s, depth, want, d);
     }
     if (want < 1) return;
     /* The best move: Order's wins fastest, a lost Chaos's resists longest. */
-    Move m = dd_best_move(&dd, b, want);
+    Move m = dfpn_depth_best_move(&dd, b, want);
     cr_assert_neq(m, MOVE_NONE, "%s: no best move", s);
     int cell = move_cell(m), idx = (cell >> 3) * p->n + (cell & 7);
     cr_assert_eq(p->cell[idx], '.');
@@ -195,8 +195,8 @@ Test(dtw, shallow_questions, .timeout = 300)
                     ref_format(&p, s);
                     for (int d = 2; d <= 6; d++) {
                         DfpnDepth dd;
-                        dd_init(&dd, &f.r, &f.kn, &f.tt, NULL);
-                        int depth = -1, got = dd_within(&dd, b, d, &depth);
+                        dfpn_depth_init(&dd, &f.r, &f.kn, &f.tt, NULL);
+                        int depth = -1, got = dfpn_depth_within(&dd, b, d, &depth);
                         bool w = want >= 0 && want <= d;
                         cr_assert_eq(got, w, "within %d of %s (n=%d k=%d rules %d threats %d, dtw %d): %d", d, s,
                                      S[i].n, S[i].k, rs, kn.threats, want, got);
@@ -259,10 +259,10 @@ Test(dtw, same_as_alphabeta, .timeout = 300)
             int want = ab_dtw(&ab, b);
             if (want == -2) continue;
             DfpnDepth dd;
-            dd_init(&dd, &r, &kn, &tt, NULL);
+            dfpn_depth_init(&dd, &r, &kn, &tt, NULL);
             char s[65];
             ref_format(&p, s);
-            cr_assert_eq(dd_dtw(&dd, b), want, "%s rules %d", s, rs);
+            cr_assert_eq(dfpn_depth_dtw(&dd, b), want, "%s rules %d", s, rs);
             compared++;
             orders += want >= 0;
         }

@@ -4,14 +4,14 @@
  * answer "yes" to questions of p plies or more, and a certificate of
  * "within d" built from its moves must verify.
  *
- *   - brute_force: dd_dtw and dd_within (d around the distance, and a
+ *   - brute_force: dfpn_depth_dtw and dfpn_depth_within (d around the distance, and a
  *     spread for Chaos wins) on random positions of every rule set, n 4-6,
  *     under several threat settings (the default; short plies bounds, which
  *     cut the sequences off; tiny node budgets, which make the searches
  *     fail and their memo remember failures), and the proof depths;
  *   - proof_move_from_threats: where the threat search wins at the root,
  *     the bounded search's proof is that sequence (a fact with no move),
- *     and dd_proof_move must find a move within the bound without a node
+ *     and dfpn_depth_proof_move must find a move within the bound without a node
  *     of search; the certificate written from such moves must verify with
  *     a longest game within the bound;
  *   - cli_certificates: `ocsolve solve --within D --proof F` on positions
@@ -59,14 +59,14 @@ static void check(const Rules *r, const Knowledge *kn, TT *tt, BruteMemo *memo, 
     char s[65];
     ref_format(p, s);
     DfpnDepth dd;
-    dd_init(&dd, r, kn, tt, NULL);
-    cr_assert_eq(dd_dtw(&dd, b), want, "dtw %s n=%d k=%d rules=%d plies=%d nodes=%d", s, p->n, p->k, p->rules,
+    dfpn_depth_init(&dd, r, kn, tt, NULL);
+    cr_assert_eq(dfpn_depth_dtw(&dd, b), want, "dtw %s n=%d k=%d rules=%d plies=%d nodes=%d", s, p->n, p->k, p->rules,
                  kn->threat_plies, kn->threat_nodes);
     int e = 0;
     for (int i = 0; i < p->n * p->n; i++) e += p->cell[i] == '.';
     int lo = want >= 0 ? want - 2 : 0, hi = want >= 0 ? want + 2 : e;
     for (int d = lo < 0 ? 0 : lo; d <= hi; d += want >= 0 ? 1 : (e > 3 ? e / 3 : 1)) {
-        int depth = -1, got = dd_within(&dd, b, d, &depth);
+        int depth = -1, got = dfpn_depth_within(&dd, b, d, &depth);
         bool yes = want >= 0 && want <= d;
         cr_assert_eq(got, yes, "within %d of %s (rules %d, dtw %d, plies %d, nodes %d): %d", d, s, p->rules, want,
                      kn->threat_plies, kn->threat_nodes, got);
@@ -144,8 +144,8 @@ Test(dtw_threats, brute_force_exact_end) { brute_force(REF_EXACT_END); }
 
 /* Where the threat search wins at an Order-to-move root (an even number
  * of pieces) within p plies,
- * dd_within(b, p) answers yes at depth p from that sequence alone (mid
- * stores the fact with no move and no child); dd_proof_move must then give
+ * dfpn_depth_within(b, p) answers yes at depth p from that sequence alone (mid
+ * stores the fact with no move and no child); dfpn_depth_proof_move must then give
  * a move whose child the brute force puts within p - 1, with no search (the
  * node count stays), and the certificate of "within p" must verify with a
  * longest game of at most p (and at least the distance). */
@@ -186,12 +186,12 @@ Test(dtw_threats, proof_move_from_threats)
             TT tt;
             cr_assert_eq(tt_init(&tt, 4 << 20, false), 0);
             DfpnDepth dd;
-            dd_init(&dd, &r, &kn, &tt, NULL);
+            dfpn_depth_init(&dd, &r, &kn, &tt, NULL);
             int depth = -1;
-            cr_assert_eq(dd_within(&dd, b, plies, &depth), 1, "%s: not within %d", s, plies);
+            cr_assert_eq(dfpn_depth_within(&dd, b, plies, &depth), 1, "%s: not within %d", s, plies);
             cr_assert(depth >= t && depth <= plies, "%s: proof depth %d, dtw %d, bound %d", s, depth, t, plies);
             uint64_t nodes = dd.nodes;
-            Move m = dd_proof_move(&dd, b, plies);
+            Move m = dfpn_depth_proof_move(&dd, b, plies);
             cr_assert_neq(m, MOVE_NONE, "%s: no proof move within %d", s, plies);
             cr_assert_eq(dd.nodes, nodes, "%s: the proof move took a search (%llu nodes)", s,
                          (unsigned long long)(dd.nodes - nodes));

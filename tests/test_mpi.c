@@ -550,7 +550,7 @@ Test(mpi, sigkill_rank_then_resume)
  * out the test lets rank 1 go on (SIGCONT): mpirun itself, whose child
  * the stopped rank is, once hung for good after its abort with every
  * rank already gone (Open MPI's handling of a stopped child, under load;
- * results/mpi-cluster.md), which is not what this test is about. The
+ * results/jobs/mpi-cluster.md), which is not what this test is about. The
  * run must then end by the abort, well within mpirun's own --timeout. */
 Test(mpi, silent_worker_lost_by_lease)
 {

@@ -2,7 +2,7 @@
  * (scripts/solve-claim, scripts/solve-search, what `make solve` and
  * `make solve-search` run): by default a run writes only its own folder
  * under work/, and with SOLVE_RECORD=1 (RECORD=1 to make) it records under
- * results/ and keeps the earlier runs there.
+ * results/ (results/search/ for solve-search) and keeps the earlier runs there.
  *
  * Each test copies the script (and what it sources) into a scratch tree
  * with a results/ of its own, holding a sentinel where the run would
@@ -123,7 +123,7 @@ Test(reproduce, solve_search_keeps_earlier_reports)
     repo_root(root, sizeof root);
     snprintf(cmd, sizeof cmd, "cp %s/scripts/plot-jobs %s/scripts/", root, dir);
     cr_assert_eq(system(cmd), 0);
-    snprintf(res, sizeof res, "%s/results", dir);
+    snprintf(res, sizeof res, "%s/results/search", dir);
     /* a position a few plies from its end, reached from the empty board
      * by these moves (no line among them) */
     const char *moves = "SEARCH_ROOT='Xa1 Ob1 Xc1 Od1 Xf1 Oa2 Xb2 Oc2 Xe2 Of2 Xa3 Ob3 Xd3 Oe3 Xf3 Ob4 Xc4 Od4 Xf4 Oa5'";

@@ -45,10 +45,10 @@ typedef struct {
 static void write_no(Env *e, Board b, int d, const char *name)
 {
     DfpnDepth dd;
-    dd_init(&dd, &e->r, &e->kn, &e->tt, NULL);
+    dfpn_depth_init(&dd, &e->r, &e->kn, &e->tt, NULL);
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, e->r.n, pos);
-    cr_assert_eq(dd_within(&dd, b, d, NULL), 0, "%s: the search says Order wins within %d", pos, d);
+    cr_assert_eq(dfpn_depth_within(&dd, b, d, NULL), 0, "%s: the search says Order wins within %d", pos, d);
     char path[200], err[200] = "";
     snprintf(path, sizeof path, "%s/%s", e->dir, name);
     FILE *f = fopen(path, "w");
@@ -158,9 +158,9 @@ static int hand_on(Env *e, Board b, int d, Board *kids, Move *moves)
         Board c = b;
         board_place(&c, ml.m[i]);
         DfpnDepth dd;
-        dd_init(&dd, &e->r, &e->kn, &e->tt, NULL);
+        dfpn_depth_init(&dd, &e->r, &e->kn, &e->tt, NULL);
         if (rules_status(&e->r, c) != WINNER_NONE || proof_fewest_to_line(&e->r, c) > d - 1) continue;
-        if (dd_within(&dd, c, d - 1, NULL) != 0) continue;
+        if (dfpn_depth_within(&dd, c, d - 1, NULL) != 0) continue;
         kids[0] = c;
         moves[0] = ml.m[i];
         return 1;

@@ -116,8 +116,8 @@ static char *no_cert(const Rules *r, const Knowledge *kn, TT *tt, const RefPos *
     ref_format(p, s);
     Board b = tl_board(p);
     DfpnDepth dd;
-    dd_init(&dd, r, kn, tt, NULL);
-    cr_assert_eq(dd_within(&dd, b, d, NULL), 0, "%s (rules %d): the search says Order wins within %d", s, p->rules, d);
+    dfpn_depth_init(&dd, r, kn, tt, NULL);
+    cr_assert_eq(dfpn_depth_within(&dd, b, d, NULL), 0, "%s (rules %d): the search says Order wins within %d", s, p->rules, d);
     char *text = NULL, err[200] = "";
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

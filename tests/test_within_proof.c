@@ -36,7 +36,7 @@ static int check(const Rules *r, const Knowledge *kn, TT *tt, BruteMemo *memo, R
     ref_format(p, s);
     Board b = tl_board(p);
     DfpnDepth dd;
-    dd_init(&dd, r, kn, tt, NULL);
+    dfpn_depth_init(&dd, r, kn, tt, NULL);
     /* Every other position: first the looser question for each of Order's
      * moves, which leaves facts of slower wins in the table (win <= t + 1),
      * not all of them within the t - 1 a certificate move needs. */
@@ -46,11 +46,11 @@ static int check(const Rules *r, const Knowledge *kn, TT *tt, BruteMemo *memo, R
             for (int sym = 0; sym < 2; sym++) {
                 Board cb = b;
                 board_place(&cb, move_make(sym, c));
-                dd_within(&dd, cb, t + 1, NULL);
+                dfpn_depth_within(&dd, cb, t + 1, NULL);
             }
         }
     int depth = -1;
-    cr_assert_eq(dd_within(&dd, b, t, &depth), 1, "%s: not within its distance %d", s, t);
+    cr_assert_eq(dfpn_depth_within(&dd, b, t, &depth), 1, "%s: not within its distance %d", s, t);
     cr_assert_eq(depth, t, "%s: proof depth %d, distance %d", s, depth, t);
     char *text = NULL, err[200] = "";
     size_t len = 0;

@@ -14,7 +14,7 @@
 /* The m x m small game's lines, in the order of the allowed vectors (rows,
  * columns, diagonal, anti-diagonal), each from one end to the other.
  * Returns their number, 2m+2. */
-static int small_lines(int m, int line[][VR_SMALL_MAX])
+static int small_game_lines(int m, int line[][VR_SMALL_MAX])
 {
     int count = 0;
     for (int r = 0; r < m; r++, count++)
@@ -56,7 +56,7 @@ typedef struct {
 
 typedef struct {
     int m, cells, nlines;           /* set once, on first use */
-    uint32_t mask[VR_SMALL_LINES];  /* each line's cells, bit i for cell i, in small_lines' order */
+    uint32_t mask[VR_SMALL_LINES];  /* each line's cells, bit i for cell i, in small_game_lines' order */
     uint32_t pow3[VR_SMALL_MAX * VR_SMALL_MAX];
     Memo cache[VR_SMALL_CACHE];
     /* The search under way (the mutex held): its allowed sets and memo. */
@@ -66,7 +66,7 @@ typedef struct {
 
 static Small small_game[VR_SMALL_MAX + 1]; /* small_game[m] */
 static uint64_t small_clock;
-static pthread_mutex_t small_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t small_game_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The game on m x m cells, its lines and base-3 weights set up on first use. */
 static Small *small_setup(int m)
@@ -75,7 +75,7 @@ static Small *small_setup(int m)
     if (s->m == m) return s;
     int line[VR_SMALL_LINES][VR_SMALL_MAX];
     s->cells = m * m;
-    s->nlines = small_lines(m, line);
+    s->nlines = small_game_lines(m, line);
     for (int l = 0; l < s->nlines; l++) {
         s->mask[l] = 0;
         for (int i = 0; i < m; i++) s->mask[l] |= 1u << line[l][i];
@@ -174,11 +174,11 @@ int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t
         x |= (uint32_t)(small_cells[i] == VR_X) << i;
         o |= (uint32_t)(small_cells[i] == VR_O) << i;
     }
-    pthread_mutex_lock(&small_lock);
+    pthread_mutex_lock(&small_game_lock);
     Small *s = small_setup(m);
     memcpy(s->allowed, allowed, (size_t)s->nlines);
     int result = small_memo(s) ? small_solve(s, x, o, key, pieces) : -1;
-    pthread_mutex_unlock(&small_lock);
+    pthread_mutex_unlock(&small_game_lock);
     return result;
 }
 
@@ -190,8 +190,6 @@ int vr_small_order_wins(int m, const uint8_t *small_cells)
 }
 
 /* --- the lemma on a big position --- */
-
-static const char *content(uint8_t v) { return v == VR_X ? "X" : v == VR_O ? "O" : "an empty cell"; }
 
 /* The symbols allowed to win on a centre line whose pair holds a and b
  * (not HALF): both if the pair is empty or mixed; if it holds S twice, S
@@ -236,7 +234,7 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
     if (g->rules != VR_ORIGINAL && g->rules != VR_EXACT) return vr_why(why, why_len, "only under original or exact rules");
     if (g->k != n - 1 || n < 4 || n > 6) return vr_why(why, why_len, "needs k = n-1 and n from 4 to 6");
 
-    int line[VR_SMALL_LINES][VR_SMALL_MAX], nlines = small_lines(m, line);
+    int line[VR_SMALL_LINES][VR_SMALL_MAX], nlines = small_game_lines(m, line);
     uint8_t allowed[VR_SMALL_LINES];
     bool restricted = false;
     for (int l = 0; l < nlines; l++) {
@@ -247,7 +245,7 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
             char na[3], nb[3];
             vr_cell_name(n, pair[0], na);
             vr_cell_name(n, pair[1], nb);
-            return vr_why(why, why_len, "pair %s/%s holds %s and %s", na, nb, content(a), content(b));
+            return vr_why(why, why_len, "pair %s/%s holds %s and %s", na, nb, vr_content(a), vr_content(b));
         }
         allowed[l] = pair_allows(g->rules, a, b);
         restricted |= allowed[l] != VR_ALLOW_BOTH;

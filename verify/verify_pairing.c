@@ -77,12 +77,6 @@ int vr_pairs_parse(char *const *words, int count, int n, VrPair *pairs, char *er
     return 0;
 }
 
-/* The four line directions: along a row, down a column, the diagonal and
- * the anti-diagonal. */
-static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-
-static bool on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
-
 /* One window: its k cells and its ends (0, 1 or 2). */
 typedef struct {
     int cell[8], ncells, end[2], nends;
@@ -90,12 +84,12 @@ typedef struct {
 
 static void window_at(int n, int k, int r, int c, int d, Window *w)
 {
-    int dr = DIRS[d][0], dc = DIRS[d][1];
+    int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
     w->ncells = k;
     for (int i = 0; i < k; i++) w->cell[i] = (r + i * dr) * n + (c + i * dc);
     w->nends = 0;
-    if (on_board(n, r - dr, c - dc)) w->end[w->nends++] = (r - dr) * n + (c - dc);
-    if (on_board(n, r + k * dr, c + k * dc)) w->end[w->nends++] = (r + k * dr) * n + (c + k * dc);
+    if (vr_on_board(n, r - dr, c - dc)) w->end[w->nends++] = (r - dr) * n + (c - dc);
+    if (vr_on_board(n, r + k * dr, c + k * dc)) w->end[w->nends++] = (r + k * dr) * n + (c + k * dc);
 }
 
 static bool in_cells(const int *set, int count, int cell)
@@ -122,8 +116,6 @@ static bool covers(const Window *w, VrPair p)
     return (in_cells(w->cell, w->ncells, p.a) && in_cells(w->end, w->nends, p.b)) ||
            (in_cells(w->cell, w->ncells, p.b) && in_cells(w->end, w->nends, p.a));
 }
-
-static const char *content(uint8_t v) { return v == VR_X ? "X" : v == VR_O ? "O" : "an empty cell"; }
 
 int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
                      char *why, size_t why_len)
@@ -154,7 +146,7 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
         vr_pair_format(n, pairs[p], pn);
         uint8_t a = cells[pairs[p].a], b = cells[pairs[p].b];
         if (a != VR_EMPTY || b != VR_EMPTY)
-            return vr_why(why, why_len, "pair %s holds %s and %s (both cells must be empty)", pn, content(a), content(b));
+            return vr_why(why, why_len, "pair %s holds %s and %s (both cells must be empty)", pn, vr_content(a), vr_content(b));
     }
 
     int empty = 0;
@@ -168,7 +160,7 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
     for (int d = 0; d < 4; d++)
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
-                if (!on_board(n, r + (k - 1) * DIRS[d][0], c + (k - 1) * DIRS[d][1])) continue;
+                if (!vr_on_board(n, r + (k - 1) * VR_DIRS[d][0], c + (k - 1) * VR_DIRS[d][1])) continue;
                 Window w;
                 window_at(n, k, r, c, d, &w);
                 if (!can_win(g, cells, &w, VR_X) && !can_win(g, cells, &w, VR_O)) continue;

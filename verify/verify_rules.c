@@ -19,22 +19,18 @@ const char *vr_rules_name(int rules)
     return rules == VR_ORIGINAL ? "original" : rules == VR_EXACT ? "exact" : rules == VR_EXACT_END ? "exact-end" : "?";
 }
 
-/* The four line directions: along a row, down a column, the diagonal and
- * the anti-diagonal. */
-static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-
-static bool on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
+const int VR_DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
 
 /* The length of the maximal run of like symbols that starts at (r, c) in
  * direction d, or 0 when (r, c) is empty or not the run's first cell (so
  * that each run is counted once). */
 static int run_from(int n, const uint8_t *cells, int r, int c, int d)
 {
-    int dr = DIRS[d][0], dc = DIRS[d][1];
+    int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
     uint8_t s = cells[r * n + c];
-    if (s == VR_EMPTY || (on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s)) return 0;
+    if (s == VR_EMPTY || (vr_on_board(n, r - dr, c - dc) && cells[(r - dr) * n + (c - dc)] == s)) return 0;
     int len = 0;
-    for (int rr = r, cc = c; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+    for (int rr = r, cc = c; vr_on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
     return len;
 }
 
@@ -61,10 +57,10 @@ bool vr_secured(const VrGame *g, const uint8_t *cells)
                 if (len != g->k) continue;
                 /* the cells just before and just after the run: each off the
                  * board or the other symbol, never empty */
-                int dr = DIRS[d][0], dc = DIRS[d][1], br = r - dr, bc = c - dc, ar = r + len * dr, ac = c + len * dc;
+                int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1], br = r - dr, bc = c - dc, ar = r + len * dr, ac = c + len * dc;
                 uint8_t other = vr_swap(cells[r * n + c]);
-                bool before = !on_board(n, br, bc) || cells[br * n + bc] == other;
-                bool after = !on_board(n, ar, ac) || cells[ar * n + ac] == other;
+                bool before = !vr_on_board(n, br, bc) || cells[br * n + bc] == other;
+                bool after = !vr_on_board(n, ar, ac) || cells[ar * n + ac] == other;
                 if (before && after) return true;
             }
     return false;
@@ -94,9 +90,9 @@ int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full)
     int n = g->n, r = cell / n, c = cell % n;
     uint8_t s = cells[cell];
     for (int d = 0; d < 4; d++) {
-        int dr = DIRS[d][0], dc = DIRS[d][1], len = 1;
-        for (int rr = r + dr, cc = c + dc; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
-        for (int rr = r - dr, cc = c - dc; on_board(n, rr, cc) && cells[rr * n + cc] == s; rr -= dr, cc -= dc) len++;
+        int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1], len = 1;
+        for (int rr = r + dr, cc = c + dc; vr_on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
+        for (int rr = r - dr, cc = c - dc; vr_on_board(n, rr, cc) && cells[rr * n + cc] == s; rr -= dr, cc -= dc) len++;
         if (g->rules == VR_ORIGINAL ? len >= g->k : len == g->k) return VR_ORDER_WINS;
     }
     return full ? VR_CHAOS_WINS : VR_ONGOING;
@@ -106,14 +102,14 @@ int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full)
  * winning run of symbol s? (The window lies on the board.) */
 static bool window_open(const VrGame *g, const uint8_t *cells, int r, int c, int d, uint8_t s)
 {
-    int n = g->n, k = g->k, dr = DIRS[d][0], dc = DIRS[d][1];
+    int n = g->n, k = g->k, dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
     for (int i = 0; i < k; i++)
         if (cells[(r + i * dr) * n + (c + i * dc)] == vr_swap(s)) return false;
     if (g->rules == VR_ORIGINAL) return true;
     /* Exact runs: an S just beyond either end would make any run here longer than k. */
     int br = r - dr, bc = c - dc, ar = r + k * dr, ac = c + k * dc;
-    if (on_board(n, br, bc) && cells[br * n + bc] == s) return false;
-    if (on_board(n, ar, ac) && cells[ar * n + ac] == s) return false;
+    if (vr_on_board(n, br, bc) && cells[br * n + bc] == s) return false;
+    if (vr_on_board(n, ar, ac) && cells[ar * n + ac] == s) return false;
     return true;
 }
 
@@ -121,10 +117,10 @@ bool vr_dead(const VrGame *g, const uint8_t *cells)
 {
     int n = g->n, k = g->k;
     for (int d = 0; d < 4; d++) {
-        int dr = DIRS[d][0], dc = DIRS[d][1];
+        int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
-                if (!on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
+                if (!vr_on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
                 if (window_open(g, cells, r, c, d, VR_X) || window_open(g, cells, r, c, d, VR_O)) return false;
             }
     }
@@ -136,10 +132,10 @@ int vr_fewest_to_line(const VrGame *g, const uint8_t *cells)
     int n = g->n, k = g->k, fewest = VR_NEVER, empty = 0;
     for (int i = 0; i < n * n; i++) empty += cells[i] == VR_EMPTY;
     for (int d = 0; d < 4; d++) {
-        int dr = DIRS[d][0], dc = DIRS[d][1];
+        int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
-                if (!on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
+                if (!vr_on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
                 if (!window_open(g, cells, r, c, d, VR_X) && !window_open(g, cells, r, c, d, VR_O)) continue;
                 int holes = 0;
                 for (int i = 0; i < k; i++) holes += cells[(r + i * dr) * n + (c + i * dc)] == VR_EMPTY;

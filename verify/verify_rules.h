@@ -77,6 +77,16 @@ int vr_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(pr
 int vr_geom_cell(int n, int g, int cell);
 /* out[vr_geom_cell(n, s & 7, i)] = in[i], with X and O swapped if s & 8. */
 void vr_image(int n, int s, const uint8_t *in, uint8_t *out);
+/* The four line directions (row step, column step): along a row, down a
+ * column, the diagonal and the anti-diagonal. */
+extern const int VR_DIRS[4][2];
+
+/* Is (r, c) on the n x n board? */
+static inline bool vr_on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
+
+/* A cell's content in words: "X", "O" or "an empty cell". */
+static inline const char *vr_content(uint8_t v) { return v == VR_X ? "X" : v == VR_O ? "O" : "an empty cell"; }
+
 static inline uint8_t vr_swap(uint8_t v) { return v == VR_X ? VR_O : v == VR_O ? VR_X : v; }
 
 /* The exact key of a position: bit r*n+c of x (o) set iff that cell holds X (O). */

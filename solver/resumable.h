@@ -1,4 +1,5 @@
-/* job.h - a long solve as a job: df-pn run in segments between
+/* resumable.h - a long solve made resumable (not the job-level search of
+ * jobs/, which splits a position into jobs): df-pn run in segments between
  * checkpoints, resumable, stopped cleanly by a stop request (stop.h: the
  * command layer turns SIGINT/SIGTERM into one).
  *
@@ -18,8 +19,8 @@
  * One writer per checkpoint: two jobs saving to the same FILE would share
  * FILE.tmp, and one could rename the other's half-written table over FILE
  * and still end well. So a job with a checkpoint must hold its lock
- * (job_lock: an exclusive flock on FILE.lock, tables/filelock.h) from
- * before the "FILE exists" check to its last save; job_check refuses a
+ * (resumable_lock: an exclusive flock on FILE.lock, tables/filelock.h) from
+ * before the "FILE exists" check to its last save; resumable_check refuses a
  * checkpoint whose lock is not held. Why a separate FILE.lock and not a
  * lock on FILE itself: every save renames a new FILE.tmp over FILE, so
  * FILE is a new inode after each save (a lock on it would guard a file
@@ -31,8 +32,8 @@
  * writing through it. The kernel drops the lock when the process dies,
  * kill -9 included.
  */
-#ifndef OCS_JOB_H
-#define OCS_JOB_H
+#ifndef OCS_RESUMABLE_H
+#define OCS_RESUMABLE_H
 
 #include <stdbool.h>
 
@@ -41,16 +42,16 @@
 
 /* error: the line reports a failure (a checkpoint not saved), which a
  * person must see even when progress is off. */
-typedef void (*JobNote)(const char *line, bool error, void *arg);
+typedef void (*ResumableNote)(const char *line, bool error, void *arg);
 
 typedef struct {
     const char *checkpoint; /* save here; NULL: no checkpoints */
     double every;           /* seconds between checkpoints */
     const char *resume;     /* load this first; NULL: start afresh */
-    JobNote note;           /* one line at a time for people; NULL: none */
+    ResumableNote note;           /* one line at a time for people; NULL: none */
     void *note_arg;
-    FileLock *lock;         /* the checkpoint's lock, set by job_lock */
-} JobOpts;
+    FileLock *lock;         /* the checkpoint's lock, set by resumable_lock */
+} ResumableOpts;
 
 typedef struct {
     int signo;              /* the signal that stopped the job; 0: none */
@@ -59,33 +60,33 @@ typedef struct {
     double prev_seconds;
     int checkpoints;        /* saved by this run */
     char save_error[320];   /* why the last save failed ("" when it did not) */
-} JobResult;
+} ResumableResult;
 
 /* Takes the checkpoint's lock into *l (o->lock = l) for the job's whole
- * life, then makes job_check's checks under it (so that two jobs starting
+ * life, then makes resumable_check's checks under it (so that two jobs starting
  * at once cannot both find FILE missing). Returns 0 (also with no
- * checkpoint: then no lock, just job_check), or -1 with a one-line message
- * in err and nothing held: another process (or another job_lock in this
+ * checkpoint: then no lock, just resumable_check), or -1 with a one-line message
+ * in err and nothing held: another process (or another resumable_lock in this
  * one) holds the lock ("checkpoint 'FILE' is in use by another solve (pid
- * N)"), the lock file cannot be made, or job_check refused. The caller
- * releases with job_unlock after the job's last save (ocsolve solve: when
+ * N)"), the lock file cannot be made, or resumable_check refused. The caller
+ * releases with resumable_unlock after the job's last save (ocsolve solve: when
  * solve_run has returned). */
-int job_lock(JobOpts *o, FileLock *l, char *err, int errlen);
-/* Releases (and removes) the lock job_lock took; harmless without one. */
-void job_unlock(JobOpts *o);
+int resumable_lock(ResumableOpts *o, FileLock *l, char *err, int errlen);
+/* Releases (and removes) the lock resumable_lock took; harmless without one. */
+void resumable_unlock(ResumableOpts *o);
 
 /* Returns -1 with a message in err when a checkpoint is asked for without
- * its lock held (job_lock), when the checkpoint file exists but is not
+ * its lock held (resumable_lock), when the checkpoint file exists but is not
  * being resumed (it would be lost; the resume file is the same file when
  * both names reach the same inode, e.g. "./F" and "F") or the resume file
  * is unreadable: cheap checks, made before a large table is allocated; 0
  * otherwise. */
-int job_check(const JobOpts *o, char *err, int errlen);
-/* job_check, then loads the resume file (a refused file: -1 and why in
+int resumable_check(const ResumableOpts *o, char *err, int errlen);
+/* resumable_check, then loads the resume file (a refused file: -1 and why in
  * err), and makes d stop on a stop request (stop.h). */
-int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen);
+int resumable_prepare(Dfpn *d, Board b, const ResumableOpts *o, ResumableResult *res, char *err, int errlen);
 /* Runs df-pn from b to the end (decided, d->lim hit, or a signal), saving
  * checkpoints on the way and at the end. */
-Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res);
+Winner resumable_run(Dfpn *d, Board b, const ResumableOpts *o, uint32_t *pn, uint32_t *dn, ResumableResult *res);
 
 #endif

@@ -1,5 +1,5 @@
-/* job.c - see job.h. */
-#include "job.h"
+/* resumable.c - see resumable.h. */
+#include "resumable.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -12,8 +12,8 @@
 #include "clock.h"
 #include "stop.h"
 
-static void note(const JobOpts *o, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note(const JobOpts *o, bool error, const char *fmt, ...)
+static void note(const ResumableOpts *o, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note(const ResumableOpts *o, bool error, const char *fmt, ...)
 {
     if (!o->note) return;
     char line[600];
@@ -24,7 +24,7 @@ static void note(const JobOpts *o, bool error, const char *fmt, ...)
     o->note(line, error, o->note_arg);
 }
 
-static CkptInfo job_info(const Dfpn *d, Board b)
+static CkptInfo resumable_info(const Dfpn *d, Board b)
 {
     /* Keys depend on the dead-cell fill and on how many pieces are reduced
      * by symmetry (knowledge.h: kn_key). */
@@ -41,7 +41,7 @@ static bool same_file(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-int job_lock(JobOpts *o, FileLock *l, char *err, int errlen)
+int resumable_lock(ResumableOpts *o, FileLock *l, char *err, int errlen)
 {
     filelock_init(l);
     o->lock = l;
@@ -59,22 +59,22 @@ int job_lock(JobOpts *o, FileLock *l, char *err, int errlen)
             snprintf(err, (size_t)errlen, "checkpoint '%s': %s", o->checkpoint, why);
         if (rc != 0) return -1;
     }
-    if (job_check(o, err, errlen) != 0) {
-        job_unlock(o);
+    if (resumable_check(o, err, errlen) != 0) {
+        resumable_unlock(o);
         return -1;
     }
     return 0;
 }
 
-void job_unlock(JobOpts *o)
+void resumable_unlock(ResumableOpts *o)
 {
     if (o->lock) filelock_release(o->lock);
 }
 
-int job_check(const JobOpts *o, char *err, int errlen)
+int resumable_check(const ResumableOpts *o, char *err, int errlen)
 {
     if (o->checkpoint && !(o->lock && filelock_held(o->lock))) {
-        snprintf(err, (size_t)errlen, "checkpoint '%s' without its lock (job_lock)", o->checkpoint);
+        snprintf(err, (size_t)errlen, "checkpoint '%s' without its lock (resumable_lock)", o->checkpoint);
         return -1;
     }
     if (o->checkpoint && (!o->resume || !same_file(o->resume, o->checkpoint)) && access(o->checkpoint, F_OK) == 0) {
@@ -89,12 +89,12 @@ int job_check(const JobOpts *o, char *err, int errlen)
     return 0;
 }
 
-int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, int errlen)
+int resumable_prepare(Dfpn *d, Board b, const ResumableOpts *o, ResumableResult *res, char *err, int errlen)
 {
     memset(res, 0, sizeof *res);
-    if (job_check(o, err, errlen) != 0) return -1;
+    if (resumable_check(o, err, errlen) != 0) return -1;
     if (o->resume) {
-        CkptInfo want = job_info(d, b), got;
+        CkptInfo want = resumable_info(d, b), got;
         uint64_t loaded;
         if (ckpt_load(o->resume, d->tt, &want, &got, &loaded, err, errlen) != 0) return -1;
         res->prev_nodes = d->root.prev_nodes = got.nodes;
@@ -107,9 +107,9 @@ int job_prepare(Dfpn *d, Board b, const JobOpts *o, JobResult *res, char *err, i
 }
 
 
-static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double t0)
+static void resumable_save(Dfpn *d, Board b, const ResumableOpts *o, ResumableResult *res, double t0)
 {
-    CkptInfo info = job_info(d, b);
+    CkptInfo info = resumable_info(d, b);
     info.nodes = res->prev_nodes + d->nodes;
     info.seconds = res->prev_seconds + (clock_seconds() - t0);
     uint64_t saved;
@@ -127,7 +127,7 @@ static void job_save(Dfpn *d, Board b, const JobOpts *o, JobResult *res, double 
     note(o, false, "checkpoint %s: %llu entries in %.1f s", o->checkpoint, (unsigned long long)saved, clock_seconds() - s0);
 }
 
-Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, JobResult *res)
+Winner resumable_run(Dfpn *d, Board b, const ResumableOpts *o, uint32_t *pn, uint32_t *dn, ResumableResult *res)
 {
     double t0 = clock_seconds();
     const double deadline = d->lim.deadline; /* the whole run's */
@@ -142,7 +142,7 @@ Winner job_run(Dfpn *d, Board b, const JobOpts *o, uint32_t *pn, uint32_t *dn, J
         v = dfpn_solve(d, b, pn, dn);
         bool over = v != WINNER_NONE || stop_signal() != 0 || (deadline > 0 && clock_seconds() >= deadline) ||
                     (d->lim.node_limit && d->nodes >= d->lim.node_limit) || !d->stopped;
-        if (o->checkpoint) job_save(d, b, o, res, t0);
+        if (o->checkpoint) resumable_save(d, b, o, res, t0);
         if (over) break;
     }
     d->lim.deadline = deadline;
