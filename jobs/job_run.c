@@ -26,13 +26,24 @@ int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_
                 const char *cert_dir)
 {
     jobrun_init_shared(jr, r, cfg, &jr->own, threads, cert_dir);
-    return tt_init(&jr->own, tt_bytes, jr->threads > 1);
+    if (tt_init(&jr->own, tt_bytes, jr->threads > 1) != 0) return -1;
+    if (!cert_dir) return 0;
+    if (wintab_init(&jr->own_wins, tt_bytes / JOBRUN_WINS_SHARE, jr->threads > 1) != 0) {
+        tt_free(&jr->own);
+        return -1;
+    }
+    jr->wins = &jr->own_wins;
+    return 0;
 }
 
 void jobrun_free(JobRunner *jr)
 {
     if (jr->tt == &jr->own) tt_free(&jr->own);
+    wintab_free(&jr->own_wins);
+    if (jr->scratch_ready) tt_free(&jr->scratch);
+    jr->scratch_ready = false;
     jr->tt = NULL;
+    jr->wins = NULL;
 }
 
 void jobrun_cert_name(const Rules *r, Board b, char name[JOBRUN_NAME_MAX])
@@ -69,6 +80,10 @@ static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *wh
     ProofStats st;
     char err[200];
     d->lim.node_limit = 0; /* the budget was for deciding; the writer may re-search */
+    /* on a table of its own: the job's table stays as the search left it,
+     * so the next job's search is the same with or without certificates */
+    if (!jr->scratch_ready) jr->scratch_ready = tt_init(&jr->scratch, JOBRUN_SCRATCH_BYTES, false) == 0;
+    d->scratch = jr->scratch_ready ? &jr->scratch : NULL;
     int rc = proof_write(f, d, b, v, jr->cert_max_lines, &st, err, (int)sizeof err);
     return jobrun_close_cert(f, tmp, path, rc, err, d->stopped, st.lines, why);
 }
@@ -94,6 +109,7 @@ static void begin(JobRunner *jr, const JobOrder *o, JobOutcome *out, Dfpn *d)
     out->tag = o->tag;
     out->serial = o->serial;
     dfpn_init(d, jr->r, &jr->cfg, jr->tt);
+    d->wins = jr->wins;
 }
 
 void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)

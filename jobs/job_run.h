@@ -39,6 +39,7 @@
 #include "../engine/rules.h"
 #include "../solver/dfpn.h"
 #include "../tables/tt.h"
+#include "../tables/wintab.h"
 
 /* A job, coordinator to worker. */
 typedef struct {
@@ -92,11 +93,28 @@ enum {
 
 enum { JOBRUN_NAME_MAX = 64 };
 
+/* The side table of proven Order moves (tables/wintab.h) that goes with a
+ * job table when certificates are written: this fraction of its bytes.
+ * Measured (results/jobs/cert-cost.md): it spares the writer nearly all its
+ * searches again, at no cost in nodes (the search never reads it). */
+enum { JOBRUN_WINS_SHARE = 8 };
+/* The writer's own table (Dfpn.scratch), for the positions it must search
+ * again: made at a runner's first certificate, kept to its end. */
+#define JOBRUN_SCRATCH_BYTES ((size_t)32 << 20)
+
 typedef struct {
     const Rules *r;
     DfpnConfig cfg;
     TT own;                   /* the runner's own table (jobrun_init) */
     TT *tt;                   /* the table jobs run on: &own, or a shared one */
+    WinTab own_wins;          /* the runner's own side table (jobrun_init, with
+                               * certificates) */
+    WinTab *wins;             /* the side table its value jobs fill and its
+                               * writer reads: &own_wins, a shared one (the
+                               * caller sets it), or NULL: none */
+    TT scratch;               /* the writer's searches' table (job_run.c),
+                               * once scratch_ready */
+    bool scratch_ready;
     int threads;              /* df-pn threads per job (dfpn.h: Kaneko's parallel
                                * df-pn on the table; 1: one) */
     DfpnShared *team;         /* jobs of one thread run as a team others may
@@ -106,12 +124,15 @@ typedef struct {
 } JobRunner;
 
 /* The table of tt_bytes (huge pages as tt_init decides; made for threads
- * when threads > 1); -1 if it cannot be allocated. The runner points into itself afterwards: it is used
+ * when threads > 1) and, with a certificate folder, its side table of
+ * tt_bytes / JOBRUN_WINS_SHARE; -1 if they cannot be allocated. The runner points into itself afterwards: it is used
  * where it was initialised, never copied. */
 int jobrun_init(JobRunner *jr, const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads,
                 const char *cert_dir);
 /* A runner on `shared`, a table made with tt_init(..., shared = true) that
- * other runners (threads) use at the same time and that outlives this one.
+ * other runners (threads) use at the same time and that outlives this one;
+ * no side table until the caller sets jr->wins (one made with
+ * wintab_init(..., shared = true) that outlives the runner).
  * Sound for the same reasons as keeping a table between jobs (above): every
  * entry is an exact position's proof, disproof or estimate, whichever root
  * it was found under, and the table's sequence locks keep concurrent

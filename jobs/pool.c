@@ -62,6 +62,8 @@ struct Pool {
     int nw;
     TT shared;        /* the workers' common table, when shared */
     bool has_shared;
+    WinTab wins;      /* the workers' common side table (job_run.h), with
+                       * certificates on a shared table or reply tables */
     GroupTable *gt;   /* reply tables, ngt of them (0: none) */
     int ngt;
     uint64_t jobs;
@@ -230,6 +232,7 @@ static void pool_close(JobsTransport *t)
         dfpn_team_free(p->w[k].team);
     }
     if (p->has_shared) tt_free(&p->shared);
+    wintab_free(&p->wins);
     for (int i = 0; i < p->ngt; i++) tt_free(&p->gt[i].tt);
     free(p->gt);
     pthread_cond_destroy(&p->ready);
@@ -294,6 +297,12 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
     for (; p->ngt < reply_tables; p->ngt++)
         if (tt_init(&gt[p->ngt].tt, tt_bytes, true) != 0)
             return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for reply table %d", p->ngt, tt_bytes);
+    /* The side table never steers a search, so one serves every table's
+     * jobs (reply tables too: it adds no history to a group's search). */
+    bool common_wins = cert_dir && (share_table || reply_tables > 0);
+    if (common_wins && wintab_init(&p->wins, tt_bytes / JOBRUN_WINS_SHARE * (size_t)workers, true) != 0)
+        return pool_fail(t, err, errlen, "cannot allocate the side table of %zu MiB tables for %d workers", workers,
+                         tt_bytes);
     for (int k = 0; k < workers; k++) {
         w[k].p = p;
         atomic_init(&w[k].stop, false);
@@ -308,6 +317,7 @@ int pool_open(JobsTransport *t, int workers, const Rules *r, const DfpnConfig *c
             jobrun_init_shared(&w[k].jr, r, cfg, NULL, threads, cert_dir); /* its table: the job's group's */
         else if (jobrun_init(&w[k].jr, r, cfg, tt_bytes, threads, cert_dir) != 0)
             return pool_fail(t, err, errlen, "cannot allocate a %zu MiB table for worker %d", k, tt_bytes);
+        if (common_wins) w[k].jr.wins = &p->wins;
     }
     for (int k = 0; k < workers; k++) {
         if (pthread_create(&w[k].th, NULL, pool_main, &w[k]) != 0)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../engine/moves.h"
+#include "../engine/symmetry.h"
 #include "clock.h"
 #include "dfpn_internal.h"
 #include "dfpn_kernel.h"
@@ -71,6 +72,16 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     return dfpn_winner(*pn, *dn);
 }
 
+/* The kernel's view of d's table for finding a move: read only, so that
+ * the certificate writer leaves the table as the search left it (with a
+ * one-level table a probe writes nothing either: tt.h). */
+static DfpnKernel reader_kernel(Dfpn *d)
+{
+    DfpnKernel k = dfpn_value_kernel(d);
+    k.read_only = true;
+    return k;
+}
+
 /* How much of the game a winning move leaves to prove: for Chaos the live
  * windows first (killing them ends a certificate early), then the table's
  * effort; a win decided without search costs nothing. */
@@ -99,7 +110,7 @@ static uint64_t remaining(Dfpn *d, Board cb, Winner winner, const DfpnChild *c)
 static Move known_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *ml)
 {
     DfpnChild ch[MOVES_MAX];
-    DfpnKernel k = dfpn_value_kernel(d);
+    DfpnKernel k = reader_kernel(d);
     int16_t nmoves[MOVES_MAX], nlive[MOVES_MAX];
     KnNode kn;
     kn_node(d->r, &d->cfg.kn, b, &kn); /* the dead cells, for cheap child keys */
@@ -156,11 +167,71 @@ static Move stored_winning_move(Dfpn *d, Board b, Winner winner)
     Board cb = b;
     board_place(&cb, e.move);
     DfpnChild c;
-    DfpnKernel k = dfpn_value_kernel(d);
+    DfpnKernel k = reader_kernel(d);
     int nl = -1;
     int nmoves = dfpn_kernel_static(&k, NULL, cb, e.move, 0, &c, &nl, false);
     if (!c.exact) dfpn_kernel_table(&k, cb, nmoves, winner == WINNER_ORDER ? KERNEL_NLIVE_SKIP_PAIRING : nl, &c, false);
     return (winner == WINNER_ORDER ? c.pn : c.dn) == 0 ? e.move : MOVE_NONE;
+}
+
+/* The move the side table (wintab.h) holds for b or, failing that, for
+ * one of b's geometric images (the search may have proven the image the
+ * writer's walk meets first in another frame), mapped back into b's
+ * frame; MOVE_NONE if none, or if it is not a move on an empty cell of b
+ * (only a bug could store one; the writer then looks further). */
+static Move side_winning_move(Dfpn *d, Board b)
+{
+    if (!d->wins) return MOVE_NONE;
+    const int n = d->r->n;
+    Move m = wintab_get(d->wins, b);
+    for (int g = 1; g < SYM_GEOMETRIC && m == MOVE_NONE; g++) {
+        Move mi = wintab_get(d->wins, sym_apply(b, g, n));
+        if (mi != MOVE_NONE) m = sym_move(mi, sym_inverse(g), n);
+    }
+    if (m == MOVE_NONE || (m & ~(Move)127)) return MOVE_NONE;
+    int cell = move_cell(m);
+    if (!(d->r->cells >> cell & 1) || (board_occupied(b) >> cell & 1)) return MOVE_NONE;
+    return m;
+}
+
+/* The table has lost b's winning moves: search b itself, which leaves
+ * its children's numbers in the table, the winning ones among them (one
+ * search, not one per move: a losing move's search is a whole disproof,
+ * and the first move found winning is seldom the one with the smallest
+ * proof below it); if they are lost again at once (a tiny table), search
+ * each move in turn. */
+static Move search_for_move(Dfpn *d, Board b, Winner winner, const MoveList *ml)
+{
+    uint32_t pn, dn;
+    Move best;
+    if (dfpn_solve(d, b, &pn, &dn) == winner && (best = known_winning_move(d, b, winner, ml)) != MOVE_NONE)
+        return best;
+    if (d->stopped) return MOVE_NONE;
+    for (int i = 0; i < ml->count; i++) {
+        Board cb = b;
+        board_place(&cb, ml->m[i]);
+        if (dfpn_solve(d, cb, &pn, &dn) == winner) return ml->m[i];
+        if (d->stopped) return MOVE_NONE;
+    }
+    return MOVE_NONE;
+}
+
+/* search_for_move on d's table or, with d->scratch, by a searcher of one
+ * thread on the scratch table with d's settings, limits and side table:
+ * its nodes count as d's, a limit that stops it stops d. */
+static Move searched_winning_move(Dfpn *d, Board b, Winner winner, const MoveList *ml)
+{
+    if (!d->scratch) return search_for_move(d, b, winner, ml);
+    Dfpn s;
+    dfpn_init(&s, d->r, &d->cfg, d->scratch);
+    s.lim = d->lim;
+    s.wins = d->wins;
+    s.started = d->started;
+    s.next_report = d->next_report;
+    Move m = search_for_move(&s, b, winner, ml);
+    d->nodes += s.nodes;
+    d->stopped = s.stopped;
+    return m;
 }
 
 Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
@@ -169,31 +240,22 @@ Move dfpn_winning_move(Dfpn *d, Board b, Winner winner)
      * as a node of such a proof): the certificate writer meets these where
      * df-pn stored a proof without a move, or none at all. */
     DfpnKernel k = dfpn_value_kernel(d);
-    Move best = winner == WINNER_ORDER && board_order_to_move(b) ? dfpn_kernel_threat_move(&k, b, d->cfg.kn.threat_plies)
-                                                                 : MOVE_NONE;
-    if (best != MOVE_NONE) return best;
+    DfpnMoveStats *st = &d->moves;
+    bool order = winner == WINNER_ORDER && board_order_to_move(b);
+    Move best = order ? dfpn_kernel_threat_move(&k, b, d->cfg.kn.threat_plies) : MOVE_NONE;
+    if (best != MOVE_NONE) return st->threat++, best;
+    /* Where df-pn expanded and proved b, the side table has its move. */
+    best = order ? side_winning_move(d, b) : MOVE_NONE;
+    if (best != MOVE_NONE) return st->side++, best;
     best = stored_winning_move(d, b, winner);
-    if (best != MOVE_NONE) return best;
+    if (best != MOVE_NONE) return st->stored++, best;
     MoveList ml;
     moves_generate(b, d->r->cells, &ml);
     best = known_winning_move(d, b, winner, &ml);
-    if (best != MOVE_NONE) return best;
-    /* The table has lost them: search the position itself, which leaves
-     * its children's numbers in the table, the winning ones among them
-     * (one search, not one per move: a losing move's search is a whole
-     * disproof, and the first move found winning is seldom the one with
-     * the smallest proof below it). */
-    uint32_t pn, dn;
-    if (dfpn_solve(d, b, &pn, &dn) == winner && (best = known_winning_move(d, b, winner, &ml)) != MOVE_NONE)
-        return best;
-    if (d->stopped) return MOVE_NONE;
-    /* Lost again at once (a tiny table): search each move in turn. */
-    for (int i = 0; i < ml.count; i++) {
-        Board cb = b;
-        board_place(&cb, ml.m[i]);
-        uint32_t pn, dn;
-        if (dfpn_solve(d, cb, &pn, &dn) == winner) return ml.m[i];
-        if (d->stopped) return MOVE_NONE;
-    }
-    return MOVE_NONE;
+    if (best != MOVE_NONE) return st->known++, best;
+    uint64_t nodes = d->nodes;
+    best = searched_winning_move(d, b, winner, &ml);
+    st->searched++;
+    st->search_nodes += d->nodes - nodes;
+    return best;
 }

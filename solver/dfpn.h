@@ -50,7 +50,16 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn);
 
 /* For a decided, ongoing position with the winner to move: a winning move
  * (searching again where the table has lost it). MOVE_NONE if the search
- * was stopped by a limit. */
+ * was stopped by a limit. Asked in turn, first answer taken (counted in
+ * d->moves): for Order, the threat search and the side table of proven
+ * moves (d->wins: wintab.h, b itself or a geometric image of it); the move
+ * stored with b's entry; a child the table knows to win; a search of b
+ * (on d->scratch when set). Only the search again writes to a table, and
+ * with d->scratch not to d's: the kernel's view used here stores no
+ * pairing (DfpnKernel.read_only), and a one-level table's probes write
+ * nothing, so certifying leaves d's table as the search left it (a
+ * two-level table's probes may copy a record from the big level to the
+ * hot one, as any probe does: tt.h). */
 Move dfpn_winning_move(Dfpn *d, Board b, Winner winner);
 
 #endif

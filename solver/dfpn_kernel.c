@@ -43,7 +43,9 @@ bool dfpn_kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h
         if (m) *m = b;
         return false;
     }
-    if (bounded) {
+    if (k->read_only) {
+        /* the caller reads the win from the child's numbers (kernel_table) */
+    } else if (bounded) {
         TTBounds f = {TT_NO_WIN, TT_NO_WIN - 1, 0, MOVE_NONE}; /* never won, at any depth */
         tt_store_bounds(k->tt, key, &f);
     } else {

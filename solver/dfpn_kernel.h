@@ -86,6 +86,9 @@ typedef struct {
     bool chaos_pn_moves;          /* initial pn of a Chaos node = its number of safe moves */
     bool order_dn_moves;          /* initial dn of an Order node = its number of moves */
     bool center_first;            /* children nearest the centre first (ties by cell) */
+    bool read_only;               /* never store: a pairing found is not recorded in tt
+                                   * (the certificate writer's view of a search's table,
+                                   * which it leaves as the search left it: dfpn.c) */
 } DfpnKernel;
 
 /* An nlive for dfpn_kernel_table meaning "no pairing test": for a caller that

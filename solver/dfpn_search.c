@@ -169,6 +169,9 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
     uint64_t work = d->nodes - start;
     TTData e = {*pn, *dn, work > UINT32_MAX ? UINT32_MAX : (uint32_t)work, best};
     tt_store(d->tt, key, &e);
+    /* For the certificate writer only (wintab.h): b itself, not its key,
+     * with the proven child's move; never read by the search. */
+    if (order && *pn == 0 && d->wins && best != MOVE_NONE) wintab_put(d->wins, b, best);
     if (d->sh) tt_busy_add(d->tt, key, -1);
 }
 

@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 
 #include "../tables/tt.h"
+#include "../tables/wintab.h"
 #include "centre.h"
 #include "dfpn_numbers.h"
 #include "knowledge.h"
@@ -28,6 +29,13 @@ typedef struct {
                           * centre rather than by cell index (it decides ties) */
     Knowledge kn;
 } DfpnConfig;
+
+/* The winning moves dfpn_winning_move gave (dfpn.h), by the source that
+ * gave each, in the order it asks them; `searched` counts the positions
+ * it had to search again, `search_nodes` those searches' nodes. */
+typedef struct {
+    uint64_t threat, side, stored, known, searched, search_nodes;
+} DfpnMoveStats;
 
 typedef struct Dfpn Dfpn;
 typedef struct DfpnShared DfpnShared;
@@ -52,6 +60,15 @@ struct Dfpn {
     ThreatStats threats; /* the threat searches it asked (threats.h) */
     DfpnShared *team;    /* set by the caller: dfpn_solve runs as the team's first
                           * thread, which helpers may join (dfpn_assist); NULL: none */
+    WinTab *wins;        /* set by the caller: the side table of proven Order moves
+                          * (wintab.h) that mid fills and dfpn_winning_move reads,
+                          * never steering the search; NULL: none */
+    TT *scratch;         /* set by the caller: the table dfpn_winning_move searches
+                          * on where d's table has lost a position's moves, so
+                          * that certifying leaves tt as the search left it (the
+                          * next search is the same with or without certificates);
+                          * NULL: tt itself */
+    DfpnMoveStats moves; /* where dfpn_winning_move found its moves */
 };
 
 /* Reports the current state through d->lim.report (if set). */

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -46,10 +47,25 @@ static bool seen_insert(Seen *s, Board b, bool *fresh)
     return true;
 }
 
+/* The slots of a set of cap (a power of two): from 2 MiB on, on huge
+ * pages where the system gives them (a probe of a big set misses the TLB
+ * as well as the cache otherwise; the transposition table's reason too,
+ * tt.h). free() releases either. */
+static Board *seen_alloc(size_t cap)
+{
+    size_t bytes = cap * sizeof(Board), huge = (size_t)2 << 20;
+    if (bytes < huge) return malloc(bytes);
+    Board *p = aligned_alloc(huge, bytes); /* bytes is a multiple of huge */
+#ifdef MADV_HUGEPAGE
+    if (p) madvise(p, bytes, MADV_HUGEPAGE); /* a hint: failure only costs speed */
+#endif
+    return p;
+}
+
 static int seen_grow(Seen *s)
 {
     Seen t = {NULL, s->cap ? 2 * s->cap : 1024, 0};
-    t.slot = malloc(t.cap * sizeof *t.slot);
+    t.slot = seen_alloc(t.cap);
     if (!t.slot) return -1;
     memset(t.slot, 0xFF, t.cap * sizeof *t.slot); /* SEEN_FREE everywhere */
     for (size_t i = 0; i < s->cap; i++) {

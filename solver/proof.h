@@ -14,7 +14,8 @@
  * frame (when pairing is switched on; ocproof 2).
  *
  * The winner's moves come from a move source: the value search's table
- * (proof_write: dfpn_winning_move), or the depth-bounded search's
+ * (proof_write: dfpn_winning_move, with its side table of proven Order
+ * moves when the caller set one: wintab.h), or the depth-bounded search's
  * (proof_within.c; proof_write_within: a move whose child Order wins
  * within the plies left; proof_write_not_within: a Chaos move whose child
  * Order cannot win within them). Every path from the root to a position

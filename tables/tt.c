@@ -1,5 +1,6 @@
 /* tt.c - see tt.h. */
 #include "tt.h"
+#include "seqlock.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -83,11 +84,6 @@ _Static_assert((TT_SAMPLE & (TT_SAMPLE - 1)) == 0, "the sampled keys are picked 
 _Static_assert(TT_HOT_BYTES % TT_HUGE_PAGE == 0 && TT_HOT_BYTES < TT_ONE_LEVEL_MAX,
                "the big level starts on a huge page; a table over TT_ONE_LEVEL_MAX has a big level");
 
-/* Acquire loads and release stores: plain moves on x86, and what the
- * sequence lock's proof needs (see tt.h): a probe that reads any byte of a
- * store also reads that store's odd seq, or a later one, on its second look. */
-#define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
 static inline TTBucket *tt_hot(const TT *t, uint64_t h) { return &t->buckets[tt_scale(h, t->nbuckets)]; }
 static inline TTBucket *tt_bucket(const TT *t, Board key) { return tt_hot(t, tt_hash(key)); }
@@ -128,8 +124,8 @@ static inline uint32_t tt_lock(TTBucket *b)
 static inline int tt_find(const TTBucket *b, Board key, uint8_t kind)
 {
     for (int j = 0; j < TT_BUCKET_ENTRIES; j++)
-        if (LOAD(&b->key[j][0]) == key.s[0] && LOAD(&b->key[j][1]) == key.s[1] &&
-            (LOAD(&b->flags[j]) & TT_KIND_MASK) == kind)
+        if (SEQLOCK_LOAD(&b->key[j][0]) == key.s[0] && SEQLOCK_LOAD(&b->key[j][1]) == key.s[1] &&
+            (SEQLOCK_LOAD(&b->flags[j]) & TT_KIND_MASK) == kind)
             return j;
     return -1;
 }
@@ -137,7 +133,7 @@ static inline int tt_find(const TTBucket *b, Board key, uint8_t kind)
 /* An entry's fields in proof-number terms, whatever its kind. */
 static inline TTData tt_read(const TTBucket *b, int j)
 {
-    return (TTData){LOAD(&b->pn[j]), LOAD(&b->dn[j]), LOAD(&b->work[j]), LOAD(&b->move[j])};
+    return (TTData){SEQLOCK_LOAD(&b->pn[j]), SEQLOCK_LOAD(&b->dn[j]), SEQLOCK_LOAD(&b->work[j]), SEQLOCK_LOAD(&b->move[j])};
 }
 
 /* The entry of this kind for key in bucket b, copied into *out; false
@@ -150,7 +146,7 @@ static inline bool tt_get_in(const TTBucket *b, bool shared, Board key, uint8_t 
         return j >= 0;
     }
     for (unsigned spins = 0;; tt_wait(&spins)) {
-        uint32_t s = LOAD(&b->seq);
+        uint32_t s = SEQLOCK_LOAD(&b->seq);
         if (s & 1) continue;
         int j = tt_find(b, key, kind);
         TTData d = {0, 0, 0, 0};
@@ -177,34 +173,34 @@ static inline void tt_put_in(TTBucket *b, uint32_t *fp, uint32_t f, bool shared,
     bool found = v >= 0, keep = found && mode == TT_FILL;
     if (found && kind == TT_PROOF) {
         /* A proof or disproof is never overwritten by a guess. */
-        keep |= (LOAD(&b->pn[v]) == 0 || LOAD(&b->dn[v]) == 0) && d.pn != 0 && d.dn != 0;
+        keep |= (SEQLOCK_LOAD(&b->pn[v]) == 0 || SEQLOCK_LOAD(&b->dn[v]) == 0) && d.pn != 0 && d.dn != 0;
     } else if (found) {
         /* Depth bounds: both facts hold, so keep the stronger of each. */
-        uint32_t win = LOAD(&b->pn[v]), nowin = LOAD(&b->dn[v]), work = LOAD(&b->work[v]);
+        uint32_t win = SEQLOCK_LOAD(&b->pn[v]), nowin = SEQLOCK_LOAD(&b->dn[v]), work = SEQLOCK_LOAD(&b->work[v]);
         d.pn = win < d.pn ? win : d.pn;
         d.dn = nowin > d.dn ? nowin : d.dn;
         d.work = work > d.work ? work : d.work;
-        if (d.move == MOVE_NONE) d.move = LOAD(&b->move[v]);
+        if (d.move == MOVE_NONE) d.move = SEQLOCK_LOAD(&b->move[v]);
     }
     for (int j = 0; j < TT_BUCKET_ENTRIES && v < 0; j++)
-        if (!(LOAD(&b->flags[j]) & TT_FLAG_USED)) v = j;
+        if (!(SEQLOCK_LOAD(&b->flags[j]) & TT_FLAG_USED)) v = j;
     if (!keep) {
         if (v < 0) {
             v = 0;
             for (int j = 1; j < TT_BUCKET_ENTRIES; j++)
-                if (LOAD(&b->work[j]) < LOAD(&b->work[v])) v = j;
+                if (SEQLOCK_LOAD(&b->work[j]) < SEQLOCK_LOAD(&b->work[v])) v = j;
         }
-        STORE(&b->key[v][0], key.s[0]);
-        STORE(&b->key[v][1], key.s[1]);
-        STORE(&b->pn[v], d.pn);
-        STORE(&b->dn[v], d.dn);
-        STORE(&b->work[v], d.work);
-        STORE(&b->move[v], d.move);
-        STORE(&b->flags[v], kind);
+        SEQLOCK_STORE(&b->key[v][0], key.s[0]);
+        SEQLOCK_STORE(&b->key[v][1], key.s[1]);
+        SEQLOCK_STORE(&b->pn[v], d.pn);
+        SEQLOCK_STORE(&b->dn[v], d.dn);
+        SEQLOCK_STORE(&b->work[v], d.work);
+        SEQLOCK_STORE(&b->move[v], d.move);
+        SEQLOCK_STORE(&b->flags[v], kind);
         /* Under the bucket's lock: no other store writes this word. */
-        if (fp) STORE(fp, (LOAD(fp) & ~(0xffu << 8 * v)) | f << 8 * v);
+        if (fp) SEQLOCK_STORE(fp, (SEQLOCK_LOAD(fp) & ~(0xffu << 8 * v)) | f << 8 * v);
     }
-    if (shared) STORE(&b->seq, seq + 1);
+    if (shared) SEQLOCK_STORE(&b->seq, seq + 1);
 }
 
 /* Stores into the hot level and, a record with enough work below it,
@@ -266,7 +262,7 @@ static inline bool tt_get(TT *t, Board key, uint64_t h, uint8_t kind, TTData *ou
 {
     /* No slot with the key's fingerprint: not in the hot level, known
      * without reading the bucket. */
-    if (tt_fp_may(LOAD(tt_fp_word(t, h)), tt_fp_of(h)) && tt_get_in(tt_hot(t, h), t->shared, key, kind, out))
+    if (tt_fp_may(SEQLOCK_LOAD(tt_fp_word(t, h)), tt_fp_of(h)) && tt_get_in(tt_hot(t, h), t->shared, key, kind, out))
         return true;
     return t->big && tt_get_big(t, key, h, kind, out);
 }
@@ -309,7 +305,7 @@ void tt_prefetch_fp(const TT *t, uint64_t h) { __builtin_prefetch(tt_fp_word(t, 
 
 void tt_prefetch_held(const TT *t, uint64_t h)
 {
-    if (tt_fp_may(LOAD(tt_fp_word(t, h)), tt_fp_of(h)))
+    if (tt_fp_may(SEQLOCK_LOAD(tt_fp_word(t, h)), tt_fp_of(h)))
         tt_prefetch_bucket(tt_hot(t, h));
     else if (t->big && (tt_big_small(t) || tt_sampled(h)))
         tt_prefetch_bucket(tt_big(t, h)); /* a hot miss that surely looks there */
@@ -333,8 +329,8 @@ bool tt_entry(const TT *t, size_t i, Board *key, TTData *out)
     /* The big level's buckets follow the hot level's in memory. */
     const TTBucket *b = &t->buckets[i / TT_BUCKET_ENTRIES];
     int j = (int)(i % TT_BUCKET_ENTRIES);
-    if ((LOAD(&b->flags[j]) & TT_KIND_MASK) != TT_PROOF) return false;
-    *key = (Board){{LOAD(&b->key[j][0]), LOAD(&b->key[j][1])}};
+    if ((SEQLOCK_LOAD(&b->flags[j]) & TT_KIND_MASK) != TT_PROOF) return false;
+    *key = (Board){{SEQLOCK_LOAD(&b->key[j][0]), SEQLOCK_LOAD(&b->key[j][1])}};
     *out = tt_read(b, j);
     return true;
 }
@@ -344,7 +340,7 @@ static int tt_level_permille(const TTBucket *b, size_t nbuckets)
 {
     size_t n = nbuckets < 250 ? nbuckets : 250, used = 0;
     for (size_t i = 0; i < n; i++)
-        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += LOAD(&b[i].flags[j]) & TT_FLAG_USED;
+        for (int j = 0; j < TT_BUCKET_ENTRIES; j++) used += SEQLOCK_LOAD(&b[i].flags[j]) & TT_FLAG_USED;
     return (int)(used * 1000 / (n * TT_BUCKET_ENTRIES));
 }
 

@@ -104,6 +104,38 @@ Test(jobs_cert, certificates_verify)
     cr_assert_geq(chaos, 2);
 }
 
+/* Writing certificates leaves the search alone: the writer searches
+ * again on a table of its own (job_run.h, Dfpn.scratch) and the side table
+ * of proven moves (tables/wintab.h) is never read by the search, so one
+ * worker's run (one job at a time, in the same order) takes the same jobs
+ * and nodes with certificates as without. A job table of 64 KiB loses
+ * most proofs, so the writer has searches to make. */
+Test(jobs_cert, certificates_leave_the_search_alone)
+{
+    uint64_t rng = 3402026;
+    int compared = 0;
+    for (int t = 0; t < 12; t++) {
+        RefPos p;
+        pick_deep(&p, t % 3, 17 + t % 3, &rng);
+        char dir[256];
+        tl_tmp_dir(dir, sizeof dir, "jobs-alone");
+        JobsSpec s = {.workers = 1, .job_nodes = 50, .job_tt_bytes = (size_t)64 << 10, .cert_dir = dir};
+        JobsResult with = run_spec(&p, &s);
+        s.cert_dir = NULL;
+        JobsResult without = run_spec(&p, &s);
+        char pos[65];
+        ref_format(&p, pos);
+        cr_expect_gt(with.cert_files, 0, "%s: no certificate written", pos);
+        cr_expect_eq(with.winner, without.winner, "%s", pos);
+        cr_expect_eq(with.nodes, without.nodes, "%s: %llu nodes with certificates, %llu without", pos,
+                     (unsigned long long)with.nodes, (unsigned long long)without.nodes);
+        cr_expect_eq(with.jobs_run, without.jobs_run, "%s: jobs", pos);
+        tl_rm_dir(dir);
+        compared++;
+    }
+    cr_assert_eq(compared, 12);
+}
+
 /* Honesty of the check above: with one job certificate gone, the run's
  * certificate no longer verifies. */
 Test(jobs_cert, missing_job_certificate_fails)
