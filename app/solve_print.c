@@ -180,6 +180,8 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
         json_end(&j);
         return;
     }
+    /* before the position's own keys, which flat readers (scripts/json-field.sh) take last */
+    if (q->centre) print_centre_json(&j, q);
     json_str(&j, "result", winner_name(rep->value));
     json_str(&j, "best_move", rep->best != MOVE_NONE ? mv : NULL);
     json_uint(&j, "nodes", rep->nodes);
@@ -203,7 +205,6 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     }
     if (rep->job.signo) json_int(&j, "signal", rep->job.signo);
     print_proof_json(&j, q, rep);
-    if (q->centre) print_centre_json(&j, q);
     json_close(&j);
     json_end(&j);
 }
