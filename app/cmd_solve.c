@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../solver/centre_solve.h"
 #include "../solver/parallel.h"
 #include "../solver/solve.h"
 #include "cli.h"
@@ -54,7 +55,9 @@ static const char solve_help[] =
     "  --no-dead-cells    no dead-cell reduction\n"
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
     "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
-    "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h)\n"
+    "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h;\n"
+    "                     on 7x7 and 8x8 its small game is otherwise solved first,\n"
+    "                     and --proof F also writes F-centre.ocproof)\n"
     "  --threats-depth N  Order's forcing sequences (fours answered by Chaos's\n"
     "                     safe moves, threats.h) as static Order wins: at most N\n"
     "                     plies (default 21; 0 = off)\n"
@@ -227,6 +230,57 @@ static FILE *open_solve_log(const char *path, bool resume)
     return f;
 }
 
+/* The small game's certificate beside FILE: FILE without a trailing
+ * ".ocproof", then "-centre.ocproof" (original-7x7-k6.ocproof ->
+ * original-7x7-k6-centre.ocproof). false when it would not fit. */
+static bool centre_proof_path(const char *proof, char *out, size_t len)
+{
+    size_t n = strlen(proof), ext = strlen(".ocproof");
+    if (n > ext && strcmp(proof + n - ext, ".ocproof") == 0) n -= ext;
+    return (size_t)snprintf(out, len, "%.*s-centre.ocproof", (int)n, proof) < len;
+}
+
+/* The centre lemma on 7x7 and 8x8 (solver/centre_solve.h): where it
+ * applies, the small game is solved first (its certificate beside the
+ * --proof FILE, which gets the one line naming it). true when that
+ * settled the run (an Order win, or a signal): *rep is the report to
+ * print. false otherwise (the small game a Chaos win or undecided; its
+ * certificate removed): the caller searches the position itself, with
+ * the same limits again. Not with --within, --dtw, --checkpoint or
+ * --resume, which ask about the position's own search. *tried: the small
+ * game was solved (its report in *small). */
+static bool solve_by_centre(const Rules *r, Board b, const SolveSpec *s, const SolveCli *c, SolveReport *rep,
+                            SolveReport *small, char *path, size_t len, bool *tried)
+{
+    if (s->within_asked || s->dtw || s->resumable.checkpoint || s->resumable.resume || !s->cfg.kn.centre ||
+        !centre_solve_applies(r, b))
+        return false;
+    *tried = true;
+    SolveSpec cs = *s;
+    cs.proof = NULL;
+    if (c->run.proof && !centre_proof_path(c->run.proof, path, len)) cli_fail("--proof '%s': the path is too long", c->run.proof);
+    if (c->run.proof && !(cs.proof = fopen(path, "w"))) cli_fail("cannot write proof file '%s'", path);
+    char err[512];
+    if (centre_solve_run(r, b, &cs, rep, small, err, sizeof err) != 0) cli_fail("%s", err);
+    if (cs.proof && fclose(cs.proof) != 0 && !small->proof_error[0])
+        snprintf(small->proof_error, sizeof small->proof_error, "cannot finish writing it");
+    bool settled = rep->value == WINNER_ORDER || rep->resumable.signo;
+    if (!settled || small->proof_error[0] || rep->resumable.signo) {
+        if (c->run.proof) remove(path); /* no certificate of a small game that decided nothing */
+        if (!settled) return false;
+    }
+    if (rep->resumable.signo && s->proof)
+        snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->resumable.signo);
+    else if (small->proof_error[0] && s->proof)
+        snprintf(rep->proof_error, sizeof rep->proof_error, "the centre's certificate: %.170s", small->proof_error);
+    else if (s->proof) {
+        const char *slash = strrchr(path, '/'); /* the see line names it from the big file's folder */
+        if (centre_solve_write(s->proof, r, b, slash ? slash + 1 : path, &rep->proof) != 0)
+            snprintf(rep->proof_error, sizeof rep->proof_error, "write error");
+    }
+    return true;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     SolveSpec s = solve_default_spec();
@@ -256,9 +310,12 @@ int cmd_solve(int argc, char **argv)
     }
     s.resumable.note = show_note;
     s.resumable.note_arg = &prog;
-    SolveReport rep;
+    SolveReport rep, small;
+    char small_path[4200];
     signals_stop_on_interrupt(); /* a signal from here on stops the solve cleanly */
-    if (solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
+    bool tried_centre = false, by_centre = solve_by_centre(&r, b, &s, &c, &rep, &small, small_path,
+                                                           sizeof small_path, &tried_centre);
+    if (!by_centre && solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
         if (s.proof) {
             fclose(s.proof);
             remove(c.run.proof);
@@ -270,7 +327,8 @@ int cmd_solve(int argc, char **argv)
     if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.run.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])
         snprintf(rep.proof_error, sizeof rep.proof_error, "cannot finish writing the proof file");
-    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.run.proof, s.within_asked, s.within};
+    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.run.proof, s.within_asked, s.within,
+                    tried_centre ? &small : NULL, c.run.proof && by_centre ? small_path : NULL};
     if (c.json) solve_print_json(stdout, &q, &rep);
     else solve_print_text(stdout, &q, &rep);
     if (rep.proof_error[0]) {

@@ -55,6 +55,22 @@ static void print_within_text(FILE *f, const SolveAsked *q, const SolveReport *r
     print_proof_line(f, q, rep);
 }
 
+/* The centre route's line (solve_print.h): what the small game came to. */
+static void print_centre_text(FILE *f, const SolveAsked *q)
+{
+    const SolveReport *c = q->centre;
+    int m = q->r->n - 2;
+    fprintf(f, "centre lemma: the %dx%d centre as a game of its own (k=%d): %s%s", m, m, m, winner_name(c->value),
+            c->value == WINNER_NONE ? " (a limit stopped the search)" : " wins");
+    if (c->value == WINNER_ORDER) fputs(", so Order wins here", f);
+    else fputs("; the position is searched itself", f);
+    fprintf(f, " (%llu nodes, %.3f s)\n", (unsigned long long)c->nodes, c->seconds);
+    if (c->value == WINNER_ORDER && q->centre_proof && !c->proof_error[0])
+        fprintf(f, "centre proof: %s (%llu lines, %llu of them lemmas; %llu positions)\n", q->centre_proof,
+                (unsigned long long)c->proof.lines, (unsigned long long)c->proof.lemmas,
+                (unsigned long long)c->proof.positions);
+}
+
 void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
 {
     if (q->within) {
@@ -64,6 +80,7 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
     char mv[8] = "none";
     if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
     print_position(f, q);
+    if (q->centre) print_centre_text(f, q);
     fprintf(f, "result: %s%s\n", winner_name(rep->value),
             rep->value == WINNER_NONE ? " (a limit stopped the search)" : " wins");
     fprintf(f, "best move: %s\n", mv);
@@ -122,6 +139,31 @@ static void print_within_json(Json *j, const SolveAsked *q, const SolveReport *r
     print_proof_json(j, q, rep);
 }
 
+/* "centre": the small game's board, k, result, nodes, seconds and
+ * certificate (solve_print.h). */
+static void print_centre_json(Json *j, const SolveAsked *q)
+{
+    const SolveReport *c = q->centre;
+    json_object(j, "centre");
+    json_int(j, "board", q->r->n - 2);
+    json_int(j, "k", q->r->n - 2);
+    json_str(j, "result", winner_name(c->value));
+    json_uint(j, "nodes", c->nodes);
+    json_real(j, "seconds", c->seconds, 6);
+    if (c->value == WINNER_ORDER && q->centre_proof) {
+        json_object(j, "proof");
+        json_str(j, "file", q->centre_proof);
+        json_uint(j, "lines", c->proof.lines);
+        json_uint(j, "lemma_lines", c->proof.lemmas);
+        json_uint(j, "positions", c->proof.positions);
+        json_str(j, "error", c->proof_error[0] ? c->proof_error : NULL);
+        json_close(j);
+    } else {
+        json_null(j, "proof");
+    }
+    json_close(j);
+}
+
 void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
 {
     const Rules *r = q->r;
@@ -142,6 +184,8 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
         json_end(&j);
         return;
     }
+    /* before the position's own keys, which flat readers (scripts/json-field.sh) take last */
+    if (q->centre) print_centre_json(&j, q);
     json_str(&j, "result", winner_name(rep->value));
     json_str(&j, "best_move", rep->best != MOVE_NONE ? mv : NULL);
     json_uint(&j, "nodes", rep->nodes);

@@ -20,6 +20,11 @@ typedef struct {
     const char *proof;     /* --proof FILE, or NULL */
     bool within;           /* --within D was asked (only the bounded question) */
     int within_d;          /* D */
+    /* The centre lemma's small game was solved first (7x7, 8x8:
+     * solver/centre_solve.h): its report, and its certificate's file (NULL:
+     * none); NULL when that route was not taken. */
+    const SolveReport *centre;
+    const char *centre_proof;
 } SolveAsked;
 
 void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep);

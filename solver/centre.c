@@ -491,3 +491,18 @@ bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop)
     if (allowed != all && board_count(b) > c->same_max_pieces) return false;
     return centre_small_win_stoppable(c->m, allowed, centre_index(c, b), stop);
 }
+
+bool centre_small_game(const Rules *r, Board b, Rules *sr, Board *sb)
+{
+    int n = r->n, m = n - 2;
+    char err[64];
+    if (r->rules == RULES_EXACT_END || r->k != n - 1 || n < 7 || rules_status(r, b) != WINNER_NONE) return false;
+    Centre c;
+    centre_init(&c, r);
+    if (!centre_pairs_ok(&c, b) || rules_init(sr, m, m, r->rules, err, (int)sizeof err) != 0) return false;
+    *sb = board_empty();
+    for (int p = PIECE_X; p <= PIECE_O; p++)
+        for (int i = 0; i < m; i++) /* centre row i is board row i+1 from column 1: row i, column 0 there */
+            sb->s[p] |= (b.s[p] >> (8 * (i + 1) + 1) & ((1ULL << m) - 1)) << (8 * i);
+    return rules_status(sr, *sb) == WINNER_NONE;
+}

@@ -128,6 +128,35 @@
  * Where it applies: rules original or exact, k = n-1, n = 4..6 (m = 2..4:
  * the small-game table has 3^(m*m) positions, 43 M bits for m = 4; m = 5
  * would need 3^25). Elsewhere centre_win is always false.
+ *
+ * Every n (2026-12-04). The proof above never uses n = 6, nor any bound
+ * on n; checked step by step for every n >= 4, k = n-1:
+ *   - the pairs: the ring's 4(n-1) cells are the m centre rows' two ends,
+ *     the m centre columns' two ends and the four corners, 2m + 2 =
+ *     2(n-1) pairs, each cell in one; each small line's pair is the two
+ *     ends of the one full line of n cells through it (a row, a column, a
+ *     long diagonal), so both ends lie on the board's edge;
+ *   - the finish: the runs made there are u + L, k = n-1 like S, held by
+ *     the edge beyond u and by T or an empty v beyond the other end (a run
+ *     of exactly k: it counts under original and under exact, no
+ *     overline, since nothing lies beyond u), or u + L + v, n = k+1 like S
+ *     between two edges (SAME-S, original only: k or more);
+ *   - the parity: mixed and same pairs hold two pieces, empty ones none,
+ *     so the ring's count is even and the centre's count has the board's
+ *     parity, whatever n;
+ *   - the small game: m x m with k = m, finite; its lines are exactly the
+ *     2m + 2 rows, columns and long diagonals of the centre.
+ * So the lemma holds for every n >= 4 with k = n-1 under original and
+ * exact (not exact-end, as above). What n limits is deciding the small
+ * game: the table for m <= 4 here, and for n = 7 and 8 (m = 5, 6) a
+ * search of the small game as a game of its own (centre_small_game,
+ * centre_solve.h), whose certificate the big one names with a line
+ * 'POSITION lemma centre see FILE' (verify/verify_centre.h). That route
+ * takes only positions whose pairs are all empty or mixed: then every line
+ * allows both symbols and the restricted small game is the plain m x m
+ * game with k = m, move for move (on an m x m board the windows of m are
+ * exactly its rows, columns and long diagonals; a run of m can be neither
+ * longer nor shorter, so original and exact judge it alike).
  */
 #ifndef OCS_CENTRE_H
 #define OCS_CENTRE_H
@@ -203,6 +232,13 @@ bool centre_pairs_ok(const Centre *c, Board b);
 /* Is every pair settled (empty, mixed or same; none half full)? Then
  * *allowed gets each small-game line's winning symbols (above). */
 bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
+
+/* For n = 7 and 8 (no table: above, "Every n"): is b, under r (original
+ * or exact, k = n-1), ongoing with every pair empty or mixed and an
+ * ongoing small game at its centre? Then *sr gets the small game's rules
+ * (m x m, k = m, the same rule set) and *sb its position (centre cell
+ * (i, j) at (i-1, j-1)): Order wins b if Order wins *sb (above). */
+bool centre_small_game(const Rules *r, Board b, Rules *sr, Board *sb);
 
 /* Is b (ongoing) a centre-strategy win (above, settled pairs included)?
  * Always false when !c->on. */

@@ -1066,7 +1066,7 @@ static const struct {
 } MALFORMED[] = {
     {HEAD1, "- lemma centre\n", "6: a lemma line needs 'ocproof 2' (this certificate is 'ocproof 1')"},
     {HEAD2, "- lemma\n", "6: 'lemma' needs a name, as in 'POSITION lemma centre'"},
-    {HEAD2, "- lemma centre now\n", "6: a lemma line is 'POSITION lemma centre', not 4 words"},
+    {HEAD2, "- lemma centre now\n", "6: a lemma line is 'POSITION lemma centre' or 'POSITION lemma centre see FILE', not 4 words"},
     {HEAD2, "- lemma pairing a1 b1\n", "6: bad pair 'a1'"},
     {HEAD2, "- lemma Centre\n", "6: unknown lemma 'Centre' (centre, pairing)"},
     {HEAD2, "...... lemma centre\n", "6: bad position"},

@@ -106,13 +106,29 @@ static const char *here(Verifier *v)
 
 static const char *const WINNER_NAME[3] = {"?", "order", "chaos"};
 
-/* The entry of key for this verification's game and winner with that
- * root, or SIZE_MAX. A horizon certificate's see lines accept a file with
- * a horizon (verify.h), which makes them other entries than a win's. */
-static size_t sub_find(const SubSet *ss, const char *key, const Verifier *v, VrKey root)
+/* What a see line asks of its file: the game, the winner and the root
+ * (its canonical form in that game's frame, and as text) it must prove,
+ * whether a horizon will do and how long it must then be. A plain see
+ * line asks for this certificate's game and winner at its own position; a
+ * centre see line (verify_centre.h) for Order in the centre's small game,
+ * at the centre. */
+typedef struct {
+    VrGame g;
+    int winner;
+    bool horizon_ok; /* a horizon certificate's see line: a file with a horizon may do (verify.h) */
+    int need;        /* the least horizon then (need_of); -1: a win */
+    VrKey want;
+    char pos[NOTATION_POS_LEN];
+    const char *what; /* the line's kind, for messages: "see" or "lemma centre see" */
+} SeeAsk;
+
+/* The entry of key for what ask asks, or SIZE_MAX. A horizon
+ * certificate's see lines accept a file with a horizon (verify.h), which
+ * makes them other entries than a win's. */
+static size_t sub_find(const SubSet *ss, const char *key, const SeeAsk *ask)
 {
-    Sub like = {.n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner, .horizon_ok = v->horizon >= 0,
-                .root = root};
+    Sub like = {.n = ask->g.n, .k = ask->g.k, .rules = ask->g.rules, .winner = ask->winner,
+                .horizon_ok = ask->horizon_ok, .root = ask->want};
     return vsub_find(ss, key, &like);
 }
 
@@ -141,18 +157,18 @@ static const See *see_of(const Verifier *v, uint32_t line)
  * proof rests on; the branch is taken as proved, as a file proved before
  * is, and settle() proves this file only when that one is proved. A file
  * that cannot be found fails this check (the sequential pass says how). */
-static int defer_see(Verifier *v, Entry *e, const See *s, int empty)
+static int defer_see(Verifier *v, Entry *e, const See *s, const SeeAsk *ask)
 {
     Prepass *pp = v->nest->pre;
     v->nest->saw_see = true;
     struct stat st;
-    Sub fresh = {.key = vsub_key(s->path), .path = strdup(s->path), .n = v->g.n, .k = v->g.k, .rules = v->g.rules,
-                 .winner = v->winner, .horizon_ok = v->horizon >= 0, .root = vr_canonical(&v->sym, s->cells, NULL),
+    Sub fresh = {.key = vsub_key(s->path), .path = strdup(s->path), .n = ask->g.n, .k = ask->g.k,
+                 .rules = ask->g.rules, .winner = ask->winner, .horizon_ok = ask->horizon_ok, .root = ask->want,
                  .horizon = -1, .state = S_QUEUED, .bytes = stat(s->path, &st) == 0 ? (int64_t)st.st_size : 0};
-    vc_format_pos(s->cells, v->g.n, fresh.root_text);
+    memcpy(fresh.root_text, ask->pos, sizeof fresh.root_text);
     int rc = 0;
     pthread_mutex_lock(&pp->mu);
-    size_t i = fresh.key ? sub_find(pp->subs, fresh.key, v, fresh.root) : SIZE_MAX;
+    size_t i = fresh.key ? sub_find(pp->subs, fresh.key, ask) : SIZE_MAX;
     if (i == SIZE_MAX && fresh.key && fresh.path && (i = vsub_add(pp->subs, &fresh)) != SIZE_MAX) {
         fresh.key = fresh.path = NULL; /* taken */
         pthread_cond_signal(&pp->cv);
@@ -163,8 +179,8 @@ static int defer_see(Verifier *v, Entry *e, const See *s, int empty)
         SubDep *big = realloc(t->dep, cap * sizeof *big);
         if (big) t->dep = big, t->capdep = cap;
     }
-    if (i != SIZE_MAX && t->ndep < t->capdep) t->dep[t->ndep++] = (SubDep){i, need_of(v, empty)};
-    else rc = invalid(v, "see %s: not found, or out of memory", s->path);
+    if (i != SIZE_MAX && t->ndep < t->capdep) t->dep[t->ndep++] = (SubDep){i, ask->need};
+    else rc = invalid(v, "%s %s: not found, or out of memory", ask->what, s->path);
     pthread_mutex_unlock(&pp->mu);
     free(fresh.key), free(fresh.path);
     if (rc == 0) e->flags |= E_DONE;
@@ -192,16 +208,16 @@ static void see_done(Verifier *v, Entry *e, int height, int rest)
  * pre-pass had one; takes key), with horizon its file's horizon: counted,
  * as its positions were. On no memory it is only not remembered, which
  * costs time, never a result. */
-static void sub_proved(SubSet *ss, size_t i, char *key, const Verifier *v, VrKey root, const Nest *nest, int horizon)
+static void sub_proved(SubSet *ss, size_t i, char *key, const SeeAsk *ask, const Nest *nest, int horizon)
 {
     if (ss && i != SIZE_MAX) {
         ss->s[i].state = S_PROVED, ss->s[i].counted = true, ss->s[i].height = nest->height;
         ss->s[i].rest = nest->rest;
         ss->s[i].horizon = horizon;
     } else if (ss && key) {
-        Sub s = {.key = key, .n = v->g.n, .k = v->g.k, .rules = v->g.rules, .winner = v->winner,
-                 .horizon_ok = v->horizon >= 0, .root = root, .horizon = horizon, .state = S_PROVED, .counted = true,
-                 .height = nest->height, .rest = nest->rest};
+        Sub s = {.key = key, .n = ask->g.n, .k = ask->g.k, .rules = ask->g.rules, .winner = ask->winner,
+                 .horizon_ok = ask->horizon_ok, .root = ask->want, .horizon = horizon, .state = S_PROVED,
+                 .counted = true, .height = nest->height, .rest = nest->rest};
         if (vsub_add(ss, &s) != SIZE_MAX) return;
     }
     free(key);
@@ -218,56 +234,94 @@ static int horizon_enough(Verifier *v, const See *s, const char *pos, int horizo
                    pos, s->line, horizon, need);
 }
 
-/* A position with a 'see' line, `empty` empty cells: its certificate,
- * checked on its own (its own table, freed after) as a proof that the
- * same winner wins the position as written (in a horizon certificate:
- * or that Order cannot win within the plies left there), under the same
- * game, one level deeper. A file proved already for this (sub_find)
- * counts when its levels fit here. */
-static int prove_see(Verifier *v, Entry *e, int empty)
+/* The file of see line s (entry e) checked for what ask asks: on its own
+ * (its own table, freed after), one level deeper; a file proved already
+ * for the same (sub_find) counts when its levels fit here. With the
+ * pre-pass, queued instead (defer_see). `rest` (>= 0): the branch counts
+ * as a game ending with that many empty cells (the centre lemma's 0)
+ * instead of the file's own games (VSUB_REST_NONE: its own, same game). */
+static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int rest)
 {
-    if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
-    const See *s = see_of(v, e->line);
-    if (v->nest->pre) return defer_see(v, e, s, empty);
-    char pos[NOTATION_POS_LEN];
-    vc_format_pos(s->cells, v->g.n, pos);
+    if (v->nest->pre) return rest >= 0 ? game_ends(v, rest), defer_see(v, e, s, ask) : defer_see(v, e, s, ask);
     int depth = v->nest->depth + 1;
     if (depth > SEE_MAX_DEPTH)
-        return invalid(v, "see %s at %s (line %u): certificates nested deeper than %d (one names itself?)", s->path, pos,
-                       e->line, SEE_MAX_DEPTH);
+        return invalid(v, "%s %s at %s (line %u): certificates nested deeper than %d (one names itself?)", ask->what,
+                       s->path, ask->pos, e->line, SEE_MAX_DEPTH);
     SubSet *ss = v->nest->subs;
-    VrKey want = vr_canonical(&v->sym, s->cells, NULL);
     char *key = ss ? vsub_key(s->path) : NULL;
-    size_t i = key ? sub_find(ss, key, v, want) : SIZE_MAX;
+    size_t i = key ? sub_find(ss, key, ask) : SIZE_MAX;
     if (i != SIZE_MAX && ss->s[i].state == S_PROVED && depth + ss->s[i].height <= SEE_MAX_DEPTH) {
         free(key);
-        if (horizon_enough(v, s, pos, ss->s[i].horizon, need_of(v, empty)) != 0) return VERIFY_INVALID;
+        if (horizon_enough(v, s, ask->pos, ss->s[i].horizon, ask->need) != 0) return VERIFY_INVALID;
         v->res->positions_checked += vsub_count(ss, i); /* 0 when this verification counted it already */
-        see_done(v, e, ss->s[i].height, ss->s[i].rest);
+        see_done(v, e, ss->s[i].height, rest >= 0 ? rest : ss->s[i].rest);
         return 0;
     }
     VerifyResult *sub = malloc(sizeof *sub);
     if (!sub) return free(key), vc_error(v->res, VERIFY_MALFORMED, "out of memory");
-    VerifyExpect x = {v->g.n, v->g.k, v->g.rules, v->winner, pos};
+    VerifyExpect x = {ask->g.n, ask->g.k, ask->g.rules, ask->winner, ask->pos};
     Nest nest = vnest(depth, ss, NULL, 0, v->nest->lim);
-    nest.horizon_ok = v->horizon >= 0;
+    nest.horizon_ok = ask->horizon_ok;
     int rc = vr_verify_nested(s->path, &x, sub, &nest);
     if (rc == VERIFY_VALID) {
-        sub_proved(ss, i, key, v, want, &nest, sub->horizon);
+        sub_proved(ss, i, key, ask, &nest, sub->horizon);
         key = NULL;
-        if (horizon_enough(v, s, pos, sub->horizon, need_of(v, empty)) != 0) rc = VERIFY_INVALID;
+        if (horizon_enough(v, s, ask->pos, sub->horizon, ask->need) != 0) rc = VERIFY_INVALID;
         else {
             v->res->positions_checked += sub->positions_checked;
-            see_done(v, e, nest.height, nest.rest);
+            see_done(v, e, nest.height, rest >= 0 ? rest : nest.rest);
         }
-    } else if (strncmp(sub->error, "see ", 4) == 0) { /* nested: the innermost see line says it best */
-        invalid(v, "%s", sub->error);
+    } else if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0) {
+        invalid(v, "%s", sub->error); /* nested: the innermost see line says it best */
     } else {
-        invalid(v, "see %s at %s (line %u): %s", s->path, pos, e->line, sub->error);
+        invalid(v, "%s %s at %s (line %u): %s", ask->what, s->path, ask->pos, e->line, sub->error);
     }
     free(sub);
     free(key);
     return rc == VERIFY_VALID ? 0 : VERIFY_INVALID;
+}
+
+/* A position with a 'see' line, `empty` empty cells: its certificate,
+ * checked as a proof that the same winner wins the position as written
+ * (in a horizon certificate: or that Order cannot win within the plies
+ * left there), under the same game. */
+static int prove_see(Verifier *v, Entry *e, int empty)
+{
+    if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+    const See *s = see_of(v, e->line);
+    SeeAsk ask = {.g = v->g, .winner = v->winner, .horizon_ok = v->horizon >= 0, .need = need_of(v, empty),
+                  .want = vr_canonical(&v->sym, s->cells, NULL), .what = "see"};
+    vc_format_pos(s->cells, v->g.n, ask.pos);
+    return see_check(v, e, s, &ask, -1);
+}
+
+/* A position with a 'lemma centre see FILE' line (verify_centre.h): the
+ * lemma's conditions on the position reached (v->cells; they are
+ * symmetric), then FILE as a proof that Order wins the small game at the
+ * centre of the position as written (the same centre up to symmetry). The
+ * branch counts as a game lasting until the board is full, as the lemma
+ * says nothing shorter. */
+static int prove_centre_see(Verifier *v, Entry *e)
+{
+    if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+    const See *s = see_of(v, e->line);
+    char why[VERIFY_ERR_LEN / 2];
+    uint8_t small[VR_MAX_CELLS];
+    if (!vr_centre_see_conditions(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells, small, why, sizeof why))
+        return invalid(v, "lemma centre see at %s: %s (line %u)", here(v), why, e->line);
+    int m = v->g.n - 2;
+    if (!v->small_sym) {
+        if (!(v->small_sym = malloc(sizeof *v->small_sym))) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
+        vr_sym_init(v->small_sym, m);
+    }
+    /* The centre of the line's own position (as written), which FILE's root
+     * must be: an image of v->cells, so the conditions hold there too. */
+    if (!vr_centre_see_conditions(&v->g, true, s->cells, small, why, sizeof why))
+        return invalid(v, "lemma centre see at %s: %s (line %u)", here(v), why, e->line);
+    SeeAsk ask = {.g = {m, m, v->g.rules}, .winner = VERIFY_WINNER_ORDER, .need = -1,
+                  .want = vr_canonical(v->small_sym, small, NULL), .what = "lemma centre see"};
+    vc_format_pos(small, m, ask.pos);
+    return see_check(v, e, s, &ask, 0);
 }
 
 /* A position with a lemma line: the lemma, checked on the position itself (it is symmetric). */
@@ -379,7 +433,7 @@ static int prove(Verifier *v, int last, int empty)
     if (v->nest->pre && atomic_load_explicit(&v->nest->pre->stop, memory_order_relaxed))
         return invalid(v, "stopped: another check of the pre-pass failed");
 
-    if (e && (e->flags & E_SEE)) return prove_see(v, e, empty);
+    if (e && (e->flags & E_SEE)) return (e->flags & E_LEMMA) ? prove_centre_see(v, e) : prove_see(v, e, empty);
     if (e && (e->flags & E_LEMMA)) return prove_lemma(v, e);
 
     bool order_to_move = (nn - empty) % 2 == 0;
@@ -460,6 +514,7 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
     free(v->tab.e);
     for (size_t i = 0; i < v->nsee; i++) free(v->see[i].path);
     free(v->see);
+    free(v->small_sym);
     free(v);
     free(src->buf);
     out->status = rc;

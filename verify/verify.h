@@ -18,6 +18,10 @@
  *     POSITION MOVE                    the winner's move in a position
  *     POSITION lemma centre            version 2 only: Order wins the position
  *                                      by the centre lemma (below)
+ *     POSITION lemma centre see FILE   version 2 only: the same, the small game
+ *                                      decided by the certificate FILE, checked
+ *                                      as a see line's file is, nested one level
+ *                                      deeper (n = 6..8; verify_centre.h)
  *     POSITION lemma pairing A:B~ C:D= ...
  *                                      version 2 only: Chaos wins the position
  *                                      by a pairing (verify_pairing.h)
@@ -176,7 +180,12 @@
  * original and for nobody under exact) is an Order win with the
  * position's side to move. Order then wins by answering each ring move in
  * the pair and following the small game's strategy in the centre
- * (verify_centre.h proves it).
+ * (verify_centre.h proves it, for every n). The see form takes n = 6..8,
+ * every pair empty or mixed, and FILE for the small game: a certificate of
+ * the (n-2) x (n-2) board with k = n-2, the same rules, winner order, no
+ * horizon, its root the centre up to symmetry; it is a sub-certificate
+ * like a see line's (its own entry in the set, keyed by that game, so the
+ * nesting bound, the reading limits and the threads apply alike).
  *
  * A certificate is untrusted input: reading one, the top file or a file a
  * see line names, takes bounded time and memory whatever the file is.

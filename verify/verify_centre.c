@@ -14,7 +14,7 @@
 /* The m x m small game's lines, in the order of the allowed vectors (rows,
  * columns, diagonal, anti-diagonal), each from one end to the other.
  * Returns their number, 2m+2. */
-static int small_game_lines(int m, int line[][VR_SMALL_MAX])
+static int small_game_lines(int m, int line[][VR_CENTRE_MAX_M])
 {
     int count = 0;
     for (int r = 0; r < m; r++, count++)
@@ -73,7 +73,7 @@ static Small *small_setup(int m)
 {
     Small *s = &small_game[m];
     if (s->m == m) return s;
-    int line[VR_SMALL_LINES][VR_SMALL_MAX];
+    int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M];
     s->cells = m * m;
     s->nlines = small_game_lines(m, line);
     for (int l = 0; l < s->nlines; l++) {
@@ -204,7 +204,7 @@ static uint8_t pair_allows(int rules, uint8_t a, uint8_t b)
 /* Writes to out (size len) the lines not allowed both symbols,
  * grouped: "with b2-e2, b2-b5 for X only; c2-c5 for neither". Nothing when
  * every line allows both. */
-static void describe_allowed(int n, int m, int nlines, int line[][VR_SMALL_MAX], const uint8_t *allowed, char *out,
+static void describe_allowed(int n, int m, int nlines, int line[][VR_CENTRE_MAX_M], const uint8_t *allowed, char *out,
                              size_t len)
 {
     static const struct { uint8_t set; const char *what; } group[] = {
@@ -226,44 +226,81 @@ static void describe_allowed(int n, int m, int nlines, int line[][VR_SMALL_MAX],
     }
 }
 
-int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
+/* The conditions both forms share: the claim, the rules, k = n-1 and n
+ * from lo to hi. 1 they hold; else 0 and why. */
+static int game_ok(const VrGame *g, bool claim_order, int lo, int hi, char *why, size_t why_len)
 {
-    int n = g->n, m = n - 2;
+    int n = g->n;
     if (!claim_order) return vr_why(why, why_len, "the certificate claims chaos");
     if (g->rules == VR_EXACT_END) return vr_why(why, why_len, "not under exact-end (lines judged on the full board)");
     if (g->rules != VR_ORIGINAL && g->rules != VR_EXACT) return vr_why(why, why_len, "only under original or exact rules");
-    if (g->k != n - 1 || n < 4 || n > 6) return vr_why(why, why_len, "needs k = n-1 and n from 4 to 6");
+    if (g->k != n - 1 || n < lo || n > hi) return vr_why(why, why_len, "needs k = n-1 and n from %d to %d", lo, hi);
+    return 1;
+}
 
-    int line[VR_SMALL_LINES][VR_SMALL_MAX], nlines = small_game_lines(m, line);
-    uint8_t allowed[VR_SMALL_LINES];
-    bool restricted = false;
+/* Each small line's allowed symbols from its ring pair (allowed[l]), and
+ * whether some line is restricted (*restricted). 1, or 0 and why: a pair
+ * is HALF, or (same_ok false: the see form) holds two like symbols. */
+static int pairs_allow(const VrGame *g, const uint8_t *cells, bool same_ok, uint8_t *allowed, bool *restricted,
+                       char *why, size_t why_len)
+{
+    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
+    *restricted = false;
     for (int l = 0; l < nlines; l++) {
         int pair[2];
         line_pair(n, m, line[l], pair);
         uint8_t a = cells[pair[0]], b = cells[pair[1]];
-        if ((a == VR_EMPTY) != (b == VR_EMPTY)) { /* HALF: Chaos could play the partner, unanswered */
+        bool half = (a == VR_EMPTY) != (b == VR_EMPTY); /* Chaos could play the partner, unanswered */
+        bool same = a == b && a != VR_EMPTY;            /* restricts its line: not for a plain certificate */
+        if (half || (same && !same_ok)) {
             char na[3], nb[3];
             vr_cell_name(n, pair[0], na);
             vr_cell_name(n, pair[1], nb);
-            return vr_why(why, why_len, "pair %s/%s holds %s and %s", na, nb, vr_content(a), vr_content(b));
+            return vr_why(why, why_len, "pair %s/%s holds %s and %s%s", na, nb, vr_content(a), vr_content(b),
+                          half ? "" : " (the see form needs every pair empty or mixed)");
         }
         allowed[l] = pair_allows(g->rules, a, b);
-        restricted |= allowed[l] != VR_ALLOW_BOTH;
+        *restricted |= allowed[l] != VR_ALLOW_BOTH;
     }
+    return 1;
+}
 
-    uint8_t small[VR_SMALL_MAX * VR_SMALL_MAX];
-    int big_pieces = 0, small_pieces = 0;
+/* The centre into small (m x m) and the parity check: the small game's
+ * side to move follows its own piece count; with no pair half full the
+ * ring holds an even number, so it is the big position's. Said again here
+ * rather than assumed. 1, or 0 and why. *order_to_move: the big game's. */
+static int centre_of(int n, const uint8_t *cells, uint8_t *small, bool *order_to_move, char *why, size_t why_len)
+{
+    int m = n - 2, big_pieces = 0, small_pieces = 0;
     for (int i = 0; i < n * n; i++) big_pieces += cells[i] != VR_EMPTY;
     for (int i = 0; i < m * m; i++) {
         small[i] = cells[big_cell(n, m, i)];
         small_pieces += small[i] != VR_EMPTY;
     }
-    /* The small game's side to move follows its own piece count; with no
-     * pair half full the ring holds an even number, so it is the big
-     * position's. Said again here rather than assumed. */
-    bool order_to_move = big_pieces % 2 == 0;
-    if ((small_pieces % 2 == 0) != order_to_move)
-        return vr_why(why, why_len, "the ring holds an odd number of pieces");
+    *order_to_move = big_pieces % 2 == 0;
+    if ((small_pieces % 2 == 0) != *order_to_move) return vr_why(why, why_len, "the ring holds an odd number of pieces");
+    return 1;
+}
+
+int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *cells, uint8_t *small, char *why,
+                             size_t why_len)
+{
+    uint8_t allowed[VR_CENTRE_LINES];
+    bool restricted, order_to_move;
+    if (!game_ok(g, claim_order, VR_CENTRE_SEE_MIN + 2, VR_CENTRE_MAX_M + 2, why, why_len)) return 0;
+    if (!pairs_allow(g, cells, false, allowed, &restricted, why, why_len)) return 0;
+    return centre_of(g->n, cells, small, &order_to_move, why, why_len);
+}
+
+int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
+{
+    int n = g->n, m = n - 2;
+    uint8_t allowed[VR_CENTRE_LINES], small[VR_SMALL_MAX * VR_SMALL_MAX];
+    bool restricted, order_to_move;
+    if (!game_ok(g, claim_order, VR_SMALL_MIN + 2, VR_SMALL_MAX + 2, why, why_len)) return 0;
+    if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
+    if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
+    int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
     int w = vr_small_order_wins_allowed(m, small, allowed);
     if (w < 0) return -1;
     if (w == 0) {

@@ -79,6 +79,43 @@
  * Chaos's S on v then makes it an overline for good; waiting instead
  * leaves which side must first play into the pair to a parity the lemma
  * does not control. So the lemma is refused there.
+ *
+ * Every n, not only 4..6 (2026-12-04). No step above uses n: the ring's
+ * 4(n-1) cells split into the 2m+2 = 2(n-1) pairs for every n (m pairs
+ * of the centre rows' ends, m of the centre columns', the two diagonal
+ * pairs of the four corners); each pair's cells u, v are the ends of a
+ * full line of n cells, so the edge lies just beyond both, and a run
+ * through u and L is held by the edge on u's side (no overline can grow
+ * past u under exact); the runs in the finish are k = n-1 (MIXED, EMPTY)
+ * or n = k+1 (SAME-S, original only) long whatever n is; the parity
+ * argument counts pieces, not cells. So the lemma holds for every n >= 4
+ * with k = n-1 under original and exact. What limits n is deciding the
+ * small game: the exhaustive search below takes m <= 4 (3^16 positions;
+ * 3^25 for m = 5 is out of reach). For n = 6..8 (m = 4..6) the small game
+ * may instead be decided by a certificate of its own (the see form,
+ * below).
+ *
+ * The see form: 'POSITION lemma centre see FILE'. FILE is an ordinary
+ * certificate of the m x m board with k = m under the same rules (original
+ * or exact), winner order, whose root is the position's centre up to the
+ * 16 symmetries (the board's symmetries map the centre onto itself, pairs
+ * onto pairs, and with all pairs EMPTY or MIXED every line allows both
+ * symbols, so any image will do). On an m x m board the windows of m
+ * cells are exactly the small game's 2m+2 lines (every other diagonal is
+ * shorter than m), a run of m can be neither longer nor shorter there (so
+ * original and exact judge alike), lines are judged at once, Chaos wins on
+ * the full board, either side plays either symbol, and Order moves iff
+ * the piece count is even: that game is the unrestricted small game,
+ * move for move. So a valid FILE shows that the small game at the centre
+ * is an Order win with the centre's side to move, which the parity check
+ * makes the big position's: the lemma's condition (ii). The form asks
+ * every pair to be EMPTY or MIXED: a SAME pair restricts its line, which a
+ * plain certificate of the m x m game cannot express (a restricted game
+ * gives Order fewer wins, so the plain game's win would not carry over).
+ * FILE is checked as a see line's file is (verify.h): on its own, within
+ * the same reading limits, nested one level deeper under the same bound of
+ * SEE_MAX_DEPTH (a cycle of files proves nothing), each file once per
+ * verification, with threads in the pre-pass.
  */
 #ifndef OCS_VERIFY_CENTRE_H
 #define OCS_VERIFY_CENTRE_H
@@ -93,6 +130,11 @@ enum {
     VR_SMALL_MIN = 2,
     VR_SMALL_MAX = 4,
     VR_SMALL_LINES = 2 * VR_SMALL_MAX + 2,
+    /* The see form: a centre of m = 4..6 (n = 6..8), the largest board a
+     * certificate has being 8x8. */
+    VR_CENTRE_SEE_MIN = 4,
+    VR_CENTRE_MAX_M = 6,
+    VR_CENTRE_LINES = 2 * VR_CENTRE_MAX_M + 2,
     /* Memo tables kept for each m (one per distinct allowed vector): at most
      * 16 x 10.8 MB for m = 4. A table beyond that replaces the least
      * recently used one; the values are recomputed if needed again. */
@@ -125,5 +167,15 @@ int vr_small_order_wins(int m, const uint8_t *small_cells);
  * "pair a2/f2 holds X and an empty cell", or "the centre small game (with
  * b2-e2 for X only) is a Chaos win (Order to move)". -1: out of memory. */
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len);
+
+/* The see form's conditions on the big position (above), all but the small
+ * game's value, which the caller checks by the certificate: the claim is
+ * Order; the rules original or exact; k = n-1 and n = 6..8; every pair
+ * EMPTY or MIXED; the centre's piece count of the big board's parity.
+ * 1: they hold, and small gets the centre, small[r * m + c] for m = n-2.
+ * 0: one fails; why gets one line, e.g. "pair a1/g7 holds X and X (the see
+ * form needs every pair empty or mixed)". */
+int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *cells, uint8_t *small, char *why,
+                             size_t why_len);
 
 #endif

@@ -34,12 +34,15 @@ typedef struct {
  * certificate lemma line ('POSITION lemma centre' or 'POSITION lemma
  * pairing ...') is known for it; with E_LEMMA, the lemma is pairing (else
  * centre). A pairing line is checked when it is read (add_lemma), so its
- * entry keeps no pairs. */
+ * entry keeps no pairs. E_SEE: a see line; with E_LEMMA too, the centre
+ * lemma's see form ('POSITION lemma centre see FILE', verify_centre.h),
+ * whose FILE is of the centre's small game. */
 enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16, E_SEE = 32 };
 
-/* 'POSITION see FILE' lines, in line order (so found by line number): the
- * file, resolved against the certificate's folder, and the position as
- * written (the sub-certificate's root). */
+/* 'POSITION see FILE' and 'POSITION lemma centre see FILE' lines, in line
+ * order (so found by line number): the file, resolved against the
+ * certificate's folder, and the position as written (the sub-certificate's
+ * root, or for the centre lemma the position whose centre is its root). */
 typedef struct {
     uint32_t line;
     char *path;
@@ -76,6 +79,7 @@ typedef struct {
     char dir[4096];                 /* its folder, with a trailing '/'; "" for text */
     See *see;
     size_t nsee, capsee;
+    VrSym *small_sym;               /* the centre's m x m symmetries (the see form), made on first use; NULL */
 } Verifier;
 
 /* Where a certificate's lines come from: a file or a text, read within

@@ -176,7 +176,10 @@ static bool same_outcome(const Verifier *v, const uint8_t *cells, int sym, uint8
     return vr_key_equal(ka, vr_canonical(&v->sym, c, NULL));
 }
 
+static int add_see(Verifier *v, long line, char **w, int nw);
+
 static const char BOTH_KINDS[] = "the same position (up to symmetry) with a move line and a lemma line";
+static const char SEE_AND_MORE[] = "the same position (up to symmetry) with a see line and another line";
 
 static int add_line(Verifier *v, long line, const char *pos_word, const char *move_word)
 {
@@ -196,6 +199,7 @@ static int add_line(Verifier *v, long line, const char *pos_word, const char *mo
     bool fresh;
     Entry *e = vc_table_add(&v->tab, key, &fresh);
     if (!e) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (e->flags & E_SEE) return MALFORMED(line, "conflicts with line %u: %s", e->line, SEE_AND_MORE);
     if (e->flags & E_LEMMA) return MALFORMED(line, "conflicts with line %u: %s", e->line, BOTH_KINDS);
     if (!(e->flags & E_LINE)) {
         e->flags |= E_LINE;
@@ -219,7 +223,10 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
         return MALFORMED(line, "'lemma' needs a name, as in 'POSITION lemma centre' or 'POSITION lemma pairing PAIRS'");
     bool pairing = strcmp(w[2], "pairing") == 0;
     if (!pairing && strcmp(w[2], "centre") != 0) return MALFORMED(line, "unknown lemma '%s' (centre, pairing)", w[2]);
-    if (!pairing && nw > 3) return MALFORMED(line, "a lemma line is 'POSITION lemma centre', not %d words", nw);
+    if (!pairing && nw > 3 && strcmp(w[3], "see") == 0) return add_see(v, line, w, nw);
+    if (!pairing && nw > 3)
+        return MALFORMED(line, "a lemma line is 'POSITION lemma centre' or 'POSITION lemma centre see FILE', not %d words",
+                         nw);
     uint8_t cells[VR_MAX_CELLS];
     int rc = parse_position(v, line, "", w[0], cells);
     if (rc) return rc;
@@ -233,6 +240,7 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     bool fresh;
     Entry *e = vc_table_add(&v->tab, vr_canonical(&v->sym, cells, NULL), &fresh);
     if (!e) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (e->flags & E_SEE) return MALFORMED(line, "conflicts with line %u: %s", e->line, SEE_AND_MORE);
     if (e->flags & E_LINE) return MALFORMED(line, "conflicts with line %u: %s", e->line, BOTH_KINDS);
     if ((e->flags & E_LEMMA) && !(e->flags & E_PAIRING) != !pairing)
         return MALFORMED(line, "conflicts with line %u: %s", e->line,
@@ -251,11 +259,17 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     return 0;
 }
 
-/* 'POSITION see FILE' (w[1] is "see"), nw words. */
+/* 'POSITION see FILE' (w[1] is "see", nw words) or 'POSITION lemma centre
+ * see FILE' (w[1] "lemma", w[3] "see"; the version checked by add_lemma). */
 static int add_see(Verifier *v, long line, char **w, int nw)
 {
+    bool centre = strcmp(w[1], "lemma") == 0;
+    if (centre) {
+        if (nw != 5) return MALFORMED(line, "a centre see line is 'POSITION lemma centre see FILE', not %d words", nw);
+        w[2] = w[4]; /* the file, where a see line has it */
+    }
     if (v->version < 2) return MALFORMED(line, "a see line needs 'ocproof 2' (this certificate is 'ocproof 1')");
-    if (nw != 3) return MALFORMED(line, "a see line is 'POSITION see FILE', not %d words", nw);
+    if (!centre && nw != 3) return MALFORMED(line, "a see line is 'POSITION see FILE', not %d words", nw);
     uint8_t cells[VR_MAX_CELLS];
     int rc = parse_position(v, line, "", w[0], cells);
     if (rc) return rc;
@@ -263,9 +277,7 @@ static int add_see(Verifier *v, long line, char **w, int nw)
     bool fresh;
     Entry *e = vc_table_add(&v->tab, vr_canonical(&v->sym, cells, NULL), &fresh);
     if (!e) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
-    if (e->flags & (E_LINE | E_LEMMA | E_SEE))
-        return MALFORMED(line, "conflicts with line %u: the same position (up to symmetry) with a see line and another line",
-                         e->line);
+    if (e->flags & (E_LINE | E_LEMMA | E_SEE)) return MALFORMED(line, "conflicts with line %u: %s", e->line, SEE_AND_MORE);
     if (v->nsee == v->capsee) {
         size_t cap = v->capsee ? 2 * v->capsee : 16;
         See *big = realloc(v->see, cap * sizeof *big);
@@ -280,7 +292,7 @@ static int add_see(Verifier *v, long line, char **w, int nw)
     memcpy(s->cells, cells, sizeof s->cells);
     s->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     v->nsee++;
-    e->flags |= E_SEE;
+    e->flags |= E_SEE | (centre ? E_LEMMA : 0);
     e->line = s->line;
     return 0;
 }
