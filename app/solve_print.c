@@ -111,16 +111,21 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
     print_proof_line(f, q, rep);
 }
 
-static void print_proof_json(Json *j, const SolveAsked *q, const SolveReport *rep)
+/* "proof": the certificate file and what the writer said of it. */
+static void print_proof_object(Json *j, const char *file, const SolveReport *rep)
 {
-    if (!q->proof) return;
     json_object(j, "proof");
-    json_str(j, "file", q->proof);
+    json_str(j, "file", file);
     json_uint(j, "lines", rep->proof.lines);
     json_uint(j, "lemma_lines", rep->proof.lemmas);
     json_uint(j, "positions", rep->proof.positions);
     json_str(j, "error", rep->proof_error[0] ? rep->proof_error : NULL);
     json_close(j);
+}
+
+static void print_proof_json(Json *j, const SolveAsked *q, const SolveReport *rep)
+{
+    if (q->proof) print_proof_object(j, q->proof, rep);
 }
 
 static void print_within_json(Json *j, const SolveAsked *q, const SolveReport *rep)
@@ -150,17 +155,8 @@ static void print_centre_json(Json *j, const SolveAsked *q)
     json_str(j, "result", winner_name(c->value));
     json_uint(j, "nodes", c->nodes);
     json_real(j, "seconds", c->seconds, 6);
-    if (c->value == WINNER_ORDER && q->centre_proof) {
-        json_object(j, "proof");
-        json_str(j, "file", q->centre_proof);
-        json_uint(j, "lines", c->proof.lines);
-        json_uint(j, "lemma_lines", c->proof.lemmas);
-        json_uint(j, "positions", c->proof.positions);
-        json_str(j, "error", c->proof_error[0] ? c->proof_error : NULL);
-        json_close(j);
-    } else {
-        json_null(j, "proof");
-    }
+    if (c->value == WINNER_ORDER && q->centre_proof) print_proof_object(j, q->centre_proof, c);
+    else json_null(j, "proof");
     json_close(j);
 }
 

@@ -5,7 +5,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -13,7 +12,6 @@
  * under TT_KIND_MASK: TT_PROOF, TT_BOUNDS, or free (0). */
 enum { TT_FLAG_USED = 1, TT_FLAG_BOUNDS = 2 };
 enum { TT_KIND_MASK = TT_FLAG_USED | TT_FLAG_BOUNDS, TT_PROOF = TT_FLAG_USED, TT_BOUNDS = TT_FLAG_USED | TT_FLAG_BOUNDS };
-#define TT_HUGE_PAGE ((size_t)2 << 20)
 
 static size_t tt_buckets_in(size_t bytes) { return bytes / sizeof(TTBucket) ? bytes / sizeof(TTBucket) : 1; }
 
@@ -33,26 +31,13 @@ int tt_init_levels(TT *t, size_t bytes, bool shared, size_t hot_bytes)
     t->nbuckets = tt_buckets_in(two ? hot_bytes : bytes);
     t->nbig = two ? bytes / sizeof(TTBucket) - t->nbuckets : 0;
     size_t len = tt_len(t);
-    /* Over-map by one huge page so the table can start on a 2 MiB boundary. */
-    t->map_len = len + TT_HUGE_PAGE;
-    t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (t->map == MAP_FAILED) {
-        t->map = NULL;
-        return -1;
-    }
-    uintptr_t start = ((uintptr_t)t->map + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
-    t->buckets = (TTBucket *)start;
+    t->buckets = hugemap_alloc(&t->mem, len);
+    if (!t->buckets) return -1;
     /* The big level right after the hot one, the counts after both, the
      * fingerprints last. */
     if (two) t->big = t->buckets + t->nbuckets;
     if (two) t->pays = (TTPays *)(t->big + t->nbig);
     t->fp = (uint32_t *)((char *)t->buckets + len) - t->nbuckets;
-#ifdef MADV_HUGEPAGE
-    madvise(t->buckets, len, MADV_HUGEPAGE); /* a hint: failure only costs speed */
-#endif
-    /* Touch every page now: the memory is really had (or the process fails
-     * here, not mid-search), and page faults are not charged to the search. */
-    memset(t->buckets, 0, len);
     t->shared = shared;
     return 0;
 }
@@ -64,7 +49,7 @@ int tt_init(TT *t, size_t bytes, bool shared)
 
 void tt_free(TT *t)
 {
-    if (t->map) munmap(t->map, t->map_len);
+    hugemap_free(&t->mem);
     memset(t, 0, sizeof *t);
 }
 
@@ -81,7 +66,7 @@ static inline uint64_t tt_big_hash(uint64_t h) { return h << 32 | h >> 32; }
 _Static_assert(sizeof(TTBucket) == 128, "a bucket is two cache lines");
 _Static_assert(sizeof(TTPays) == 8 && TT_PIECES == 65, "a piece count's counts; 0..64 pieces");
 _Static_assert((TT_SAMPLE & (TT_SAMPLE - 1)) == 0, "the sampled keys are picked by hash bits");
-_Static_assert(TT_HOT_BYTES % TT_HUGE_PAGE == 0 && TT_HOT_BYTES < TT_ONE_LEVEL_MAX,
+_Static_assert(TT_HOT_BYTES % HUGEMAP_PAGE == 0 && TT_HOT_BYTES < TT_ONE_LEVEL_MAX,
                "the big level starts on a huge page; a table over TT_ONE_LEVEL_MAX has a big level");
 
 

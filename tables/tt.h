@@ -171,6 +171,7 @@
 #include <stdint.h>
 
 #include "../engine/board.h"
+#include "hugemap.h"
 
 enum { TT_BUCKET_ENTRIES = 4 };
 
@@ -217,8 +218,7 @@ typedef struct {
     size_t nbig;
     TTPays *pays;      /* [TT_PIECES], with the big level */
     uint32_t *fp;      /* [nbuckets]: the hot buckets' fingerprints (above) */
-    void *map;         /* what was mapped, for munmap */
-    size_t map_len;
+    HugeMap mem;       /* the mapping the buckets live in */
     bool shared;
 } TT;
 

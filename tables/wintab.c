@@ -4,36 +4,23 @@
 
 #include <sched.h>
 #include <string.h>
-#include <sys/mman.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
-
-#define WINTAB_HUGE_PAGE ((size_t)2 << 20)
 
 int wintab_init(WinTab *t, size_t bytes, bool shared)
 {
     memset(t, 0, sizeof *t);
     t->nbuckets = bytes / sizeof(WinBucket) ? bytes / sizeof(WinBucket) : 1;
     size_t len = t->nbuckets * sizeof(WinBucket);
-    t->map_len = len + WINTAB_HUGE_PAGE; /* room to start on a 2 MiB boundary */
-    t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (t->map == MAP_FAILED) {
-        t->map = NULL;
-        return -1;
-    }
-    uintptr_t start = ((uintptr_t)t->map + WINTAB_HUGE_PAGE - 1) & ~(uintptr_t)(WINTAB_HUGE_PAGE - 1);
-    t->buckets = (WinBucket *)start;
-#ifdef MADV_HUGEPAGE
-    madvise(t->buckets, len, MADV_HUGEPAGE); /* a hint: failure only costs speed */
-#endif
-    memset(t->buckets, 0, len); /* resident now, not page by page mid-search */
+    t->buckets = hugemap_alloc(&t->mem, len);
+    if (!t->buckets) return -1;
     t->shared = shared;
     return 0;
 }
 
 void wintab_free(WinTab *t)
 {
-    if (t->map) munmap(t->map, t->map_len);
+    hugemap_free(&t->mem);
     memset(t, 0, sizeof *t);
 }
 

@@ -55,6 +55,7 @@
 #include <stdint.h>
 
 #include "../engine/board.h"
+#include "hugemap.h"
 
 enum { WINTAB_WAYS = 3 };
 
@@ -72,8 +73,7 @@ _Static_assert(WINTAB_WAYS * 16 + WINTAB_WAYS + 5 + 8 == 64, "the layout drawn a
 typedef struct {
     WinBucket *buckets;
     size_t nbuckets;
-    void *map; /* what was mapped, for munmap */
-    size_t map_len;
+    HugeMap mem; /* the mapping the buckets live in */
     bool shared;
 } WinTab;
 
