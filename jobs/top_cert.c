@@ -74,19 +74,27 @@ Winner topcert_header(FILE *f, int n, Board *root, bool *has_root, int *horizon)
     return w;
 }
 
+int topcert_header_of(const TopCert *tc, const char *path, Board b, Winner *cw, int *horizon, bool *same)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    Board root;
+    bool has_root;
+    *cw = topcert_header(f, tc->r->n, &root, &has_root, horizon);
+    fclose(f);
+    *same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));
+    return 0;
+}
+
 int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (topcert_trivial(tc, b)) return 1;
     char path[4096];
     topcert_path(tc, b, path, sizeof path);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    Board root;
-    bool has_root;
+    Winner cw;
     int horizon;
-    Winner cw = topcert_header(f, tc->r->n, &root, &has_root, &horizon);
-    fclose(f);
-    bool same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));
+    bool same;
+    if (topcert_header_of(tc, path, b, &cw, &horizon, &same) != 0) return -1;
     if (cw == w && same && horizon < 0) return 1;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);

@@ -63,6 +63,11 @@ bool topcert_have(const TopCert *tc, Board b);
  * trusted. */
 Winner topcert_header(FILE *f, int n, Board *root, bool *has_root, int *horizon);
 
+/* The header of the certificate file at path, held against b: its winner
+ * (*cw), its horizon (*horizon, -1 when absent) and whether its root is b
+ * up to symmetry (*same). 0, or -1 when the file cannot be opened. */
+int topcert_header_of(const TopCert *tc, const char *path, Board b, Winner *cw, int *horizon, bool *same);
+
 /* Does b's certificate in the folder claim w for b? A store's record of a
  * position is used only when its certificate agrees (top_tree.c
  * lookup): the store's checksum guards against damage, and this against

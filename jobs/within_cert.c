@@ -11,7 +11,6 @@
 
 #include "../engine/moves.h"
 #include "../engine/notation.h"
-#include "../engine/symmetry.h"
 #include "../solver/proof.h"
 #include "within.h"
 
@@ -31,15 +30,11 @@ int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *n
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", tc->dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    Board root;
-    bool has_root;
+    Winner cw;
     int horizon;
-    Winner cw = topcert_header(f, tc->r->n, &root, &has_root, &horizon);
-    fclose(f);
+    bool same;
+    if (topcert_header_of(tc, path, b, &cw, &horizon, &same) != 0) return -1;
     int want = w == WINNER_CHAOS ? plies : -1;
-    bool same = has_root && board_equal(sym_canonical(root, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL));
     if (cw == w && same && horizon == want) return 1;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
