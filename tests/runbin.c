@@ -66,6 +66,16 @@ static char **exec_argv(const char *const *args, size_t *nargs)
     return argv;
 }
 
+/* The alarm of a run: nothing here should take long, and a hang becomes a
+ * signal. Under the sanitizers every run is several times slower (a
+ * 2-worker jobs run of netns's threads reference passed 60 s under ASan on
+ * a loaded machine), so the alarm is wider there. */
+#ifdef OCS_SANITIZE
+#define RUN_ALARM 300
+#else
+#define RUN_ALARM 60
+#endif
+
 /* Forks and runs the binary with stdin from /dev/null, stdout and stderr to
  * out and err, and an alarm of secs seconds; returns the child's pid. */
 static pid_t start_child(char **argv, int out, int err, unsigned secs)
@@ -98,7 +108,7 @@ void run_argv(Run *res, const char *const *args)
         used += (size_t)snprintf(res->desc + used, sizeof res->desc - used, " '%s'", args[i]);
 
     int fo = make_tmp(), fe = make_tmp();
-    pid_t pid = start_child(argv, fo, fe, 60); /* nothing here should take long; a hang becomes a signal */
+    pid_t pid = start_child(argv, fo, fe, RUN_ALARM);
     int status;
     pid_t w;
     do w = waitpid(pid, &status, 0);
@@ -127,7 +137,7 @@ pid_t run_spawn(const char *const *args)
     char **argv = exec_argv(args, &nargs);
     int null = open("/dev/null", O_WRONLY);
     cr_assert(null >= 0);
-    pid_t pid = start_child(argv, null, null, 120);
+    pid_t pid = start_child(argv, null, null, 2 * RUN_ALARM);
     close(null);
     free(argv);
     return pid;
