@@ -18,12 +18,6 @@
 #include "brute.h"
 #include "testlib.h"
 
-#ifdef OCS_SANITIZE
-#define SCALE 4
-#else
-#define SCALE 1
-#endif
-
 static Board random_board(uint64_t *rng)
 {
     uint64_t cells = board_mask(6), x = tl_rand(rng) & cells, o = tl_rand(rng) & cells & ~x;
@@ -189,7 +183,9 @@ Test(wintab, certificates_with_the_side_table, .timeout = 600)
         Setup s;
         setup_open(&s, rs);
         uint64_t rng = 4100 + (uint64_t)rs;
-        for (int t = 0; t < 12 / SCALE; t++) {
+        /* Not scaled down under the sanitizers: 3 positions a rule set left
+         * the emptied table needing no search, so nothing was tested. */
+        for (int t = 0; t < 12; t++) {
             RefPos p;
             if (tl_random_ongoing(&p, 6, 5, rs, 36 - (11 + t % 3), &rng) != 0) continue;
             if (!brute_order_wins(s.memo, &p)) continue;
@@ -200,7 +196,7 @@ Test(wintab, certificates_with_the_side_table, .timeout = 600)
         }
         setup_close(&s);
     }
-    cr_assert_geq(written, 8 / SCALE, "too few Order wins certified");
+    cr_assert_geq(written, 8, "too few Order wins certified");
     /* The moves the writer had to find in the table it refilled by its
      * searches, or by a search: what the side table is there to spare. */
     uint64_t rest_none = none.stored + none.known + none.searched, rest_big = big.stored + big.known + big.searched,
