@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 /* The window as "b2-g7" (its top-left and bottom-right cells). */
-static void window_name(int n, VrWindow w, char out[8])
+static void window_corners(int n, VrWindow w, char out[8])
 {
     char a[3], b[3];
     vr_cell_name(n, w.r0 * n + w.c0, a);
@@ -14,7 +14,7 @@ static void window_name(int n, VrWindow w, char out[8])
 }
 
 /* The claim, the rules and the window's geometry. 1, or 0 and why. */
-static int game_ok(const VrGame *g, bool claim_order, VrWindow w, char *why, size_t why_len)
+static int subboard_game_ok(const VrGame *g, bool claim_order, VrWindow w, char *why, size_t why_len)
 {
     int n = g->n;
     if (!claim_order) return vr_why(why, why_len, "the certificate claims chaos");
@@ -35,7 +35,7 @@ static int game_ok(const VrGame *g, bool claim_order, VrWindow w, char *why, siz
 int vr_subboard_conditions(const VrGame *g, bool claim_order, const uint8_t *cells, VrWindow w, uint8_t *small,
                            char *why, size_t why_len)
 {
-    if (!game_ok(g, claim_order, w, why, why_len)) return 0;
+    if (!subboard_game_ok(g, claim_order, w, why, why_len)) return 0;
     int n = g->n, pieces = 0, small_pieces = 0, empty_outside = 0;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
@@ -50,7 +50,7 @@ int vr_subboard_conditions(const VrGame *g, bool claim_order, const uint8_t *cel
             }
         }
     char name[8];
-    window_name(n, w, name);
+    window_corners(n, w, name);
     if (empty_outside % 2 != 0)
         return vr_why(why, why_len, "%d empty cells outside the window %s (the lemma needs an even number)",
                       empty_outside, name);
