@@ -224,7 +224,7 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     bool pairing = strcmp(w[2], "pairing") == 0;
     if (strcmp(w[2], "subboard") == 0) return add_see(v, line, w, nw);
     if (!pairing && strcmp(w[2], "centre") != 0)
-        return MALFORMED(line, "unknown lemma '%s' (centre, pairing, subboard)", w[2]);
+        return MALFORMED(line, "unknown lemma '%s' (centre, pairing) or subboard", w[2]);
     if (!pairing && nw > 3 && strcmp(w[3], "see") == 0) return add_see(v, line, w, nw);
     if (!pairing && nw > 3)
         return MALFORMED(line, "a lemma line is 'POSITION lemma centre' or 'POSITION lemma centre see FILE', not %d words",
