@@ -10,6 +10,7 @@
 #include "../solver/centre_solve.h"
 #include "../solver/parallel.h"
 #include "../solver/solve.h"
+#include "../solver/subboard_solve.h"
 #include "cli.h"
 #include "cli_run.h"
 #include "commands.h"
@@ -58,6 +59,10 @@ static const char solve_help[] =
     "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h;\n"
     "                     on 7x7 and 8x8 its small game is otherwise solved first,\n"
     "                     and --proof F also writes F-centre.ocproof)\n"
+    "  --no-subboard      no sub-board lemma (original: a window of the board,\n"
+    "                     with an even number of empty cells outside it, solved\n"
+    "                     first as a game of its own; --proof F also writes\n"
+    "                     F-subboard.ocproof)\n"
     "  --threats-depth N  Order's forcing sequences (fours answered by Chaos's\n"
     "                     safe moves, threats.h) as static Order wins: at most N\n"
     "                     plies (default 21; 0 = off)\n"
@@ -121,11 +126,12 @@ static void show_note(const char *line, bool error, void *arg)
 /* What the command line says besides the solve spec. */
 typedef struct {
     bool json;
+    bool no_subboard; /* --no-subboard */
     CliRun run; /* --time-limit, --proof, --log, --quiet, --progress-every, --within */
 } SolveCli;
 
 enum { O_TT = 1000, O_NODES, O_DTW, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR,
-       O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_DTW_METHOD };
+       O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_DTW_METHOD, O_NOSUBBOARD };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -139,6 +145,7 @@ static const struct option solve_longopts[] = {
     {"threads", required_argument, NULL, O_THREADS},    {"checkpoint", required_argument, NULL, O_CKPT},
     {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY}, {"resume", required_argument, NULL, O_RESUME},
     {"order", required_argument, NULL, O_ORDER},        {"dtw-method", required_argument, NULL, O_DTW_METHOD},
+    {"no-subboard", no_argument, NULL, O_NOSUBBOARD},
     {"help", no_argument, NULL, 'h'},                   {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -183,6 +190,7 @@ static int parse_solve_options(int argc, char **argv, SolveSpec *s, SolveCli *c,
             s->dtw_ab = strcmp(optarg, "ab") == 0;
             break;
         case O_JSON: c->json = true; break;
+        case O_NOSUBBOARD: c->no_subboard = true; break;
         case O_PMAX: s->proof_max_lines = (uint64_t)cli_number(optarg, "--proof-max-lines", 1, 0x7FFFFFFFFFFFFFFFL); break;
         case O_SEARCH:
             if (strcmp(optarg, "dfpn") != 0 && strcmp(optarg, "ab") != 0)
@@ -230,14 +238,44 @@ static FILE *open_solve_log(const char *path, bool resume)
     return f;
 }
 
-/* The small game's certificate beside FILE: FILE without a trailing
- * ".ocproof", then "-centre.ocproof" (original-7x7-k6.ocproof ->
+/* A lemma route's small certificate beside FILE: FILE without a trailing
+ * ".ocproof", then "-SUFFIX.ocproof" (original-7x7-k6.ocproof ->
  * original-7x7-k6-centre.ocproof). false when it would not fit. */
-static bool centre_proof_path(const char *proof, char *out, size_t len)
+static bool lemma_proof_path(const char *proof, const char *suffix, char *out, size_t len)
 {
     size_t n = strlen(proof), ext = strlen(".ocproof");
     if (n > ext && strcmp(proof + n - ext, ".ocproof") == 0) n -= ext;
-    return (size_t)snprintf(out, len, "%.*s-centre.ocproof", (int)n, proof) < len;
+    return (size_t)snprintf(out, len, "%.*s-%s.ocproof", (int)n, proof, suffix) < len;
+}
+
+/* What a lemma route's small solve came to (*rep the position's report,
+ * *small the small game's, its certificate at path with --proof): false
+ * when it settled nothing (an undecided or Chaos-win small game), its
+ * certificate removed; true when it settled the run (an Order win, or a
+ * signal), rep->proof_error set where the position's certificate cannot
+ * be written (a signal; the small certificate failed: `what` names it),
+ * which the caller writes otherwise. */
+static bool route_settles(const SolveSpec *s, const SolveCli *c, SolveReport *rep, const SolveReport *small,
+                          const char *path, const char *what)
+{
+    bool settled = rep->value == WINNER_ORDER || rep->resumable.signo;
+    if (!settled || small->proof_error[0] || rep->resumable.signo) {
+        if (c->run.proof) remove(path); /* no certificate of a small game that decided nothing */
+        if (!settled) return false;
+    }
+    if (rep->resumable.signo && s->proof)
+        snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->resumable.signo);
+    else if (small->proof_error[0] && s->proof)
+        snprintf(rep->proof_error, sizeof rep->proof_error, "%s: %.170s", what, small->proof_error);
+    return true;
+}
+
+/* The small certificate's name as the position's certificate names it:
+ * from the big file's folder, which is the small one's. */
+static const char *beside(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
 }
 
 /* The centre lemma on 7x7 and 8x8 (solver/centre_solve.h): where it
@@ -258,27 +296,68 @@ static bool solve_by_centre(const Rules *r, Board b, const SolveSpec *s, const S
     *tried = true;
     SolveSpec cs = *s;
     cs.proof = NULL;
-    if (c->run.proof && !centre_proof_path(c->run.proof, path, len)) cli_fail("--proof '%s': the path is too long", c->run.proof);
+    if (c->run.proof && !lemma_proof_path(c->run.proof, "centre", path, len))
+        cli_fail("--proof '%s': the path is too long", c->run.proof);
     if (c->run.proof && !(cs.proof = fopen(path, "w"))) cli_fail("cannot write proof file '%s'", path);
     char err[512];
     if (centre_solve_run(r, b, &cs, rep, small, err, sizeof err) != 0) cli_fail("%s", err);
     if (cs.proof && fclose(cs.proof) != 0 && !small->proof_error[0])
         snprintf(small->proof_error, sizeof small->proof_error, "cannot finish writing it");
-    bool settled = rep->value == WINNER_ORDER || rep->resumable.signo;
-    if (!settled || small->proof_error[0] || rep->resumable.signo) {
-        if (c->run.proof) remove(path); /* no certificate of a small game that decided nothing */
-        if (!settled) return false;
-    }
-    if (rep->resumable.signo && s->proof)
-        snprintf(rep->proof_error, sizeof rep->proof_error, "stopped by signal %d", rep->resumable.signo);
-    else if (small->proof_error[0] && s->proof)
-        snprintf(rep->proof_error, sizeof rep->proof_error, "the centre's certificate: %.170s", small->proof_error);
-    else if (s->proof) {
-        const char *slash = strrchr(path, '/'); /* the see line names it from the big file's folder */
-        if (centre_solve_write(s->proof, r, b, slash ? slash + 1 : path, &rep->proof) != 0)
-            snprintf(rep->proof_error, sizeof rep->proof_error, "write error");
-    }
+    if (!route_settles(s, c, rep, small, path, "the centre's certificate")) return false;
+    if (s->proof && !rep->proof_error[0] && centre_solve_write(s->proof, r, b, beside(path), &rep->proof) != 0)
+        snprintf(rep->proof_error, sizeof rep->proof_error, "write error");
     return true;
+}
+
+/* The sub-board lemma's route (solver/subboard_solve.h): its state. */
+typedef struct {
+    int tries;        /* windows solved (0: the route was not taken) */
+    SubboardWindow w; /* the last one */
+    SolveReport small; /* its report */
+    char path[4200];  /* its certificate (with --proof) */
+} SubboardRoute;
+
+/* The sub-board lemma (rules original): the windows subboard_windows
+ * gives, each solved in turn under what the earlier ones left of the
+ * limits (they share one --time-limit and --node-limit), until one is an
+ * Order win, which settles the run as the centre route's small game does
+ * (its certificate F-subboard.ocproof beside the --proof F, which gets the
+ * one line naming it), or one is undecided (the limits are spent). false
+ * when no window settled it: the caller searches the position itself,
+ * with the same limits again. Not with --within, --dtw, --checkpoint,
+ * --resume or --no-subboard. */
+static bool solve_by_subboard(const Rules *r, Board b, const SolveSpec *s, const SolveCli *c, SolveReport *rep,
+                              SubboardRoute *route)
+{
+    SubboardWindow win[SUBBOARD_MAX_TRIES];
+    if (s->within_asked || s->dtw || s->resumable.checkpoint || s->resumable.resume || c->no_subboard) return false;
+    int nw = subboard_windows(r, b, win, SUBBOARD_MAX_TRIES);
+    double seconds = 0;
+    uint64_t nodes = 0;
+    if (c->run.proof && !lemma_proof_path(c->run.proof, "subboard", route->path, sizeof route->path))
+        cli_fail("--proof '%s': the path is too long", c->run.proof);
+    for (int i = 0; i < nw; i++) {
+        SolveSpec cs = *s;
+        cs.proof = NULL;
+        if (s->time_limit > 0 && (cs.time_limit = s->time_limit - seconds) <= 0) break;
+        if (s->lim.node_limit && (cs.lim.node_limit = s->lim.node_limit > nodes ? s->lim.node_limit - nodes : 0) == 0)
+            break;
+        if (c->run.proof && !(cs.proof = fopen(route->path, "w"))) cli_fail("cannot write proof file '%s'", route->path);
+        char err[512];
+        route->tries++, route->w = win[i];
+        if (subboard_solve_run(r, b, win[i], &cs, rep, &route->small, err, sizeof err) != 0) cli_fail("%s", err);
+        if (cs.proof && fclose(cs.proof) != 0 && !route->small.proof_error[0])
+            snprintf(route->small.proof_error, sizeof route->small.proof_error, "cannot finish writing it");
+        seconds += route->small.seconds, nodes += route->small.nodes;
+        if (route_settles(s, c, rep, &route->small, route->path, "the window's certificate")) {
+            if (s->proof && !rep->proof_error[0] &&
+                subboard_solve_write(s->proof, r, b, win[i], beside(route->path), &rep->proof) != 0)
+                snprintf(rep->proof_error, sizeof rep->proof_error, "write error");
+            return true;
+        }
+        if (route->small.value == WINNER_NONE) break; /* a limit stopped it: no time for another window */
+    }
+    return false;
 }
 
 int cmd_solve(int argc, char **argv)
@@ -311,11 +390,13 @@ int cmd_solve(int argc, char **argv)
     s.resumable.note = show_note;
     s.resumable.note_arg = &prog;
     SolveReport rep, small;
+    static SubboardRoute sub; /* large (the path): not on the stack */
     char small_path[4200];
     signals_stop_on_interrupt(); /* a signal from here on stops the solve cleanly */
     bool tried_centre = false, by_centre = solve_by_centre(&r, b, &s, &c, &rep, &small, small_path,
                                                            sizeof small_path, &tried_centre);
-    if (!by_centre && solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
+    bool by_subboard = !by_centre && solve_by_subboard(&r, b, &s, &c, &rep, &sub);
+    if (!by_centre && !by_subboard && solve_run(&r, b, &s, &rep, err, sizeof err) != 0) {
         if (s.proof) {
             fclose(s.proof);
             remove(c.run.proof);
@@ -327,8 +408,11 @@ int cmd_solve(int argc, char **argv)
     if (prog.log && fclose(prog.log) != 0) fprintf(stderr, "ocsolve: could not finish writing '%s'\n", c.run.log);
     if (s.proof && fclose(s.proof) != 0 && !rep.proof_error[0])
         snprintf(rep.proof_error, sizeof rep.proof_error, "cannot finish writing the proof file");
-    SolveAsked q = {&r, b, s.dtw, s.resumable.resume || s.resumable.checkpoint, c.run.proof, s.within_asked, s.within,
-                    tried_centre ? &small : NULL, c.run.proof && by_centre ? small_path : NULL};
+    SolveAsked q = {.r = &r, .b = b, .dtw = s.dtw, .resumable = s.resumable.resume || s.resumable.checkpoint,
+                    .proof = c.run.proof, .within = s.within_asked, .within_d = s.within,
+                    .centre = tried_centre ? &small : NULL, .centre_proof = c.run.proof && by_centre ? small_path : NULL,
+                    .subboard = sub.tries ? &sub.small : NULL, .subboard_window = sub.w, .subboard_tries = sub.tries,
+                    .subboard_proof = c.run.proof && by_subboard ? sub.path : NULL};
     if (c.json) solve_print_json(stdout, &q, &rep);
     else solve_print_text(stdout, &q, &rep);
     if (rep.proof_error[0]) {

@@ -71,6 +71,27 @@ static void print_centre_text(FILE *f, const SolveAsked *q)
                 (unsigned long long)c->proof.positions);
 }
 
+/* The sub-board route's line (solve_print.h): what the last window's game
+ * came to. */
+static void print_subboard_text(FILE *f, const SolveAsked *q)
+{
+    const SolveReport *c = q->subboard;
+    int m = q->subboard_window.m;
+    char name[8];
+    subboard_window_name(q->subboard_window, name);
+    fprintf(f, "sub-board lemma: the %dx%d window %s as a game of its own (k=%d): %s%s", m, m, name, q->r->k,
+            winner_name(c->value), c->value == WINNER_NONE ? " (a limit stopped the search)" : " wins");
+    if (c->value == WINNER_ORDER) fputs(", so Order wins here", f);
+    else fputs("; the position is searched itself", f);
+    fprintf(f, " (%llu nodes, %.3f s", (unsigned long long)c->nodes, c->seconds);
+    if (q->subboard_tries > 1) fprintf(f, "; the last of %d windows tried", q->subboard_tries);
+    fputs(")\n", f);
+    if (c->value == WINNER_ORDER && q->subboard_proof && !c->proof_error[0])
+        fprintf(f, "sub-board proof: %s (%llu lines, %llu of them lemmas; %llu positions)\n", q->subboard_proof,
+                (unsigned long long)c->proof.lines, (unsigned long long)c->proof.lemmas,
+                (unsigned long long)c->proof.positions);
+}
+
 void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
 {
     if (q->within) {
@@ -81,6 +102,7 @@ void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep)
     if (rep->best != MOVE_NONE) notation_format_move(rep->best, mv);
     print_position(f, q);
     if (q->centre) print_centre_text(f, q);
+    if (q->subboard) print_subboard_text(f, q);
     fprintf(f, "result: %s%s\n", winner_name(rep->value),
             rep->value == WINNER_NONE ? " (a limit stopped the search)" : " wins");
     fprintf(f, "best move: %s\n", mv);
@@ -160,6 +182,26 @@ static void print_centre_json(Json *j, const SolveAsked *q)
     json_close(j);
 }
 
+/* "subboard": the last window's board, k, cells, the windows tried, its
+ * game's result, nodes, seconds and certificate (solve_print.h). */
+static void print_subboard_json(Json *j, const SolveAsked *q)
+{
+    const SolveReport *c = q->subboard;
+    char name[8];
+    subboard_window_name(q->subboard_window, name);
+    json_object(j, "subboard");
+    json_int(j, "board", q->subboard_window.m);
+    json_int(j, "k", q->r->k);
+    json_str(j, "window", name);
+    json_int(j, "tries", q->subboard_tries);
+    json_str(j, "result", winner_name(c->value));
+    json_uint(j, "nodes", c->nodes);
+    json_real(j, "seconds", c->seconds, 6);
+    if (c->value == WINNER_ORDER && q->subboard_proof) print_proof_object(j, q->subboard_proof, c);
+    else json_null(j, "proof");
+    json_close(j);
+}
+
 void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
 {
     const Rules *r = q->r;
@@ -182,6 +224,7 @@ void solve_print_json(FILE *f, const SolveAsked *q, const SolveReport *rep)
     }
     /* before the position's own keys, which flat readers (scripts/json-field.sh) take last */
     if (q->centre) print_centre_json(&j, q);
+    if (q->subboard) print_subboard_json(&j, q);
     json_str(&j, "result", winner_name(rep->value));
     json_str(&j, "best_move", rep->best != MOVE_NONE ? mv : NULL);
     json_uint(&j, "nodes", rep->nodes);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "../solver/solve.h"
+#include "../solver/subboard_solve.h"
 
 /* What the printers need besides the report: the question asked. */
 typedef struct {
@@ -25,6 +26,14 @@ typedef struct {
      * none); NULL when that route was not taken. */
     const SolveReport *centre;
     const char *centre_proof;
+    /* The sub-board lemma's windows were solved first
+     * (solver/subboard_solve.h): the last one's report, the window, how
+     * many were tried, and its certificate's file (NULL: none); subboard
+     * NULL when that route was not taken. */
+    const SolveReport *subboard;
+    SubboardWindow subboard_window;
+    int subboard_tries;
+    const char *subboard_proof;
 } SolveAsked;
 
 void solve_print_text(FILE *f, const SolveAsked *q, const SolveReport *rep);

@@ -4,7 +4,8 @@
  * code, nested (prove_see) or, with threads, first each on its own (the
  * pre-pass, verify_par.c). The game itself is judged only by
  * verify_rules.*, the centre lemma by verify_centre.*, the pairing lemma
- * by verify_pairing.*. */
+ * by verify_pairing.*, the sub-board lemma's conditions by
+ * verify_subboard.*. */
 #include "verify.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include "verify_subs.h"
 #include "verify_centre.h"
 #include "verify_pairing.h"
+#include "verify_subboard.h"
 #include "verify_rules.h"
 
 _Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buffers");
@@ -271,7 +273,8 @@ static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int
             v->res->positions_checked += sub->positions_checked;
             see_done(v, e, nest.height, rest >= 0 ? rest : nest.rest);
         }
-    } else if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0) {
+    } else if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0 ||
+               strncmp(sub->error, "lemma subboard see ", 19) == 0) {
         invalid(v, "%s", sub->error); /* nested: the innermost see line says it best */
     } else {
         invalid(v, "%s %s at %s (line %u): %s", ask->what, s->path, ask->pos, e->line, sub->error);
@@ -320,6 +323,32 @@ static int prove_centre_see(Verifier *v, Entry *e)
         return invalid(v, "lemma centre see at %s: %s (line %u)", here(v), why, e->line);
     SeeAsk ask = {.g = {m, m, v->g.rules}, .winner = VERIFY_WINNER_ORDER, .need = -1,
                   .want = vr_canonical(v->small_sym, small, NULL), .what = "lemma centre see"};
+    vc_format_pos(small, m, ask.pos);
+    return see_check(v, e, s, &ask, 0);
+}
+
+/* A position with a 'lemma subboard CELL M see FILE' line
+ * (verify_subboard.h): the lemma's conditions on the line's own position
+ * (as written, the window in its frame; the position reached is an image
+ * of it, and the big game is symmetric), then FILE as a proof that Order
+ * wins the m x m game with the same k at the window's content (up to the
+ * m x m symmetries). The branch counts as a game lasting until the board
+ * is full, as the lemma says nothing shorter. */
+static int prove_subboard_see(Verifier *v, Entry *e)
+{
+    if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
+    const See *s = see_of(v, e->line);
+    char why[VERIFY_ERR_LEN / 2];
+    uint8_t small[VR_MAX_CELLS];
+    if (!vr_subboard_conditions(&v->g, v->winner == VERIFY_WINNER_ORDER, s->cells, s->window, small, why, sizeof why))
+        return invalid(v, "lemma subboard see at %s: %s (line %u)", here(v), why, e->line);
+    int m = s->window.m;
+    VrSym *sym = malloc(sizeof *sym); /* the window's own symmetries (its m, not the board's n) */
+    if (!sym) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
+    vr_sym_init(sym, m);
+    SeeAsk ask = {.g = {m, v->g.k, VR_ORIGINAL}, .winner = VERIFY_WINNER_ORDER, .need = -1,
+                  .want = vr_canonical(sym, small, NULL), .what = "lemma subboard see"};
+    free(sym);
     vc_format_pos(small, m, ask.pos);
     return see_check(v, e, s, &ask, 0);
 }
@@ -433,7 +462,10 @@ static int prove(Verifier *v, int last, int empty)
     if (v->nest->pre && atomic_load_explicit(&v->nest->pre->stop, memory_order_relaxed))
         return invalid(v, "stopped: another check of the pre-pass failed");
 
-    if (e && (e->flags & E_SEE)) return (e->flags & E_LEMMA) ? prove_centre_see(v, e) : prove_see(v, e, empty);
+    if (e && (e->flags & E_SEE))
+        return (e->flags & E_SUBBOARD) ? prove_subboard_see(v, e)
+             : (e->flags & E_LEMMA)    ? prove_centre_see(v, e)
+                                       : prove_see(v, e, empty);
     if (e && (e->flags & E_LEMMA)) return prove_lemma(v, e);
 
     bool order_to_move = (nn - empty) % 2 == 0;

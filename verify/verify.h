@@ -25,6 +25,18 @@
  *     POSITION lemma pairing A:B~ C:D= ...
  *                                      version 2 only: Chaos wins the position
  *                                      by a pairing (verify_pairing.h)
+ *     POSITION lemma subboard CELL M see FILE
+ *                                      version 2 only, rules original: Order
+ *                                      wins the position by winning the M x M
+ *                                      window whose top-left cell is CELL (in
+ *                                      POSITION's frame) as a game of its own,
+ *                                      FILE that game's certificate (same k;
+ *                                      root the window up to the M x M
+ *                                      symmetries), checked as a see line's
+ *                                      file is; an even number of empty cells
+ *                                      outside the window, the window's piece
+ *                                      count of the board's parity
+ *                                      (verify_subboard.h)
  *     POSITION see FILE                version 2 only: the winner wins the
  *                                      position by the certificate FILE
  *                                      (relative to this file's folder),

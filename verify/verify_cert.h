@@ -18,6 +18,7 @@
 #include "verify.h"
 #include "verify_rules.h"
 #include "verify_subs.h"
+#include "verify_subboard.h"
 
 /* --- a growable open-addressing table keyed by the exact canonical key:
  * the certificate's lines and the positions already proved, in one --- */
@@ -36,17 +37,22 @@ typedef struct {
  * centre). A pairing line is checked when it is read (add_lemma), so its
  * entry keeps no pairs. E_SEE: a see line; with E_LEMMA too, the centre
  * lemma's see form ('POSITION lemma centre see FILE', verify_centre.h),
- * whose FILE is of the centre's small game. */
-enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16, E_SEE = 32 };
+ * whose FILE is of the centre's small game; with E_SUBBOARD as well, the
+ * sub-board lemma ('POSITION lemma subboard CELL M see FILE',
+ * verify_subboard.h), whose FILE is of the window's game. */
+enum { E_LINE = 1, E_USED = 2, E_DONE = 4, E_LEMMA = 8, E_PAIRING = 16, E_SEE = 32, E_SUBBOARD = 64 };
 
-/* 'POSITION see FILE' and 'POSITION lemma centre see FILE' lines, in line
- * order (so found by line number): the file, resolved against the
- * certificate's folder, and the position as written (the sub-certificate's
- * root, or for the centre lemma the position whose centre is its root). */
+/* 'POSITION see FILE', 'POSITION lemma centre see FILE' and 'POSITION
+ * lemma subboard CELL M see FILE' lines, in line order (so found by line
+ * number): the file, resolved against the certificate's folder, and the
+ * position as written (the sub-certificate's root, or for the lemmas the
+ * position whose centre or window is its root); for a sub-board line its
+ * window, in the frame of the position as written. */
 typedef struct {
     uint32_t line;
     char *path;
     uint8_t cells[VR_MAX_CELLS];
+    VrWindow window;
 } See;
 
 

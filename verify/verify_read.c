@@ -222,7 +222,9 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     if (nw == 2)
         return MALFORMED(line, "'lemma' needs a name, as in 'POSITION lemma centre' or 'POSITION lemma pairing PAIRS'");
     bool pairing = strcmp(w[2], "pairing") == 0;
-    if (!pairing && strcmp(w[2], "centre") != 0) return MALFORMED(line, "unknown lemma '%s' (centre, pairing)", w[2]);
+    if (strcmp(w[2], "subboard") == 0) return add_see(v, line, w, nw);
+    if (!pairing && strcmp(w[2], "centre") != 0)
+        return MALFORMED(line, "unknown lemma '%s' (centre, pairing) or subboard", w[2]);
     if (!pairing && nw > 3 && strcmp(w[3], "see") == 0) return add_see(v, line, w, nw);
     if (!pairing && nw > 3)
         return MALFORMED(line, "a lemma line is 'POSITION lemma centre' or 'POSITION lemma centre see FILE', not %d words",
@@ -259,17 +261,45 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     return 0;
 }
 
-/* 'POSITION see FILE' (w[1] is "see", nw words) or 'POSITION lemma centre
- * see FILE' (w[1] "lemma", w[3] "see"; the version checked by add_lemma). */
+/* A sub-board line's window, 'CELL M' (w[3], w[4]): its top-left cell
+ * and side, read as written; whether the window fits the board and the
+ * game is a condition of the lemma, checked where the proof reaches the
+ * line (verify_subboard.h). 0, or malformed. */
+static int parse_window(Verifier *v, long line, char **w, VrWindow *win)
+{
+    int cell, m;
+    char err[NOTATION_ERR_LEN];
+    if (notation_parse_cell(w[3], v->g.n, &cell, err, sizeof err) != 0)
+        return MALFORMED(line, "the window's corner: %s", err);
+    if (!whole_number(w[4], &m) || m < BOARD_MIN_N || m > BOARD_MAX_N)
+        return MALFORMED(line, "bad window size '%s' (%d to %d)", w[4], BOARD_MIN_N, BOARD_MAX_N);
+    *win = (VrWindow){cell_row(cell), cell_col(cell), m};
+    return 0;
+}
+
+/* 'POSITION see FILE' (w[1] is "see", nw words), 'POSITION lemma centre
+ * see FILE' (w[1] "lemma", w[3] "see"; the version checked by add_lemma)
+ * or 'POSITION lemma subboard CELL M see FILE' (w[2] "subboard"). */
 static int add_see(Verifier *v, long line, char **w, int nw)
 {
-    bool centre = strcmp(w[1], "lemma") == 0;
+    bool centre = strcmp(w[1], "lemma") == 0 && strcmp(w[2], "centre") == 0;
+    bool subboard = strcmp(w[1], "lemma") == 0 && strcmp(w[2], "subboard") == 0;
+    VrWindow win = {0, 0, 0};
     if (centre) {
         if (nw != 5) return MALFORMED(line, "a centre see line is 'POSITION lemma centre see FILE', not %d words", nw);
         w[2] = w[4]; /* the file, where a see line has it */
     }
+    if (subboard) {
+        if (nw != 7) return MALFORMED(line, "a sub-board line is 'POSITION lemma subboard CELL M see FILE', not %d words", nw);
+        if (strcmp(w[5], "see") != 0)
+            return MALFORMED(line, "a sub-board line is 'POSITION lemma subboard CELL M see FILE', not '%s' before the file",
+                             w[5]);
+        int rc = parse_window(v, line, w, &win);
+        if (rc) return rc;
+        w[2] = w[6];
+    }
     if (v->version < 2) return MALFORMED(line, "a see line needs 'ocproof 2' (this certificate is 'ocproof 1')");
-    if (!centre && nw != 3) return MALFORMED(line, "a see line is 'POSITION see FILE', not %d words", nw);
+    if (!centre && !subboard && nw != 3) return MALFORMED(line, "a see line is 'POSITION see FILE', not %d words", nw);
     uint8_t cells[VR_MAX_CELLS];
     int rc = parse_position(v, line, "", w[0], cells);
     if (rc) return rc;
@@ -290,9 +320,10 @@ static int add_see(Verifier *v, long line, char **w, int nw)
     if (!(s->path = malloc(len))) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
     snprintf(s->path, len, "%s%s", w[2][0] == '/' ? "" : v->dir, w[2]);
     memcpy(s->cells, cells, sizeof s->cells);
+    s->window = win;
     s->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     v->nsee++;
-    e->flags |= E_SEE | (centre ? E_LEMMA : 0);
+    e->flags |= E_SEE | (centre || subboard ? E_LEMMA : 0) | (subboard ? E_SUBBOARD : 0);
     e->line = s->line;
     return 0;
 }
