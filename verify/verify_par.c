@@ -41,10 +41,13 @@ static void check_task(Prepass *pp, size_t i)
     char root[VERIFY_POS_LEN];
     memcpy(root, t->root_text, sizeof root);
     VerifyExpect x = {t->n, t->k, t->rules, t->winner, root};
+    bool horizon_ok = t->horizon_ok;
+    /* From here to the lock, t is not read: another thread's see line may
+     * grow subs (vsub_add's realloc) and move the entries. */
     pthread_mutex_unlock(&pp->mu);
     VerifyResult r;
     Nest nest = vnest(i == 0 ? 0 : 1, pp->subs, pp, i, pp->lim);
-    nest.horizon_ok = t->horizon_ok;
+    nest.horizon_ok = horizon_ok;
     int rc = vr_verify_nested(path, i == 0 ? pp->exp : &x, &r, &nest);
     pthread_mutex_lock(&pp->mu);
     t = &pp->subs->s[i];
