@@ -257,6 +257,9 @@ bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     Finder f;
     f.brk = !pairing_parity(r, b); /* no parity: the breakable form */
+    if (f.brk) /* a window live for both symbols has no breakable pair: the usual failure, found first */
+        for (int i = 0; i < r->nwin; i++)
+            if (live_for(r, i, x, o) == 3) return false;
     const bool same = r->rules == RULES_EXACT_END && !f.brk;
     memset(f.in, 0, sizeof f.in);
     memset(f.at_end, 0, sizeof f.at_end);
@@ -268,8 +271,7 @@ bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
         uint64_t w = r->win[i], e = r->ends[i];
         int live = live_for(r, i, x, o);
         if (!live) continue;
-        /* breakable form: a window live for both symbols has no breakable pair */
-        if (f.nw == 64 || (f.brk && live == 3)) return false;
+        if (f.nw == 64) return false;
         if (f.brk) f.lean[live - 1] |= 1ULL << f.nw;
         f.free[f.nw] = w & ~occ;
         f.ends[f.nw] = same ? e & ~occ : 0;
