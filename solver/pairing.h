@@ -124,7 +124,14 @@
  * cells: 40 decided in 2.6 M nodes, against 29 in 39.7 M without
  * pairing); the empty 6x6 board under
  * exact-end has an 18-pair pairing (found within 160 steps), so it
- * is a Chaos win with no search.
+ * is a Chaos win with no search. The breakable form (results/claims/
+ * odd-pairing.md): 54 random 5x5 k=5 positions with 16-20 empty cells
+ * (18 a rule set) took 45 K nodes with it against 44.6 M without (1 000x;
+ * 54 decided against 49 in 60 s each, the 5 others counted to their stop);
+ * the empty 5x5 board with k = 5,
+ * undecided after 600 s (171 M nodes, original) and 2 x 2 400 s of
+ * job-level search before, is a Chaos win under all three rule sets in
+ * 2-3.4 M nodes (10-57 s on two threads, load average 6-10).
  */
 #ifndef OCS_PAIRING_H
 #define OCS_PAIRING_H
