@@ -206,6 +206,8 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
+bool kn_pairs_quick(const Rules *r, Board b) { return !(r->n & 1) || pairing_breakable_may(r, b); }
+
 bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
 {
     /* Pairing needs Order to move on an even number of empty cells or Chaos

@@ -125,6 +125,11 @@ static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
     return kn->pairing && (nlive <= kn->pairing_live || r->rules == RULES_EXACT_END || (r->n & 1));
 }
 
+/* A cheap "no" for kn_chaos_pairs at b, before the work around it (its
+ * memo, a prefetch): on odd boards, a window live for both symbols rules
+ * out the breakable form (pairing_breakable_may). Else true. */
+bool kn_pairs_quick(const Rules *r, Board b);
+
 /* exact-end: a window all S whose ends on the board all hold the other
  * symbol, a run of exactly k that nothing can change any more (above). */
 bool kn_secured(const Rules *r, Board b);

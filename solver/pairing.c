@@ -252,14 +252,23 @@ static bool find_from(Finder *f, uint64_t open, uint64_t used, int depth)
     return false;
 }
 
+bool pairing_breakable_may(const Rules *r, Board b)
+{
+    /* live for X and for O: no O inside and no X on an end, no X inside and
+     * no O on an end; that is no piece inside nor on an end */
+    const uint64_t occ = board_occupied(b);
+    const bool ends_matter = r->rules != RULES_ORIGINAL;
+    for (int i = 0; i < r->nwin; i++)
+        if (((r->win[i] | (ends_matter ? r->ends[i] : 0)) & occ) == 0) return false;
+    return true;
+}
+
 bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
 {
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     Finder f;
     f.brk = !pairing_parity(r, b); /* no parity: the breakable form */
-    if (f.brk) /* a window live for both symbols has no breakable pair: the usual failure, found first */
-        for (int i = 0; i < r->nwin; i++)
-            if (live_for(r, i, x, o) == 3) return false;
+    if (f.brk && !pairing_breakable_may(r, b)) return false; /* the usual failure, found first */
     const bool same = r->rules == RULES_EXACT_END && !f.brk;
     memset(f.in, 0, sizeof f.in);
     memset(f.at_end, 0, sizeof f.at_end);

@@ -161,6 +161,12 @@ static inline bool pairing_parity(const Rules *r, Board b)
     return board_order_to_move(b) == !(empty & 1);
 }
 
+/* Can the breakable form hold at all in b: is no window live for both
+ * symbols (no piece in it, nor under exact and exact-end on its ends)? A
+ * few mask tests, for callers to skip the dearer work around a search
+ * (on odd boards most positions fail here). */
+bool pairing_breakable_may(const Rules *r, Board b);
+
 /* A pairing for the ongoing position b, within budget steps: true and the
  * pairs in out (when out is not NULL), or false. Where the parity holds,
  * the classic form (same pairs only under exact-end); where it fails (odd
