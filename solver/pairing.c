@@ -295,7 +295,7 @@ bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
 /* Is each opposite pair of ps breakable in b (pairing.h), read plainly:
  * every live window holding both its cells live for one symbol only, the
  * same one for the pair? */
-static bool all_breakable(const Rules *r, Board b, const PairSet *ps)
+static bool each_pair_breakable(const Rules *r, Board b, const PairSet *ps)
 {
     for (int j = 0; j < ps->n; j++) {
         if (ps->p[j].same) return false;
@@ -324,7 +324,7 @@ bool pairing_holds(const Rules *r, Board b, const PairSet *ps)
         if (p.same && r->rules != RULES_EXACT_END) return false;
         used |= cells;
     }
-    if (!pairing_parity(r, b) && !all_breakable(r, b, ps)) return false;
+    if (!pairing_parity(r, b) && !each_pair_breakable(r, b, ps)) return false;
     const bool ends_matter = r->rules != RULES_ORIGINAL;
     for (int i = 0; i < r->nwin; i++) {
         uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;

@@ -505,8 +505,9 @@ Test(verify_pairing, hostile_lines_on_odd_boards)
             memset(root, '.', 49);
             root[49] = '\0';
         }
-        snprintf(text, sizeof text, "ocproof 2\nboard %d %d\nrules original\nwinner chaos\nroot %s\n%s lemma pairing %s\n", n,
-                 n, root, root, cases[i].pairs);
+        snprintf(text, sizeof text,
+                 "ocproof 2\nboard %d %d\nrules original\nwinner chaos\nroot %s\n%s lemma pairing %s\n", n, n, root,
+                 root, cases[i].pairs);
         char tag[32];
         snprintf(tag, sizeof tag, "odd case %zu", i);
         cg_expect_malformed(text, cases[i].error, tag);
