@@ -76,16 +76,12 @@ static void print_centre(const Rules *r, Board b)
 static void print_pairing(const Rules *r, Board b)
 {
     PairSet ps;
-    if (!pairing_parity(r, b)) {
-        printf("pairing: does not apply (%s)\n",
-               r->n & 1 ? "an odd board" : "the side to move and the empty cells' parity");
-        return;
-    }
+    bool parity = pairing_parity(r, b); /* else only the breakable form (pairing.h) */
     if (!pairing_find(r, b, 100000, &ps)) {
-        printf("pairing: none found\n");
+        printf("pairing: none found%s\n", parity ? "" : " (no parity here: breakable pairs only)");
         return;
     }
-    printf("pairing: Chaos wins with %d pairs:", ps.n);
+    printf("pairing: Chaos wins with %d %spairs:", ps.n, parity ? "" : "breakable ");
     for (int j = 0; j < ps.n; j++) {
         char u[4], v[4];
         cell_name(ps.p[j].a, u);

@@ -11,6 +11,10 @@
  * many times the budget: positions there have far more live windows. */
 enum { KN_PAIRING_EXACT_END = 8 };
 
+/* On odd boards (the breakable form, at every node as under exact-end),
+ * this many times the budget. */
+enum { KN_PAIRING_ODD = 1 };
+
 /* A KnScan is the engine's window scan (rules_scan: fours, four makers,
  * live cells) under the rule-set adjustment below, plus the list of live
  * windows, which only pairing and proofs read (kn_node reads the masks
@@ -202,11 +206,17 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
+bool kn_pairs_quick(const Rules *r, Board b) { return !(r->n & 1) || pairing_breakable_may(r, b); }
+
 bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
 {
     /* Pairing needs Order to move on an even number of empty cells or Chaos
-     * on an odd one: on an even board that is every position. */
-    if (!kn->pairing || (r->n & 1)) return false;
+     * on an odd one: on an even board that is every position. On an odd
+     * board, none: there pairing_find looks for the breakable form, which
+     * needs no parity (pairing.h); a window live for both symbols ends it
+     * at once, so it is cheap where it fails. */
+    if (!kn->pairing) return false;
+    if (r->n & 1) return pairing_find(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
     if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
         return pairing_find(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */

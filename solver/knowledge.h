@@ -49,7 +49,9 @@
  * reaching past a window's end) and argues it. The search asks it at
  * positions with at most pairing_live live windows (under original and
  * exact; under exact-end at every position, where same pairs make it
- * succeed far more often), within a small budget of steps.
+ * succeed far more often), within a small budget of steps. On odd boards,
+ * where the parity never holds, it looks for the breakable form
+ * (pairing.h) at every position instead.
  */
 /* Measured worth (results/solve/heuristics.md: nodes to solve the 101 positions
  * of bench/suite-original.txt when one piece is switched off): fours and
@@ -120,8 +122,13 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b);
  * kn_node counted them, -1 for unknown)? A cheap "no" spares its scan. */
 static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
 {
-    return kn->pairing && !(r->n & 1) && (nlive <= kn->pairing_live || r->rules == RULES_EXACT_END);
+    return kn->pairing && (nlive <= kn->pairing_live || r->rules == RULES_EXACT_END || (r->n & 1));
 }
+
+/* A cheap "no" for kn_chaos_pairs at b, before the work around it (its
+ * memo, a prefetch): on odd boards, a window live for both symbols rules
+ * out the breakable form (pairing_breakable_may). Else true. */
+bool kn_pairs_quick(const Rules *r, Board b);
 
 /* exact-end: a window all S whose ends on the board all hold the other
  * symbol, a run of exactly k that nothing can change any more (above). */

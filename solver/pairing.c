@@ -131,13 +131,45 @@ bool pairing_opposite(const uint64_t *in, int nin, int budget)
 
 /* The live windows of a position as bit sets: in[c] holds the windows
  * with c among their empty cells, at_end[c] those with c as an empty end
- * (exact-end only, where same pairs are allowed). */
+ * (exact-end only, where same pairs are allowed). In the breakable form
+ * (brk) lean[S] holds the windows live for S alone, and only breakable
+ * opposite pairs are options. */
 typedef struct {
     int nw, budget;
+    bool brk;
     uint64_t free[64], ends[64]; /* each live window's empty cells and empty ends */
     uint64_t in[64], at_end[64];
+    uint64_t lean[2];
     PairSet *out;
 } Finder;
+
+/* Per-symbol liveness of window i (knowledge.h): bit S set when it is live
+ * for S (PIECE_X = 0, PIECE_O = 1). */
+static inline int live_for(const Rules *r, int i, uint64_t x, uint64_t o)
+{
+    uint64_t w = r->win[i], e = r->rules != RULES_ORIGINAL ? r->ends[i] : 0;
+    return (int)((o & w) == 0 && (x & e) == 0) | (int)((x & w) == 0 && (o & e) == 0) << 1;
+}
+
+/* Is the opposite pair {a, b} breakable (pairing.h)? Every live window
+ * holding both leans one way (the finder gives up on any window live for
+ * both), so it is breakable when they do not lean both ways. */
+static inline bool breakable(const Finder *f, int a, int b)
+{
+    uint64_t both = f->in[a] & f->in[b];
+    return !f->brk || (both & f->lean[PIECE_X]) == 0 || (both & f->lean[PIECE_O]) == 0;
+}
+
+/* The breakable opposite pairs of the cells in fr. */
+static int breakable_ways(const Finder *f, uint64_t fr)
+{
+    int ways = 0;
+    for (uint64_t x = fr; x;) {
+        int a = bb_pop(&x);
+        for (uint64_t y = x; y;) ways += breakable(f, a, bb_pop(&y));
+    }
+    return ways;
+}
 
 /* The windows the pair {a, b} of the given kind covers. */
 static inline uint64_t pair_covers(const Finder *f, int a, int b, bool same)
@@ -160,7 +192,7 @@ static int tightest(const Finder *f, uint64_t open, uint64_t used, int *ways)
     for (uint64_t o = open; o;) {
         int i = bb_pop(&o);
         int nf = __builtin_popcountll(f->free[i] & ~used), ne = __builtin_popcountll(f->ends[i] & ~used);
-        int w = nf * (nf - 1) / 2 + nf * ne;
+        int w = f->brk ? breakable_ways(f, f->free[i] & ~used) : nf * (nf - 1) / 2 + nf * ne;
         if (w < fewest) {
             fewest = w;
             best = i;
@@ -181,7 +213,7 @@ static int options(const Finder *f, int i, uint64_t open, uint64_t used, Option 
         int a = bb_pop(&x);
         for (uint64_t y = x; y;) {
             int b = bb_pop(&y);
-            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, pair_covers(f, a, b, false)};
+            if (breakable(f, a, b)) opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, pair_covers(f, a, b, false)};
         }
         for (uint64_t y = en; y;) {
             int b = bb_pop(&y);
@@ -220,22 +252,36 @@ static bool find_from(Finder *f, uint64_t open, uint64_t used, int depth)
     return false;
 }
 
+bool pairing_breakable_may(const Rules *r, Board b)
+{
+    /* live for X and for O: no O inside and no X on an end, no X inside and
+     * no O on an end; that is no piece inside nor on an end */
+    const uint64_t occ = board_occupied(b);
+    const bool ends_matter = r->rules != RULES_ORIGINAL;
+    for (int i = 0; i < r->nwin; i++)
+        if (((r->win[i] | (ends_matter ? r->ends[i] : 0)) & occ) == 0) return false;
+    return true;
+}
+
 bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
 {
-    if (!pairing_parity(r, b)) return false;
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
-    const bool ends_matter = r->rules != RULES_ORIGINAL, same = r->rules == RULES_EXACT_END;
     Finder f;
+    f.brk = !pairing_parity(r, b); /* no parity: the breakable form */
+    if (f.brk && !pairing_breakable_may(r, b)) return false; /* the usual failure, found first */
+    const bool same = r->rules == RULES_EXACT_END && !f.brk;
     memset(f.in, 0, sizeof f.in);
     memset(f.at_end, 0, sizeof f.at_end);
+    f.lean[0] = f.lean[1] = 0;
     f.nw = 0;
     f.budget = budget;
     f.out = out;
     for (int i = 0; i < r->nwin; i++) {
-        uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
-        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
+        uint64_t w = r->win[i], e = r->ends[i];
+        int live = live_for(r, i, x, o);
         if (!live) continue;
         if (f.nw == 64) return false;
+        if (f.brk) f.lean[live - 1] |= 1ULL << f.nw;
         f.free[f.nw] = w & ~occ;
         f.ends[f.nw] = same ? e & ~occ : 0;
         for (uint64_t c = f.free[f.nw]; c;) f.in[bb_pop(&c)] |= 1ULL << f.nw;
@@ -246,9 +292,28 @@ bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
     return find_from(&f, all, 0, 0);
 }
 
+/* Is each opposite pair of ps breakable in b (pairing.h), read plainly:
+ * every live window holding both its cells live for one symbol only, the
+ * same one for the pair? */
+static bool each_pair_breakable(const Rules *r, Board b, const PairSet *ps)
+{
+    for (int j = 0; j < ps->n; j++) {
+        if (ps->p[j].same) return false;
+        uint64_t cells = (1ULL << ps->p[j].a) | (1ULL << ps->p[j].b);
+        int lean = 0; /* 1: X, 2: O (live_for's bits) */
+        for (int i = 0; i < r->nwin; i++) {
+            int live = live_for(r, i, b.s[PIECE_X], b.s[PIECE_O]);
+            if (!live || (r->win[i] & cells) != cells) continue;
+            if (live == 3 || (lean && lean != live)) return false;
+            lean = live;
+        }
+    }
+    return true;
+}
+
 bool pairing_holds(const Rules *r, Board b, const PairSet *ps)
 {
-    if (!pairing_parity(r, b) || ps->n < 0 || ps->n > PAIRING_MAX) return false;
+    if (ps->n < 0 || ps->n > PAIRING_MAX) return false;
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     uint64_t used = 0;
     for (int j = 0; j < ps->n; j++) {
@@ -259,11 +324,11 @@ bool pairing_holds(const Rules *r, Board b, const PairSet *ps)
         if (p.same && r->rules != RULES_EXACT_END) return false;
         used |= cells;
     }
+    if (!pairing_parity(r, b) && !each_pair_breakable(r, b, ps)) return false;
     const bool ends_matter = r->rules != RULES_ORIGINAL;
     for (int i = 0; i < r->nwin; i++) {
         uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
-        bool live = ((o & w) == 0 && (x & e) == 0) || ((x & w) == 0 && (o & e) == 0);
-        bool covered = !live;
+        bool covered = !live_for(r, i, x, o);
         for (int j = 0; j < ps->n && !covered; j++) {
             uint64_t a = 1ULL << ps->p[j].a, c = 1ULL << ps->p[j].b;
             covered = ps->p[j].same ? ((a & w) && (c & e)) || ((c & w) && (a & e)) : (a & w) && (c & w);

@@ -42,9 +42,72 @@
  * least one, for Chaos. So the condition is: the number of empty cells is
  * even with Order to move, or odd with Chaos to move (Chaos first plays a
  * free cell, which exists since the number is odd). On an even board that
- * is every position; on an odd one none, and the test is skipped. (With
+ * is every position; on an odd one none, and only the breakable form
+ * below can apply. (With
  * the wrong parity Order can play the last free cell and force Chaos to
  * break a pair; tests/test_pairing.c shows positions where that wins.)
+ *
+ * Breakable pairings (odd boards; issues 34 and 37). On an odd board the
+ * parity above never holds: Order can always take the last free cell and
+ * make Chaos move into a pair. A pairing still wins, whoever is to move
+ * and with no parity, when Chaos can afford that move, that is when every
+ * pair is breakable. Call the window w "live for S" when it holds no
+ * opposite symbol and (exact, exact-end) no S on its ends, knowledge.h's
+ * per-symbol liveness. An opposite pair p = {a, b} of empty cells is
+ * breakable when every live window holding both a and b is live for one
+ * symbol only, the same symbol s_p for all of them (a pair covering no
+ * live window is breakable too). The lemma: if the position is ongoing,
+ * the pairs are opposite, disjoint and empty, every live window holds
+ * some pair, and every pair is breakable, then Chaos wins.
+ *   Strategy. A pair is intact while both its cells are empty. Order plays
+ *   in an intact pair: Chaos plays the other symbol on its partner. Else
+ *   (a free cell; or Chaos moves first): Chaos plays any empty cell in no
+ *   intact pair, with either symbol, if there is one; if not, the board is
+ *   not full (the game goes on), so some pair q is intact, and Chaos
+ *   "breaks" it: opposite(s_q) on one of its cells. Its partner becomes a
+ *   free cell. Chaos always has its move.
+ *   Invariants, in every position but the one just after Order's move
+ *   in an intact pair (before Chaos's answer): (i) every
+ *   intact pair is breakable, with the same s_q: liveness for each symbol
+ *   only shrinks as pieces are added, so a window live for s_q only stays
+ *   so or dies, and a dead window stays dead; (ii) every window live now
+ *   holds an intact pair. (ii) holds at the start; a window live now was
+ *   live at the start, so it held a pair p then, and p is intact: had
+ *   Order and Chaos filled it, the window would hold X and O; had Chaos
+ *   broken it, the window, live then, was live for s_p only and got
+ *   opposite(s_p); dead either way.
+ *   No line is ever won. A win needs a window w that the move fills with
+ *   S (or, under exact-end, full of S on the full board) while it was live
+ *   for S just before: a run of k or more contains a window full of S
+ *   without the other symbol, a run of exactly k also has no S on its
+ *   ends, pieces only add, and a window full of S before the move would
+ *   have ended the game already (exact-end: see below). Before Order's
+ *   move, a free move or a breaking move, a live w holds an intact pair,
+ *   two empty cells, and one move fills at most one: w is not full after
+ *   it. Chaos's answer on b, partner of Order's a: a window live then and
+ *   holding b either holds a too, and gets X and O, or it did not hold
+ *   the pair {a, b} and so holds another intact pair (before Order's move
+ *   it held one; Order played in {a, b}), which stays empty. Under
+ *   exact-end, on the full board every pair has been filled or broken, so
+ *   by (ii) no window is live: no run of exactly k stands. Under original
+ *   and exact nothing is won on the way, and the full board is Chaos's.
+ *   The break move may land in windows held by other pairs: it only adds a
+ *   piece to them, which keeps (i) and (ii) (their pairs are untouched).
+ *   Same pairs are never breakable (they need Chaos's same answer on an
+ *   end, and breaking would leave the window's inside open), so a pairing
+ *   with same pairs takes the classic parity only.
+ *   The mixed form (some pairs breakable, some not, wrong parity) is not
+ *   sound by this argument and is not used: the number of free cells at
+ *   Order's turn keeps the parity of the empty cells (Order's free move and
+ *   Chaos's free or breaking move each change it by one, an exchange in a
+ *   pair by none), so it is odd at every Order turn of an odd board; Order
+ *   can play into the breakable pairs (Chaos must answer there, or leave
+ *   their windows to two of Order's moves) until none is left, then take
+ *   the last free cell, and Chaos must move into a pair that is not
+ *   breakable, opening a window live for both symbols.
+ *   On an even board every position has the parity, and a breakable
+ *   pairing is a classic one, so the form is looked for on odd boards only
+ *   (where pairing_parity fails).
  *
  * Two searches for a pairing, both sound: a found pairing is checked above;
  * not finding one (budget spent, or none exists) proves nothing.
@@ -61,7 +124,14 @@
  * cells: 40 decided in 2.6 M nodes, against 29 in 39.7 M without
  * pairing); the empty 6x6 board under
  * exact-end has an 18-pair pairing (found within 160 steps), so it
- * is a Chaos win with no search.
+ * is a Chaos win with no search. The breakable form (results/claims/
+ * odd-pairing.md): 54 random 5x5 k=5 positions with 16-20 empty cells
+ * (18 a rule set) took 45 K nodes with it against 44.6 M without (1 000x;
+ * 54 decided against 49 in 60 s each, the 5 others counted to their stop);
+ * the empty 5x5 board with k = 5,
+ * undecided after 600 s (171 M nodes, original) and 2 x 2 400 s of
+ * job-level search before, is a Chaos win under all three rule sets in
+ * 2-3.4 M nodes (10-57 s on two threads, load average 6-10).
  */
 #ifndef OCS_PAIRING_H
 #define OCS_PAIRING_H
@@ -91,14 +161,25 @@ static inline bool pairing_parity(const Rules *r, Board b)
     return board_order_to_move(b) == !(empty & 1);
 }
 
+/* Can the breakable form hold at all in b: is no window live for both
+ * symbols (no piece in it, nor under exact and exact-end on its ends)? A
+ * few mask tests, for callers to skip the dearer work around a search
+ * (on odd boards most positions fail here). */
+bool pairing_breakable_may(const Rules *r, Board b);
+
 /* A pairing for the ongoing position b, within budget steps: true and the
- * pairs in out (when out is not NULL), or false. Same pairs only under
- * exact-end; at most 64 live windows (false with more). */
+ * pairs in out (when out is not NULL), or false. Where the parity holds,
+ * the classic form (same pairs only under exact-end); where it fails (odd
+ * boards), the breakable form: opposite pairs only, each breakable, found
+ * by the same search over breakable pairs alone. At most 64 live windows
+ * (false with more). */
 bool pairing_find(const Rules *r, Board b, int budget, PairSet *out);
 
-/* Is ps a pairing (disjoint empty cells, kinds the rules allow, every live
- * window covered, parity) for b? The plain check, for tests and for the
- * proof writer's own assertion. */
+/* Is ps a pairing for b: disjoint empty cells on the board, every live
+ * window covered, and either the classic form (kinds the rules allow, the
+ * parity) or the breakable form (opposite pairs only, each breakable; any
+ * side to move)? The plain check, for tests and for the proof writer's own
+ * assertion. */
 bool pairing_holds(const Rules *r, Board b, const PairSet *ps);
 
 #endif

@@ -293,7 +293,7 @@ int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines,
 {
     /* Version 2 where a lemma line may be written (README, certificates):
      * the centre for Order, a pairing for Chaos, each with its switch. */
-    bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing && !(d->r->n & 1);
+    bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing;
     bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on);
     ValueSource v = {d, winner};
     Writer w = {.f = f, .r = d->r, .move = value_move, .arg = &v, .centre = &d->centre, .winner = winner,

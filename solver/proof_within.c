@@ -100,7 +100,7 @@ int proof_write_not_within(FILE *f, DfpnDepth *s, Board root, int plies, uint64_
         return -1;
     }
     /* Pairing lines close Chaos's branches as in a value proof (proof.c) */
-    bool pairing = s->kn.pairing && !(s->r->n & 1);
+    bool pairing = s->kn.pairing;
     WithinSource v = {s, board_count(root), plies};
     Writer w = {.f = f, .r = s->r, .move = chaos_move, .arg = &v, .centre = NULL, .winner = WINNER_CHAOS,
                 .pairing = pairing, .bounded = true, .horizon = plies, .max_lines = max_lines, .err = err,

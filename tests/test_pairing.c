@@ -99,9 +99,46 @@ static bool tp_valid(const RefPos *p, const Windows *w, const TPairs *t)
     return true;
 }
 
+/* Is window i live for symbol s (0: X, 1: O)? */
+static bool live_for(const RefPos *p, const Windows *w, int i, int s)
+{
+    char me = "XO"[s], other = "OX"[s];
+    for (int j = 0; j < w->len[i]; j++)
+        if (p->cell[w->cell[i][j]] == other) return false;
+    if (p->rules != REF_ORIGINAL)
+        for (int j = 0; j < w->nend[i]; j++)
+            if (p->cell[w->end[i][j]] == me) return false;
+    return true;
+}
+
+/* Is the opposite pair {a, b} breakable (pairing.h): every live window
+ * holding both live for one symbol only, the same one? */
+static bool tp_breakable_pair(const RefPos *p, const Windows *w, int a, int b)
+{
+    int lean = -1;
+    for (int i = 0; i < w->nw; i++) {
+        if (!in_window(w, i, a) || !in_window(w, i, b)) continue;
+        bool lx = live_for(p, w, i, 0), lo = live_for(p, w, i, 1);
+        if (!lx && !lo) continue;
+        if (lx && lo) return false;
+        if (lean >= 0 && lean != lo) return false;
+        lean = lo;
+    }
+    return true;
+}
+
+/* The breakable form: a pairing (tp_valid) of opposite pairs, each breakable. */
+static bool tp_breakable(const RefPos *p, const Windows *w, const TPairs *t)
+{
+    if (!tp_valid(p, w, t)) return false;
+    for (int j = 0; j < t->n; j++)
+        if (t->same[j] || !tp_breakable_pair(p, w, t->a[j], t->b[j])) return false;
+    return true;
+}
+
 /* Exhaustive: a pairing covering every live window from window i on, same
- * pairs allowed or not. */
-static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char *used, bool same)
+ * pairs allowed or not; with brk, breakable opposite pairs only. */
+static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char *used, bool same, bool brk)
 {
     while (i < w->nw && (!live(p, w, i) || covered(w, i, t))) i++;
     if (i == w->nw) return true;
@@ -113,9 +150,10 @@ static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char
             for (int kind = 0; kind < 1 + same; kind++) {
                 if (kind == 0 && (b < a || !in_window(w, i, b))) continue;
                 if (kind == 1 && !at_end(w, i, b)) continue;
+                if (brk && (kind == 1 || !tp_breakable_pair(p, w, a, b))) continue;
                 t->a[t->n] = a, t->b[t->n] = b, t->same[t->n] = kind == 1, t->n++;
                 used[a] = used[b] = 1;
-                bool ok = exhaustive(p, w, i + 1, t, used, same);
+                bool ok = exhaustive(p, w, i + 1, t, used, same, brk);
                 used[a] = used[b] = 0;
                 t->n--;
                 if (ok) return true;
@@ -129,7 +167,14 @@ static bool has_pairing(const RefPos *p, const Windows *w, bool same)
 {
     TPairs t = {0};
     char used[64] = {0};
-    return exhaustive(p, w, 0, &t, used, same);
+    return exhaustive(p, w, 0, &t, used, same, false);
+}
+
+static bool has_breakable(const RefPos *p, const Windows *w, TPairs *t)
+{
+    char used[64] = {0};
+    t->n = 0;
+    return exhaustive(p, w, 0, t, used, false, true);
 }
 
 /* The parity of pairing.h, from the reference position. */
@@ -181,7 +226,8 @@ static void sample(Sample s)
         tl_init_rules(&r, &p);
         PairSet ps;
         bool got = pairing_find(&r, tl_board(&p), 1000000, &ps);
-        bool own = parity_ok(&p) && has_pairing(&p, &w, s.rules == REF_EXACT_END);
+        TPairs own_pairs;
+        bool own = parity_ok(&p) ? has_pairing(&p, &w, s.rules == REF_EXACT_END) : has_breakable(&p, &w, &own_pairs);
         char str[65];
         ref_format(&p, str);
         cr_expect_eq(got, own, "%dx%d k=%d rules %d %s: pairing_find %d, exhaustive %d", s.n, s.n, s.k, s.rules, str,
@@ -190,6 +236,8 @@ static void sample(Sample s)
         claims++;
         TPairs tp = to_ref(&ps, s.n);
         cr_expect(tp_valid(&p, &w, &tp), "%s: the pairs found are no pairing", str);
+        cr_expect(parity_ok(&p) || tp_breakable(&p, &w, &tp), "%s: no parity, and a pair found is not breakable", str);
+        cr_expect(pairing_holds(&r, tl_board(&p), &ps), "%s: pairing_holds refuses what pairing_find found", str);
         for (int j = 0; j < tp.n; j++)
             cr_expect(!tp.same[j] || s.rules == REF_EXACT_END, "%s: a same pair under rules %d", str, s.rules);
         cr_expect(!brute_order_wins(memo, &p), "%s (rules %d): claimed by a pairing, but Order wins", str, s.rules);
@@ -214,10 +262,12 @@ Test(pairing, brute_4x4)
 }
 
 /* On an odd board the parity never holds, and it is needed: among 5x5 k=4
- * positions that have a covering pairing (parity apart), pairing_find
- * claims none, and under exact-end the brute force finds Order wins among
- * them (under original such wins are rare: none in this sample, so there
- * the test only shows that nothing is claimed). */
+ * positions that have a covering pairing (parity apart) but no breakable
+ * one, pairing_find claims none, pairing_holds refuses that covering
+ * pairing (a pair in it is not breakable), and under exact-end the brute
+ * force finds Order wins among them (under original such wins are rare:
+ * none in this sample, so there the test only shows that nothing is
+ * claimed). */
 Test(pairing, parity_needed_5x5)
 {
     for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs += 2) {
@@ -235,17 +285,145 @@ Test(pairing, parity_needed_5x5)
             tl_init_rules(&r, &p);
             char str[26];
             ref_format(&p, str);
-            cr_expect(!pairing_find(&r, tl_board(&p), 1000000, NULL), "%s: claimed on an odd board", str);
-            if (!has_pairing(&p, &w, rs == REF_EXACT_END)) continue;
+            TPairs tb;
+            if (has_breakable(&p, &w, &tb)) continue;
+            cr_expect(!pairing_find(&r, tl_board(&p), 1000000, NULL), "%s: claimed without a breakable pairing", str);
+            TPairs any = {0};
+            char used[64] = {0};
+            if (!exhaustive(&p, &w, 0, &any, used, rs == REF_EXACT_END, false)) continue;
+            PairSet ps = {.n = any.n};
+            for (int i = 0; i < any.n; i++)
+                ps.p[i] = (PairingPair){(uint8_t)board_cell(any.a[i] / 5, any.a[i] % 5),
+                                        (uint8_t)board_cell(any.b[i] / 5, any.b[i] % 5), any.same[i]};
+            cr_expect(!pairing_holds(&r, tl_board(&p), &ps), "%s: a covering pairing, not breakable, held", str);
             covering++;
             order_wins += brute_order_wins(memo, &p);
         }
-        cr_log_info("5x5 rules %d: %d positions with a covering pairing, %d of them Order wins", rs, covering,
-                    order_wins);
+        cr_log_info("5x5 rules %d: %d positions with a covering pairing and no breakable one, %d of them Order wins",
+                    rs, covering, order_wins);
         if (rs == REF_EXACT_END)
             cr_expect_gt(order_wins, 0, "no Order win with a covering pairing: parity untested");
         brute_free(memo);
     }
+}
+
+/* The breakable form on odd boards (pairing.h): whatever pairing_find
+ * claims is breakable by this file's own check and a Chaos win for the
+ * brute force, with either side to move; it finds one exactly when this
+ * file's exhaustive search for breakable pairings does. */
+Test(pairing, breakable_odd_boards, .timeout = 900)
+{
+    static const struct {
+        int n, k, min_empty, max_empty, count, want;
+    } cfg[] = {{5, 5, 4, 12, 800, 40}, {5, 4, 2, 8, 3000, 10}, {7, 6, 4, 11, 400, 40}, {7, 7, 4, 11, 250, 40}};
+    for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
+        for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++)
+            sample((Sample){cfg[c].n, cfg[c].k, rs, cfg[c].count, cfg[c].min_empty, cfg[c].max_empty, cfg[c].want,
+                            0, (uint64_t)(500 + 10 * c + (size_t)rs)});
+}
+
+/* The same search's answers split by the side to move: the breakable form
+ * needs no parity, so both sides' positions are claimed, and the brute
+ * force agrees for both. */
+Test(pairing, breakable_either_side_to_move)
+{
+    Windows w;
+    windows(5, 5, &w);
+    Rules r;
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    uint64_t rng = 777;
+    int claims[2] = {0, 0};
+    for (int t = 0; t < 1500; t++) {
+        RefPos p;
+        int rs = t % 3, empty = 4 + tl_below(&rng, 9);
+        if (tl_random_ongoing(&p, 5, 5, rs, 25 - empty, &rng) != 0) continue;
+        tl_init_rules(&r, &p);
+        if (!pairing_find(&r, tl_board(&p), 1000000, NULL)) continue;
+        char str[26];
+        ref_format(&p, str);
+        claims[empty % 2 == 0]++; /* 25 - empty pieces: Chaos to move when that is odd, i.e. empty even */
+        cr_expect(!brute_order_wins(memo, &p), "%s (rules %d): claimed, but Order wins", str, rs);
+    }
+    cr_log_info("5x5 k=5 breakable claims: %d with Order to move, %d with Chaos to move", claims[0], claims[1]);
+    cr_expect_geq(claims[0], 20, "too few Order-to-move claims");
+    cr_expect_geq(claims[1], 20, "too few Chaos-to-move claims");
+    brute_free(memo);
+}
+
+/* pairing_holds on spoiled breakable pairings: a pair dropped, a pair
+ * replaced by two other empty cells, a cell moved onto any cell (maybe
+ * occupied, off the pairs or in one), or instead a covering pairing this
+ * file's exhaustive search found with no regard to breakability (on an odd
+ * board, so the classic parity fails); it must agree with this file's own
+ * check every time, and what it accepts the brute force must call a Chaos
+ * win. Refusals for want of breakability alone (the pairs cover every live
+ * window) must occur, and among them Order wins. */
+Test(pairing, breakable_spoiled)
+{
+    static const int sizes[][2] = {{5, 5}, {5, 4}, {7, 6}, {7, 7}};
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    uint64_t rng = 4242;
+    int checked = 0, accepted = 0, not_breakable = 0, nb_order_wins = 0;
+    for (int t = 0; t < 6000; t++) {
+        int n = sizes[t % 4][0], k = sizes[t % 4][1], rs = (t / 4) % 3, nn = n * n;
+        int empty = 4 + tl_below(&rng, n == 5 ? 9 : 8);
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rs, nn - empty, &rng) != 0) continue;
+        Rules r;
+        tl_init_rules(&r, &p);
+        PairSet ps;
+        Windows w;
+        windows(n, k, &w);
+        int spoil = tl_below(&rng, 4);
+        if (spoil == 3) { /* a covering pairing, breakable or not */
+            TPairs any = {0};
+            char used[64] = {0};
+            if (!exhaustive(&p, &w, 0, &any, used, false, false)) continue;
+            ps.n = any.n;
+            for (int i = 0; i < any.n; i++)
+                ps.p[i] = (PairingPair){(uint8_t)board_cell(any.a[i] / n, any.a[i] % n),
+                                        (uint8_t)board_cell(any.b[i] / n, any.b[i] % n), false};
+        } else if (!pairing_find(&r, tl_board(&p), 1000000, &ps) || ps.n == 0) {
+            continue;
+        }
+        int j = ps.n ? tl_below(&rng, ps.n) : 0;
+        int empties[64], ne = 0;
+        for (int i = 0; i < nn; i++)
+            if (p.cell[i] == '.') empties[ne++] = i;
+        int cell = 0;
+        if (spoil == 0) {
+            ps.p[j] = ps.p[--ps.n];
+        } else if (spoil == 1) {
+            int a = empties[tl_below(&rng, ne)], b = empties[tl_below(&rng, ne)];
+            ps.p[j].a = (uint8_t)board_cell(a / n, a % n);
+            ps.p[j].b = (uint8_t)board_cell(b / n, b % n);
+        } else if (spoil == 2) {
+            cell = tl_below(&rng, nn);
+            ps.p[j].b = (uint8_t)board_cell(cell / n, cell % n);
+        }
+        TPairs tp = to_ref(&ps, n);
+        bool own = tp_breakable(&p, &w, &tp), got = pairing_holds(&r, tl_board(&p), &ps);
+        char str[65];
+        ref_format(&p, str);
+        cr_expect_eq(got, own, "%s (rules %d, spoil %d): pairing_holds %d, own check %d", str, rs, spoil, got, own);
+        checked++;
+        if (got) {
+            accepted++;
+            cr_expect(!brute_order_wins(memo, &p), "%s (rules %d): accepted, but Order wins", str, rs);
+        } else if (tp_valid(&p, &w, &tp)) {
+            not_breakable++;
+            nb_order_wins += brute_order_wins(memo, &p);
+        }
+    }
+    /* (refusals for breakability alone are rare here; parity_needed_5x5 makes them) */
+    cr_log_info("spoiled breakable pairings: %d checked, %d still hold, %d refused only for breakability (%d of "
+                "them Order wins)",
+                checked, accepted, not_breakable, nb_order_wins);
+    cr_expect_geq(checked, 200, "too few spoiled pairings");
+    cr_expect_geq(accepted, 100, "too few spoiled pairings that still hold");
+    brute_free(memo);
 }
 
 /* The empty boards: 6x6 under exact-end has a pairing, and the one found is

@@ -135,9 +135,43 @@ static int count_empty(const RefPos *p)
     return e;
 }
 
+/* Can window w still win for the symbol me (the README's reading)? */
+static int can_win_for(const RefPos *p, const TWin *w, char me)
+{
+    char other = me == 'X' ? 'O' : 'X';
+    for (int i = 0; i < w->ncells; i++)
+        if (p->cell[w->cell[i]] == other) return 0;
+    if (p->rules != REF_ORIGINAL)
+        for (int i = 0; i < w->nends; i++)
+            if (p->cell[w->end[i]] == me) return 0;
+    return 1;
+}
+
+/* Every pair breakable (the README): '~', and every live window holding
+ * both its cells can still win for one symbol only, the same one. */
+static int all_breakable(const RefPos *p, const TPair *q, int nq)
+{
+    static TWin w[512];
+    int nw = all_windows(p->n, p->k, w);
+    for (int j = 0; j < nq; j++) {
+        if (q[j].same) return 0;
+        char lean = 0;
+        for (int i = 0; i < nw; i++) {
+            if (!has(w[i].cell, w[i].ncells, q[j].a) || !has(w[i].cell, w[i].ncells, q[j].b)) continue;
+            int x = can_win_for(p, &w[i], 'X'), o = can_win_for(p, &w[i], 'O');
+            if (x && o) return 0;
+            if (!x && !o) continue;
+            char s = x ? 'X' : 'O';
+            if (lean && lean != s) return 0;
+            lean = s;
+        }
+    }
+    return 1;
+}
+
 /* All the lemma's conditions, read from the README: claim Chaos, not over,
- * '=' only under exact-end, pair cells empty and used once, parity, every
- * live window covered. */
+ * '=' only under exact-end, pair cells empty and used once, parity or
+ * every pair breakable, every live window covered. */
 static int spec_holds(const RefPos *p, int claim_chaos, const TPair *q, int nq)
 {
     int nn = p->n * p->n, seen[64] = {0};
@@ -149,7 +183,7 @@ static int spec_holds(const RefPos *p, int claim_chaos, const TPair *q, int nq)
         if (seen[q[i].a]++ || seen[q[i].b]++) return 0;
     }
     int e = count_empty(p), order_to_move = (nn - e) % 2 == 0;
-    if (!((order_to_move && e % 2 == 0) || (!order_to_move && e % 2 == 1))) return 0;
+    if (!((order_to_move && e % 2 == 0) || (!order_to_move && e % 2 == 1)) && !all_breakable(p, q, nq)) return 0;
     return uncovered(p, q, nq, unc) == 0;
 }
 
@@ -367,6 +401,119 @@ Test(verify_pairing, each_condition_broken)
     expect_invalid(4, 4, REF_ORIGINAL, "chaos", "-", "- lemma pairing\n", "window a1-d1 is not covered (line 6)");
 }
 
+/* The breakable form on a 5x5 board (k = 5, no window has ends, so the
+ * three rule sets agree): column d can still win for X only, the diagonal
+ * a1-e5 for O only, the diagonal e1-a5 for X only; every other line holds
+ * X and O. Chaos to move (15 pieces), so the parity fails, and the three
+ * pairs are breakable. The brute force agrees; every spoiled line is
+ * refused with its reason. */
+static const char ODD5[] = "OX...OO.XOXO..OO.O.XX.X.O";
+
+Test(verify_pairing, breakable_pairs_on_an_odd_board)
+{
+    BruteMemo *memo = brute_new();
+    for (int rules = 0; rules < 3; rules++) {
+        RefPos p;
+        ref_parse(&p, 5, 5, rules, ODD5);
+        cr_assert(!brute_order_wins(memo, &p), "rules %d: the example is no Chaos win", rules);
+        TPair q[3];
+        int nq = parse_pairs(5, "c3:d4~ e1:b4~ d1:d3~", q);
+        cr_assert(spec_holds(&p, 1, q, nq) && all_breakable(&p, q, nq));
+        char lines[256];
+        snprintf(lines, sizeof lines, "%s lemma pairing c3:d4~ e1:b4~ d1:d3~\n", ODD5);
+        char *t = cert(5, 5, rules, "chaos", ODD5, lines);
+        VerifyResult r;
+        cr_assert_eq(check(t, &r), 0, "rules %d: %s", rules, r.error);
+        cr_assert(r.lines_used == 1);
+        free(t);
+        /* in another frame: the line is checked as written, the proof reaches it up to symmetry */
+        char rotated[512];
+        lemma_line(&p, q, nq, 5 | 8, rotated);
+        t = cert(5, 5, rules, "chaos", ODD5, rotated);
+        cr_assert_eq(check(t, &r), 0, "rules %d, rotated: %s", rules, r.error);
+        free(t);
+    }
+    brute_free(memo);
+    static const struct {
+        const char *pairs, *why;
+    } bad[] = {
+        /* a window left uncovered */
+        {"c3:d4~ e1:b4~", "window d1-d5 is not covered"},
+        /* a pair on an occupied cell (d2 holds X) */
+        {"c3:d4~ e1:b4~ d1:d2~", "pair d1:d2~ holds an empty cell and X"},
+        /* a same pair is never breakable (and needs exact-end anyway) */
+        {"c3:d4~ e1:b4~ d1:d3=", "a same-symbol pair d1:d3= needs rules exact-end"},
+        /* a pair with a cell that holds O */
+        {"c3:d4~ e1:b4~ d1:e5~", "pair d1:e5~ holds an empty cell and O"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char lines[256];
+        snprintf(lines, sizeof lines, "%s lemma pairing %s\n", ODD5, bad[i].pairs);
+        expect_invalid(5, 5, REF_ORIGINAL, "chaos", ODD5, lines, bad[i].why);
+    }
+    /* exact-end, where '=' pairs are allowed: still refused, a same pair is not breakable */
+    char lines[256];
+    snprintf(lines, sizeof lines, "%s lemma pairing c3:d4~ e1:b4~ d1:d3=\n", ODD5);
+    expect_invalid(5, 5, REF_EXACT_END, "chaos", ODD5, lines,
+                   "Chaos to move with 10 empty cells (needs an even number at Order's turn, or every pair "
+                   "breakable: d1:d3= is a same-symbol pair)");
+}
+
+/* Pairs that are not breakable, on 5x5 k=4 (windows overlap on a line):
+ * with X on a1 and O on e1, window a1-d1 can win for X only and b1-e1 for
+ * O only, so b1:c1 (in both) is not breakable; an empty line can win for
+ * both. Order to move with 23 empty cells: the parity fails too. */
+Test(verify_pairing, pairs_that_are_not_breakable)
+{
+    const char *pos = "X...O....................";
+    char lines[128];
+    snprintf(lines, sizeof lines, "%s lemma pairing b1:c1~\n", pos);
+    expect_invalid(5, 4, REF_ORIGINAL, "chaos", pos, lines,
+                   "Order to move with 23 empty cells (needs an even number at Order's turn, or every pair "
+                   "breakable: b1:c1~ is not: a1-d1 can win for X only, b1-e1 for O) (line 6)");
+    snprintf(lines, sizeof lines, "%s lemma pairing a2:b2~\n", pos);
+    expect_invalid(5, 4, REF_ORIGINAL, "chaos", pos, lines,
+                   "breakable: a2:b2~ is not: a2-d2 can win for X and O)");
+    /* the same under exact, where ends count (row 2 and its ends are empty) */
+    expect_invalid(5, 4, REF_EXACT, "chaos", pos, lines, "a2:b2~ is not: a2-d2 can win for X and O");
+}
+
+/* Hostile pairing lines on odd boards: off the board, overlapping, the
+ * same cell twice: the file is malformed (exit 2), named by its line. */
+Test(verify_pairing, hostile_lines_on_odd_boards)
+{
+    static const struct {
+        int n;
+        const char *pairs, *error;
+    } cases[] = {
+        {5, "c3:d4~ e1:b4~ d1:f3~", "6: bad pair 'd1:f3~': bad cell 'f3'"},
+        {5, "c3:d4~ e1:b4~ d1:d6~", "6: bad pair 'd1:d6~': bad cell 'd6'"},
+        {5, "c3:d4~ e1:b4~ d1:d0~", "6: bad pair 'd1:d0~': bad cell 'd0'"},
+        {5, "c3:d4~ e1:b4~ d1:c3~", "6: cell c3 is in two pairs (c3:d4~ and d1:c3~)"},
+        {5, "c3:d4~ e1:b4~ d4:d4~", "6: bad pair 'd4:d4~': the same cell twice"},
+        {5, "c3:d4~ e1:b4~ d1:d3~ d1:d3~", "6: cell d1 is in two pairs"},
+        {7, "a1:h1~", "6: bad pair 'a1:h1~': bad cell 'h1'"},
+        {7, "a1:a8~", "6: bad pair 'a1:a8~': bad cell 'a8'"},
+        {7, "a1:b1~ b1:c1~", "6: cell b1 is in two pairs"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int n = cases[i].n;
+        char text[512], root[64];
+        if (n == 5) {
+            strcpy(root, ODD5);
+        } else {
+            memset(root, '.', 49);
+            root[49] = '\0';
+        }
+        snprintf(text, sizeof text,
+                 "ocproof 2\nboard %d %d\nrules original\nwinner chaos\nroot %s\n%s lemma pairing %s\n", n, n, root,
+                 root, cases[i].pairs);
+        char tag[32];
+        snprintf(tag, sizeof tag, "odd case %zu", i);
+        cg_expect_malformed(text, cases[i].error, tag);
+    }
+}
+
 Test(verify_pairing, no_pairs_where_no_window_is_live)
 {
     /* Every line of four holds X and O; Order to move, 6 empty cells. */
@@ -580,15 +727,17 @@ static int only_same_fails(const RefPos *p, const TPair *q, int nq)
 Test(verify_pairing, where_the_verifier_accepts_chaos_wins_by_brute_force, .timeout = 300)
 {
     static const Config cfg[] = {
-        {4, 3, 2, 10, 300, -1},           {4, 4, 2, 12, 600, -1},  {5, 4, 4, 10, 150, -1},
+        {4, 3, 2, 10, 300, -1},           {4, 4, 2, 12, 600, -1},  {5, 4, 4, 10, 900, -1},
         {6, 5, 4, 10, 1200, -1},          {6, 5, 4, 10, 600, REF_EXACT_END},
-        {6, 5, 4, 10, 300, REF_EXACT},    {6, 5, 11, 12, 30, -1},
+        {6, 5, 4, 10, 300, REF_EXACT},    {6, 5, 11, 12, 30, -1},  {5, 5, 4, 12, 600, -1},
+        {7, 6, 4, 10, 300, -1},           {7, 7, 4, 10, 200, -1},
     };
     uint64_t rng = 402;
     BruteMemo *memo = brute_new();
     static Search s;
     int accepted = 0, needs_same = 0, refused = 0, by_rules[3] = {0, 0, 0};
     int refused_searched = 0, refused_order_wins = 0, same_searched = 0, same_order_wins = 0;
+    int odd_accepted = 0, odd_refused_covering = 0, odd_refused_order_wins = 0;
     clock_t t0 = clock();
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
         for (int t = 0; t < cfg[c].trials; t++) {
@@ -630,13 +779,19 @@ Test(verify_pairing, where_the_verifier_accepts_chaos_wins_by_brute_force, .time
             if (rc == 0) {
                 cr_assert(!brute_order_wins(memo, &p), "accepted, but Order wins:\n%s", text);
                 accepted++;
+                odd_accepted += n % 2;
                 by_rules[rules]++;
                 int has_same = 0;
                 for (int i = 0; i < nq; i++) has_same |= q[i].same;
                 needs_same += has_same && same_needed;
             } else {
                 refused++;
-                if (only_same_fails(&p, q, nq) && same_searched < 60) {
+                char unc[8192];
+                if (n % 2 && uncovered(&p, q, nq, unc) == 0 && odd_refused_covering < 150) {
+                    /* an odd board, every live window covered: refused for want of breakability */
+                    odd_refused_covering++;
+                    odd_refused_order_wins += brute_order_wins(memo, &p);
+                } else if (only_same_fails(&p, q, nq) && same_searched < 60) {
                     same_searched++;
                     same_order_wins += brute_order_wins(memo, &p);
                 } else if (refused_searched < 150 && count_empty(&p) <= 10) {
@@ -648,10 +803,15 @@ Test(verify_pairing, where_the_verifier_accepts_chaos_wins_by_brute_force, .time
         }
     brute_free(memo);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    cr_log_info("pairing vs brute force: %d accepted (%d/%d/%d by rules; %d needing a '=' pair), %d refused; "
-                "Order wins %d of %d refusals searched, and %d of %d with '=' pairs under exact; %.1f s",
-                accepted, by_rules[0], by_rules[1], by_rules[2], needs_same, refused, refused_order_wins,
-                refused_searched, same_order_wins, same_searched, secs);
+    cr_log_info("pairing vs brute force: %d accepted (%d/%d/%d by rules; %d needing a '=' pair; %d on odd boards), "
+                "%d refused; Order wins %d of %d refusals searched, %d of %d with '=' pairs under exact, %d of %d "
+                "covering ones on odd boards; %.1f s",
+                accepted, by_rules[0], by_rules[1], by_rules[2], needs_same, odd_accepted, refused,
+                refused_order_wins, refused_searched, same_order_wins, same_searched, odd_refused_order_wins,
+                odd_refused_covering, secs);
+    /* The breakable form: accepted on odd boards, and refused covering pairings there where Order wins. */
+    cr_assert(odd_accepted >= 50, "only %d accepted on odd boards", odd_accepted);
+    cr_assert(odd_refused_order_wins >= 3, "only %d of %d", odd_refused_order_wins, odd_refused_covering);
     cr_assert(accepted >= 50 && by_rules[0] >= 5 && by_rules[1] >= 5 && by_rules[2] >= 5,
               "accepted %d (%d/%d/%d)", accepted, by_rules[0], by_rules[1], by_rules[2]);
     cr_assert(needs_same >= 5, "only %d accepted certificates need a '=' pair", needs_same);

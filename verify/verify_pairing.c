@@ -117,6 +117,56 @@ static bool covers(const Window *w, VrPair p)
            (in_cells(w->cell, w->ncells, p.b) && in_cells(w->end, w->nends, p.a));
 }
 
+/* "a1-e1", a window's first and last cells. */
+static void window_name(int n, const Window *w, char *out)
+{
+    vr_cell_name(n, w->cell[0], out);
+    out[2] = '-';
+    vr_cell_name(n, w->cell[w->ncells - 1], out + 3);
+}
+
+/* Condition 5's other branch: is every pair '~' and breakable (every live
+ * window holding both its cells can win for one symbol only, the same one
+ * for all of them)? If not, why names the first pair that is not. */
+static bool all_breakable(const VrGame *g, const uint8_t *cells, const VrPair *pairs, int npairs, char *why,
+                          size_t why_len)
+{
+    int n = g->n, k = g->k;
+    char pn[8], wn[8], first[8];
+    for (int p = 0; p < npairs; p++) {
+        vr_pair_format(n, pairs[p], pn);
+        if (pairs[p].same) {
+            snprintf(why, why_len, "%s is a same-symbol pair", pn);
+            return false;
+        }
+        uint8_t lean = VR_EMPTY; /* VR_X or VR_O once a live window holding the pair is seen */
+        for (int d = 0; d < 4; d++)
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < n; c++) {
+                    if (!vr_on_board(n, r + (k - 1) * VR_DIRS[d][0], c + (k - 1) * VR_DIRS[d][1])) continue;
+                    Window w;
+                    window_at(n, k, r, c, d, &w);
+                    if (!in_cells(w.cell, w.ncells, pairs[p].a) || !in_cells(w.cell, w.ncells, pairs[p].b)) continue;
+                    bool x = can_win(g, cells, &w, VR_X), o = can_win(g, cells, &w, VR_O);
+                    if (!x && !o) continue;
+                    window_name(n, &w, wn);
+                    if (x && o) {
+                        snprintf(why, why_len, "%s is not: %s can win for X and O", pn, wn);
+                        return false;
+                    }
+                    uint8_t s = x ? VR_X : VR_O;
+                    if (lean != VR_EMPTY && lean != s) {
+                        snprintf(why, why_len, "%s is not: %s can win for %s only, %s for %s", pn, first,
+                                 vr_content(lean), wn, vr_content(s));
+                        return false;
+                    }
+                    if (lean == VR_EMPTY) memcpy(first, wn, sizeof first);
+                    lean = s;
+                }
+    }
+    return true;
+}
+
 int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
                      char *why, size_t why_len)
 {
@@ -152,10 +202,12 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
     int empty = 0;
     for (int i = 0; i < nn; i++) empty += cells[i] == VR_EMPTY;
     bool order_to_move = (nn - empty) % 2 == 0;
-    if (order_to_move != (empty % 2 == 0))
+    char unbroken[96];
+    if (order_to_move != (empty % 2 == 0) && !all_breakable(g, cells, pairs, npairs, unbroken, sizeof unbroken))
         return vr_why(why, why_len,
-                    "%s to move with %d empty cells (the pairing needs an even number at Order's turn)",
-                    order_to_move ? "Order" : "Chaos", empty);
+                    "%s to move with %d empty cells (needs an even number at Order's turn, or every pair "
+                    "breakable: %s)",
+                    order_to_move ? "Order" : "Chaos", empty, unbroken);
 
     for (int d = 0; d < 4; d++)
         for (int r = 0; r < n; r++)

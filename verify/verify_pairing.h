@@ -24,10 +24,39 @@
  *   5. parity: with E empty cells, Order is to move and E is even, or
  *      Chaos is to move and E is odd (Order is to move iff the number of
  *      pieces is even; so this holds on every even board and on no odd one);
+ *      or, instead, every pair is breakable (below);
  *   6. every live window is covered by a pair.
+ * A pair is breakable when it is '~' and every live window holding both its
+ * cells can still win for one symbol only, the same symbol S for all of
+ * them (a pair in no live window is breakable). The line has one syntax
+ * for both forms; the verifier decides which condition holds.
  *
- * Why it holds. Chaos's strategy: when Order plays on a cell of a pair,
- * Chaos at once fills the other cell of the pair ('~' with the other
+ * Why the breakable form holds, with either side to move and no parity.
+ * A pair is intact while both its cells are empty. Chaos's strategy: when
+ * Order plays on a cell of an intact pair, Chaos plays the other symbol on
+ * the other cell; otherwise (Order played elsewhere, or Chaos moves first)
+ * Chaos plays any empty cell outside the intact pairs, or, if there is
+ * none, breaks an intact pair: the symbol other than its S on one of its
+ * cells (the board is not full, since the game goes on, so an intact pair
+ * is there). A window that can win for S only can afterwards win for S
+ * only or for nobody (pieces only add), so an intact pair stays breakable
+ * with the same S. Every window that can still win holds an intact pair
+ * (but between Order's move in a pair and Chaos's answer): it could win at
+ * the start, so it held a pair then; had that pair been filled by Order
+ * and Chaos, the window would hold X and O; had Chaos broken it, the
+ * window, winnable then for S only, would hold the other symbol inside.
+ * A winning line needs a window that could win for S just before the move
+ * that fills it with S (original, exact), or a window full of S that can
+ * win for S on the full board (exact-end). The first never happens: before
+ * Order's move, or a free or breaking move of Chaos, such a window holds an
+ * intact pair, two empty cells, and one move fills one at most; Chaos's
+ * answer on the partner b of Order's a fills a window that holds b and a
+ * with X and O, and a window that holds b but not a held another intact
+ * pair, still empty. The second never happens: on the full board no pair is
+ * intact, so no window can still win.
+ *
+ * Why the classic form holds. Chaos's strategy: when Order plays on a cell
+ * of a pair, Chaos at once fills the other cell of the pair ('~' with the other
  * symbol, '=' with the same one); when Order plays on a cell outside every
  * pair (a free cell), Chaos plays on another free cell, anything. Parity
  * makes this possible: if Chaos moves first it plays one free cell (E is odd
