@@ -17,12 +17,13 @@ enum { DFPN_ROOT_PAIRING = 20000 };
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12, .threat_plies = THREATS_DEFAULT_PLIES, .threat_nodes = THREATS_DEFAULT_NODES}};
+    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .center_first = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12, .threat_plies = THREATS_DEFAULT_PLIES, .threat_nodes = THREATS_DEFAULT_NODES}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
 {
     *d = (Dfpn){.r = r, .cfg = *cfg, .tt = tt};
+    if (cfg->center_first) dfpn_kernel_center_order(r->n, d->cells_first);
     centre_init(&d->centre, r);
     d->centre.on = d->centre.on && cfg->kn.centre;
     /* The small game's table is built on first use (centre_small_win,

@@ -85,7 +85,8 @@ typedef struct {
     ThreatStats *threats;         /* where the threat searches are counted */
     bool chaos_pn_moves;          /* initial pn of a Chaos node = its number of safe moves */
     bool order_dn_moves;          /* initial dn of an Order node = its number of moves */
-    bool center_first;            /* children nearest the centre first (ties by cell) */
+    const int *cells_first;       /* the order of the children's cells (the board's
+                                   * cells, dfpn_kernel_center_order); NULL: by index */
     bool read_only;               /* never store: a pairing found is not recorded in tt
                                    * (the certificate writer's view of a search's table,
                                    * which it leaves as the search left it: dfpn.c) */
@@ -331,13 +332,13 @@ KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn
     kn_key_base(k->r, k->kn, b, kn->dead, &base);
     int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
     int all = 0;
-    int cells_first[64], kc = !bounded && k->center_first ? dfpn_kernel_center_order(k->r->n, cells_first) : 0;
+    const int *cells_first = bounded ? NULL : k->cells_first;
     for (int s = 0; s < 3; s++) {
         uint64_t cells = s < 2 ? kn->moves[s] : (kn->tempo ? kn->dead & -kn->dead : 0);
         int piece = s < 2 ? s : PIECE_X;
         for (int i = 0; cells; all++) {
             int cell;
-            if (kc && s < 2) {
+            if (cells_first && s < 2) {
                 while (!(cells >> cells_first[i] & 1)) i++;
                 cell = cells_first[i++];
                 cells &= ~(1ULL << cell);

@@ -69,6 +69,9 @@ struct Dfpn {
                           * next search is the same with or without certificates);
                           * NULL: tt itself */
     DfpnMoveStats moves; /* where dfpn_winning_move found its moves */
+    int cells_first[64]; /* cfg.center_first: the board's cells, nearest the centre
+                          * first (dfpn_kernel_center_order), computed once here
+                          * rather than at every expansion */
 };
 
 /* Reports the current state through d->lim.report (if set). */
