@@ -74,6 +74,41 @@ Test(verify, status_after_a_move_matches_the_full_status)
     }
 }
 
+/* vr_wins_at_once against trying every empty cell with both symbols and
+ * judging the whole board (vr_status, itself checked against the
+ * reference above), on random ongoing positions of every n, k and rule
+ * set, many of them with a line one move away. */
+Test(verify, a_win_at_once_is_found_exactly)
+{
+    uint64_t rng = 109;
+    int wins = 0;
+    for (int t = 0; t < 20000; t++) {
+        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rules = tl_below(&rng, 3);
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rules, tl_below(&rng, n * n), &rng) != 0) continue;
+        uint8_t cells[64] = {0};
+        int empty = 0;
+        for (int i = 0; i < n * n; i++) {
+            cells[i] = p.cell[i] == 'X' ? VR_X : p.cell[i] == 'O' ? VR_O : VR_EMPTY;
+            empty += p.cell[i] == '.';
+        }
+        VrGame g = {n, k, rules};
+        bool want = false;
+        for (int i = 0; i < n * n && !want; i++)
+            for (uint8_t s = VR_X; s <= VR_O && !want && cells[i] == VR_EMPTY; s++) {
+                cells[i] = s;
+                want = vr_status(&g, cells) == VR_ORDER_WINS;
+                cells[i] = VR_EMPTY;
+            }
+        uint8_t before[64];
+        memcpy(before, cells, sizeof before);
+        cr_assert_eq(vr_wins_at_once(&g, cells, empty), want, "n=%d k=%d rules=%d", n, k, rules);
+        cr_assert(memcmp(before, cells, sizeof before) == 0, "the position is restored");
+        wins += want;
+    }
+    cr_assert(wins > 1000, "only %d positions with a win at once: the sample tests little", wins);
+}
+
 Test(verify, dead_positions_can_never_have_a_line)
 {
     uint64_t rng = 102;

@@ -416,16 +416,9 @@ static int prove_winner_move(Verifier *v, Entry *e, int sym, int empty, bool ord
 {
     const int n = v->g.n, nn = n * n;
     if (!e || !(e->flags & E_LINE)) {
-        if (v->winner == VERIFY_WINNER_ORDER) /* an immediate win needs no line */
-            for (int i = 0; i < nn; i++) {
-                if (v->cells[i] != VR_EMPTY) continue;
-                for (uint8_t s = VR_X; s <= VR_O; s++) {
-                    v->cells[i] = s;
-                    bool won = vr_status_after(&v->g, v->cells, i, empty == 1) == VR_ORDER_WINS;
-                    v->cells[i] = VR_EMPTY;
-                    if (won) return game_ends(v, empty - 1), -1;
-                }
-            }
+        /* an immediate win needs no line */
+        if (v->winner == VERIFY_WINNER_ORDER && vr_wins_at_once(&v->g, v->cells, empty))
+            return game_ends(v, empty - 1), -1;
         return invalid(v, "no certificate line for position %s (%s to move)", here(v), order_to_move ? "Order" : "Chaos");
     }
     if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;

@@ -92,6 +92,21 @@ static void window_at(int n, int k, int r, int c, int d, Window *w)
     if (vr_on_board(n, r + k * dr, c + k * dc)) w->end[w->nends++] = (r + k * dr) * n + (c + k * dc);
 }
 
+/* The windows of the n x n board with k cells, one at a time: *it starts
+ * at 0; each call fills w with the next window and returns false when
+ * none is left (direction, then row, then column). */
+static bool window_next(int n, int k, int *it, Window *w)
+{
+    for (; *it < 4 * n * n; ++*it) {
+        int d = *it / (n * n), r = *it / n % n, c = *it % n;
+        if (!vr_on_board(n, r + (k - 1) * VR_DIRS[d][0], c + (k - 1) * VR_DIRS[d][1])) continue;
+        window_at(n, k, r, c, d, w);
+        ++*it;
+        return true;
+    }
+    return false;
+}
+
 static bool in_cells(const int *set, int count, int cell)
 {
     for (int i = 0; i < count; i++)
@@ -140,29 +155,25 @@ static bool all_breakable(const VrGame *g, const uint8_t *cells, const VrPair *p
             return false;
         }
         uint8_t lean = VR_EMPTY; /* VR_X or VR_O once a live window holding the pair is seen */
-        for (int d = 0; d < 4; d++)
-            for (int r = 0; r < n; r++)
-                for (int c = 0; c < n; c++) {
-                    if (!vr_on_board(n, r + (k - 1) * VR_DIRS[d][0], c + (k - 1) * VR_DIRS[d][1])) continue;
-                    Window w;
-                    window_at(n, k, r, c, d, &w);
-                    if (!in_cells(w.cell, w.ncells, pairs[p].a) || !in_cells(w.cell, w.ncells, pairs[p].b)) continue;
-                    bool x = can_win(g, cells, &w, VR_X), o = can_win(g, cells, &w, VR_O);
-                    if (!x && !o) continue;
-                    window_name(n, &w, wn);
-                    if (x && o) {
-                        snprintf(why, why_len, "%s is not: %s can win for X and O", pn, wn);
-                        return false;
-                    }
-                    uint8_t s = x ? VR_X : VR_O;
-                    if (lean != VR_EMPTY && lean != s) {
-                        snprintf(why, why_len, "%s is not: %s can win for %s only, %s for %s", pn, first,
-                                 vr_content(lean), wn, vr_content(s));
-                        return false;
-                    }
-                    if (lean == VR_EMPTY) memcpy(first, wn, sizeof first);
-                    lean = s;
-                }
+        Window w;
+        for (int it = 0; window_next(n, k, &it, &w);) {
+            if (!in_cells(w.cell, w.ncells, pairs[p].a) || !in_cells(w.cell, w.ncells, pairs[p].b)) continue;
+            bool x = can_win(g, cells, &w, VR_X), o = can_win(g, cells, &w, VR_O);
+            if (!x && !o) continue;
+            window_name(n, &w, wn);
+            if (x && o) {
+                snprintf(why, why_len, "%s is not: %s can win for X and O", pn, wn);
+                return false;
+            }
+            uint8_t s = x ? VR_X : VR_O;
+            if (lean != VR_EMPTY && lean != s) {
+                snprintf(why, why_len, "%s is not: %s can win for %s only, %s for %s", pn, first, vr_content(lean),
+                         wn, vr_content(s));
+                return false;
+            }
+            if (lean == VR_EMPTY) memcpy(first, wn, sizeof first);
+            lean = s;
+        }
     }
     return true;
 }
@@ -209,20 +220,15 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
                     "breakable: %s)",
                     order_to_move ? "Order" : "Chaos", empty, unbroken);
 
-    for (int d = 0; d < 4; d++)
-        for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++) {
-                if (!vr_on_board(n, r + (k - 1) * VR_DIRS[d][0], c + (k - 1) * VR_DIRS[d][1])) continue;
-                Window w;
-                window_at(n, k, r, c, d, &w);
-                if (!can_win(g, cells, &w, VR_X) && !can_win(g, cells, &w, VR_O)) continue;
-                bool covered = false;
-                for (int p = 0; p < npairs && !covered; p++) covered = covers(&w, pairs[p]);
-                if (covered) continue;
-                char first[3], last[3];
-                vr_cell_name(n, w.cell[0], first);
-                vr_cell_name(n, w.cell[k - 1], last);
-                return vr_why(why, why_len, "window %s-%s is not covered", first, last);
-            }
+    Window w;
+    for (int it = 0; window_next(n, k, &it, &w);) {
+        if (!can_win(g, cells, &w, VR_X) && !can_win(g, cells, &w, VR_O)) continue;
+        bool covered = false;
+        for (int p = 0; p < npairs && !covered; p++) covered = covers(&w, pairs[p]);
+        if (covered) continue;
+        char wn[8];
+        window_name(n, &w, wn);
+        return vr_why(why, why_len, "window %s is not covered", wn);
+    }
     return 1;
 }

@@ -98,6 +98,43 @@ int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full)
     return full ? VR_CHAOS_WINS : VR_ONGOING;
 }
 
+/* Does s at the empty cell win at once (cells restored)? */
+static bool wins_with(const VrGame *g, uint8_t *cells, int cell, uint8_t s, int empty)
+{
+    cells[cell] = s;
+    bool won = vr_status_after(g, cells, cell, empty == 1) == VR_ORDER_WINS;
+    cells[cell] = VR_EMPTY;
+    return won;
+}
+
+bool vr_wins_at_once(const VrGame *g, uint8_t *cells, int empty)
+{
+    int n = g->n, k = g->k;
+    if (g->rules == VR_EXACT_END) {
+        for (int i = 0; i < n * n; i++)
+            if (cells[i] == VR_EMPTY && (wins_with(g, cells, i, VR_X, empty) || wins_with(g, cells, i, VR_O, empty)))
+                return true;
+        return false;
+    }
+    for (int d = 0; d < 4; d++) {
+        int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                if (!vr_on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
+                int nx = 0, no = 0, gap = -1;
+                for (int i = 0; i < k; i++) {
+                    int cell = (r + i * dr) * n + (c + i * dc);
+                    nx += cells[cell] == VR_X;
+                    no += cells[cell] == VR_O;
+                    if (cells[cell] == VR_EMPTY) gap = cell;
+                }
+                if (nx + no != k - 1 || (nx && no)) continue;
+                if (wins_with(g, cells, gap, nx ? VR_X : VR_O, empty)) return true;
+            }
+    }
+    return false;
+}
+
 /* Can the window of k cells from (r, c) in direction d still become a
  * winning run of symbol s? (The window lies on the board.) */
 static bool window_open(const VrGame *g, const uint8_t *cells, int r, int c, int d, uint8_t s)

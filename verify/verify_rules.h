@@ -40,6 +40,17 @@ int vr_status(const VrGame *g, const uint8_t *cells);
  * full board, which is judged whole. The test suite checks it against
  * vr_status. */
 int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full);
+/* Can the side to move at the ongoing position cells (empty: its number of
+ * empty cells) make a winning line at once, with one piece? (cells is
+ * changed while it looks and restored.) Under original and exact, a run
+ * made by a piece at c contains a window of k cells through c whose other
+ * k - 1 cells hold that symbol: so only the empty cell of a window with
+ * k - 1 like symbols and one empty cell is tried, with that symbol, and
+ * vr_status_after judges it (under exact the run must also be exactly k).
+ * Under exact-end a line counts only on the full board, where it may
+ * stand anywhere: every cell and symbol is tried. The test suite checks
+ * it against trying every move. */
+bool vr_wins_at_once(const VrGame *g, uint8_t *cells, int empty);
 /* exact-end only: a maximal run of exactly k whose cells just before and
  * just after it are each off the board or hold the other symbol. Such a
  * run can never change (pieces are never removed, and nothing can be
