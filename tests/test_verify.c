@@ -54,6 +54,18 @@ Test(verify, rules_match_the_reference)
     }
 }
 
+/* The reference position p as the verifier's cells; returns its number of
+ * empty cells. */
+static int cells_of(const RefPos *p, int n, uint8_t *cells)
+{
+    int empty = 0;
+    for (int i = 0; i < n * n; i++) {
+        cells[i] = p->cell[i] == 'X' ? VR_X : p->cell[i] == 'O' ? VR_O : VR_EMPTY;
+        empty += p->cell[i] == '.';
+    }
+    return empty;
+}
+
 Test(verify, status_after_a_move_matches_the_full_status)
 {
     uint64_t rng = 107;
@@ -62,11 +74,7 @@ Test(verify, status_after_a_move_matches_the_full_status)
         RefPos p;
         if (tl_random_ongoing(&p, n, k, rules, tl_below(&rng, n * n), &rng) != 0) continue;
         uint8_t cells[64] = {0};
-        int empty = 0, cell;
-        for (int i = 0; i < n * n; i++) {
-            cells[i] = p.cell[i] == 'X' ? VR_X : p.cell[i] == 'O' ? VR_O : VR_EMPTY;
-            empty += p.cell[i] == '.';
-        }
+        int empty = cells_of(&p, n, cells), cell;
         do cell = tl_below(&rng, n * n); while (cells[cell] != VR_EMPTY);
         cells[cell] = (uint8_t)(VR_X + tl_below(&rng, 2));
         VrGame g = {n, k, rules};
@@ -87,11 +95,7 @@ Test(verify, a_win_at_once_is_found_exactly)
         RefPos p;
         if (tl_random_ongoing(&p, n, k, rules, tl_below(&rng, n * n), &rng) != 0) continue;
         uint8_t cells[64] = {0};
-        int empty = 0;
-        for (int i = 0; i < n * n; i++) {
-            cells[i] = p.cell[i] == 'X' ? VR_X : p.cell[i] == 'O' ? VR_O : VR_EMPTY;
-            empty += p.cell[i] == '.';
-        }
+        int empty = cells_of(&p, n, cells);
         VrGame g = {n, k, rules};
         bool want = false;
         for (int i = 0; i < n * n && !want; i++)
