@@ -70,9 +70,9 @@ Test(verify, status_after_a_move_matches_the_full_status)
 {
     uint64_t rng = 107;
     for (int t = 0; t < 20000; t++) {
-        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rules = tl_below(&rng, 3);
         RefPos p;
-        if (tl_random_ongoing(&p, n, k, rules, tl_below(&rng, n * n), &rng) != 0) continue;
+        if (tl_random_ongoing_game(&p, &rng) != 0) continue;
+        int n = p.n, k = p.k, rules = p.rules;
         uint8_t cells[64] = {0};
         int empty = cells_of(&p, n, cells), cell;
         do cell = tl_below(&rng, n * n); while (cells[cell] != VR_EMPTY);
@@ -91,9 +91,9 @@ Test(verify, a_win_at_once_is_found_exactly)
     uint64_t rng = 109;
     int wins = 0;
     for (int t = 0; t < 20000; t++) {
-        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rules = tl_below(&rng, 3);
         RefPos p;
-        if (tl_random_ongoing(&p, n, k, rules, tl_below(&rng, n * n), &rng) != 0) continue;
+        if (tl_random_ongoing_game(&p, &rng) != 0) continue;
+        int n = p.n, k = p.k, rules = p.rules;
         uint8_t cells[64] = {0};
         int empty = cells_of(&p, n, cells);
         VrGame g = {n, k, rules};

@@ -37,6 +37,12 @@ int tl_random_ongoing(RefPos *p, int n, int k, int rules, int pieces, uint64_t *
     return 0;
 }
 
+int tl_random_ongoing_game(RefPos *p, uint64_t *rng)
+{
+    int n = 4 + tl_below(rng, 5), k = 3 + tl_below(rng, n - 2), rules = tl_below(rng, 3);
+    return tl_random_ongoing(p, n, k, rules, tl_below(rng, n * n), rng);
+}
+
 void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uint64_t *rng)
 {
     char s[65];

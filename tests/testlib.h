@@ -21,6 +21,9 @@ int tl_below(uint64_t *state, int bound);   /* uniform in [0, bound) */
 /* Plays random moves from the empty board, never one that ends the game,
  * until the position has `pieces` pieces; returns -1 if it got stuck. */
 int tl_random_ongoing(RefPos *p, int n, int k, int rules, int pieces, uint64_t *rng);
+/* tl_random_ongoing on a random game: n 4-8, k 3..n, any rule set, a
+ * random number of pieces (p->n, p->k, p->rules say which). */
+int tl_random_ongoing_game(RefPos *p, uint64_t *rng);
 /* Any arrangement: each cell X, O or empty with the given percentages. */
 void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uint64_t *rng);
 
