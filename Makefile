@@ -142,12 +142,8 @@ $(B)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(B)/netwire)"' -DOCS_
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ -lcriterion -pthread $(LIBS) -o $@
 
-# Three tests at a time on the 2-core machine: several tests mostly wait
-# (the MPI lease, the namespace cluster, the browser), and with two at a
-# time one of them holds a core's slot idle (2026-12-04: 146 % CPU, 11:33
-# wall for 911 s of user time).
 test: layout-check $(B)/ocsolve $(B)/ocsolve-mpi $(B)/netwire $(B)/run-tests
-	$(B)/run-tests --jobs 3
+	$(B)/run-tests --jobs 2
 
 # The slow, lossy cable of the namespace cluster (scripts/netns-cluster
 # --lossy; tests/net/netwire.c): a test tool, linked with nothing of ours.
