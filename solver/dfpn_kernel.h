@@ -312,7 +312,7 @@ static inline bool dfpn_kernel_settles(const DfpnChild *c, bool order, int least
 
 /* The children of the open b (kn its kn_node; bounded: its question d,
  * each child asked d - 1) into ch, in kn_node's order (cells ascending, or
- * centre first with center_first; X, then O, then the tempo move). A child
+ * in k->cells_first order when set; X, then O, then the tempo move). A child
  * symmetric to one already there is left out: where keys are canonical,
  * equal keys are equal values and distances, and counting one twice would
  * only inflate an AND node's proof number (or an OR node's disproof
