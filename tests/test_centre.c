@@ -424,8 +424,8 @@ static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool sam
     brute_free(memo);
 }
 
-Test(centre, lemma_6x6_original) { lemma_sample(6, REF_ORIGINAL, 600, 11, false, false); }
-Test(centre, lemma_6x6_exact) { lemma_sample(6, REF_EXACT, 600, 12, false, false); }
+Test(centre, lemma_6x6_original) { lemma_sample(6, REF_ORIGINAL, 450, 11, false, false); }
+Test(centre, lemma_6x6_exact) { lemma_sample(6, REF_EXACT, 450, 12, false, false); }
 Test(centre, lemma_5x5)
 {
     lemma_sample(5, REF_ORIGINAL, 500, 13, false, false);

@@ -315,7 +315,7 @@ Test(pairing, breakable_odd_boards, .timeout = 900)
 {
     static const struct {
         int n, k, min_empty, max_empty, count, want;
-    } cfg[] = {{5, 5, 4, 12, 800, 40}, {5, 4, 2, 8, 3000, 10}, {7, 6, 4, 11, 400, 40}, {7, 7, 4, 11, 250, 40}};
+    } cfg[] = {{5, 5, 4, 12, 500, 40}, {5, 4, 2, 8, 2000, 10}, {7, 6, 4, 11, 250, 40}, {7, 7, 4, 11, 160, 40}};
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
         for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++)
             sample((Sample){cfg[c].n, cfg[c].k, rs, cfg[c].count, cfg[c].min_empty, cfg[c].max_empty, cfg[c].want,
@@ -334,7 +334,7 @@ Test(pairing, breakable_either_side_to_move)
     cr_assert(memo);
     uint64_t rng = 777;
     int claims[2] = {0, 0};
-    for (int t = 0; t < 1500; t++) {
+    for (int t = 0; t < 900; t++) {
         RefPos p;
         int rs = t % 3, empty = 4 + tl_below(&rng, 9);
         if (tl_random_ongoing(&p, 5, 5, rs, 25 - empty, &rng) != 0) continue;
