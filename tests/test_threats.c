@@ -135,13 +135,13 @@ static void sample(Sample s)
  * and a smaller sample of 11 and 12 where the longer sequences are. */
 Test(threats, brute_6x6_original)
 {
-    sample((Sample){6, 5, REF_ORIGINAL, 800, 2, 10, 601, 250, 40});
-    sample((Sample){6, 5, REF_ORIGINAL, 80, 11, 12, 602, 50, 10});
+    sample((Sample){6, 5, REF_ORIGINAL, 800, 2, 10, 601, 165, 26});
+    sample((Sample){6, 5, REF_ORIGINAL, 80, 11, 12, 602, 33, 6});
 }
 Test(threats, brute_6x6_exact)
 {
-    sample((Sample){6, 5, REF_EXACT, 800, 2, 10, 603, 200, 20});
-    sample((Sample){6, 5, REF_EXACT, 80, 11, 12, 604, 40, 8});
+    sample((Sample){6, 5, REF_EXACT, 800, 2, 10, 603, 130, 13});
+    sample((Sample){6, 5, REF_EXACT, 80, 11, 12, 604, 26, 5});
 }
 Test(threats, brute_6x6_exact_end_claims_nothing) { sample((Sample){6, 5, REF_EXACT_END, 500, 2, 12, 605, 0, 0}); }
 /* k = 6 on 6x6 (k = 4 makes random ongoing positions with few empty
@@ -153,17 +153,17 @@ Test(threats, brute_6x6_k6)
 }
 Test(threats, brute_5x5)
 {
-    sample((Sample){5, 4, REF_ORIGINAL, 550, 2, 10, 608, 300, 20});
-    sample((Sample){5, 4, REF_EXACT, 550, 2, 10, 609, 300, 20});
-    sample((Sample){5, 5, REF_ORIGINAL, 400, 2, 10, 610, 60, 20});
-    sample((Sample){5, 5, REF_EXACT, 400, 2, 10, 611, 60, 20});
+    sample((Sample){5, 4, REF_ORIGINAL, 550, 2, 10, 608, 200, 10});
+    sample((Sample){5, 4, REF_EXACT, 550, 2, 10, 609, 200, 13});
+    sample((Sample){5, 5, REF_ORIGINAL, 400, 2, 10, 610, 40, 13});
+    sample((Sample){5, 5, REF_EXACT, 400, 2, 10, 611, 40, 13});
 }
 Test(threats, brute_4x4)
 {
-    sample((Sample){4, 3, REF_ORIGINAL, 200, 2, 11, 612, 60, 0});
-    sample((Sample){4, 3, REF_EXACT, 200, 2, 11, 613, 60, 0});
-    sample((Sample){4, 4, REF_ORIGINAL, 100, 2, 9, 614, 50, 20});
-    sample((Sample){4, 4, REF_EXACT, 100, 2, 9, 615, 50, 20});
+    sample((Sample){4, 3, REF_ORIGINAL, 200, 2, 11, 612, 40, 0});
+    sample((Sample){4, 3, REF_EXACT, 200, 2, 11, 613, 40, 0});
+    sample((Sample){4, 4, REF_ORIGINAL, 100, 2, 9, 614, 33, 13});
+    sample((Sample){4, 4, REF_EXACT, 100, 2, 9, 615, 33, 13});
 }
 
 /* ---- The original-rules shortcut equals kn_node ---- */
