@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../verify/verify.h"
+#include "../verify/verify_images.h"
 #include "../verify/verify_rules.h"
 #include "certgen.h"
 #include "testlib.h"
@@ -69,6 +70,7 @@ static int cells_of(const RefPos *p, int n, uint8_t *cells)
 Test(verify, status_after_a_move_matches_the_full_status)
 {
     uint64_t rng = 107;
+    int wins = 0;
     for (int t = 0; t < 20000; t++) {
         RefPos p;
         if (tl_random_ongoing_game(&p, &rng) != 0) continue;
@@ -78,8 +80,15 @@ Test(verify, status_after_a_move_matches_the_full_status)
         do cell = tl_below(&rng, n * n); while (cells[cell] != VR_EMPTY);
         cells[cell] = (uint8_t)(VR_X + tl_below(&rng, 2));
         VrGame g = {n, k, rules};
-        cr_assert_eq(vr_status_after(&g, cells, cell, empty == 1), vr_status(&g, cells), "n=%d k=%d rules=%d", n, k, rules);
+        VrLines lines;
+        vr_lines_init(&g, &lines);
+        VrKey key = vr_key(n, cells);
+        int want = vr_status(&g, cells);
+        cr_assert_eq(vr_status_after(&g, &lines, cells, key.x, key.o, cell, empty == 1), want, "n=%d k=%d rules=%d", n,
+                     k, rules);
+        wins += want == VR_ORDER_WINS && rules != VR_EXACT_END;
     }
+    cr_assert(wins > 500, "only %d moves made a line (original, exact): the sample tests little", wins);
 }
 
 /* vr_wins_at_once against trying every empty cell with both symbols and
@@ -106,7 +115,10 @@ Test(verify, a_win_at_once_is_found_exactly)
             }
         uint8_t before[64];
         memcpy(before, cells, sizeof before);
-        cr_assert_eq(vr_wins_at_once(&g, cells, empty), want, "n=%d k=%d rules=%d", n, k, rules);
+        VrLines lines;
+        vr_lines_init(&g, &lines);
+        VrKey key = vr_key(n, cells);
+        cr_assert_eq(vr_wins_at_once(&g, &lines, cells, key.x, key.o, empty), want, "n=%d k=%d rules=%d", n, k, rules);
         cr_assert(memcmp(before, cells, sizeof before) == 0, "the position is restored");
         wins += want;
     }
@@ -492,4 +504,55 @@ Test(verify, command_line)
     free(t);
     free(bad);
     cg_free_cert(&c);
+}
+
+/* verify_images.h: along random games of every n played forward and
+ * taken back, the images kept move by move equal vr_image's from scratch,
+ * and the canonical key and symmetry equal vr_canonical's, also for every
+ * child (vr_images_canonical_after) of the positions on the way. */
+Test(verify, images_kept_move_by_move)
+{
+    uint64_t rng = 4711;
+    for (int game = 0; game < 200; game++) {
+        int n = 4 + game % 5, nn = n * n;
+        VrSym t;
+        vr_sym_init(&t, n);
+        uint8_t cells[64] = {0};
+        VrImages im;
+        vr_images_of(&t, cells, &im);
+        int order[64], played = 0, depth = tl_below(&rng, nn + 1);
+        for (int i = 0; i < nn; i++) order[i] = i;
+        for (int i = nn - 1; i > 0; i--) {
+            int j = tl_below(&rng, i + 1), x = order[i];
+            order[i] = order[j], order[j] = x;
+        }
+        for (int step = 0; step < 2 * depth; step++) {
+            bool forward = step < depth;
+            int cell = forward ? order[played] : order[played - 1];
+            uint8_t s = forward ? (uint8_t)(VR_X + tl_below(&rng, 2)) : cells[cell];
+            if (forward) { /* a child of the position before the move first */
+                int sym_a, sym_b;
+                VrKey a = vr_images_canonical_after(&t, &im, cell, s, &sym_a);
+                cells[cell] = s;
+                VrKey b = vr_canonical(&t, cells, &sym_b);
+                cr_assert(vr_key_equal(a, b) && sym_a == sym_b, "n=%d: a child's canonical key", n);
+            } else {
+                cells[cell] = VR_EMPTY;
+            }
+            vr_images_toggle(&t, &im, cell, s);
+            played += forward ? 1 : -1;
+            for (int g = 0; g < VR_GEOMETRIES; g++) {
+                uint8_t img[64];
+                vr_image(n, g, cells, img);
+                cr_assert(vr_key_equal(im.img[g], vr_key(n, img)), "n=%d geometry %d, %d pieces", n, g, played);
+            }
+            int sym_a, sym_b;
+            VrKey a = vr_images_canonical(&im, &sym_a), b = vr_canonical(&t, cells, &sym_b);
+            cr_assert(vr_key_equal(a, b) && sym_a == sym_b, "n=%d, %d pieces: canonical key or symmetry", n, played);
+        }
+        cr_assert_eq(played, 0);
+        VrImages fresh;
+        vr_images_of(&t, cells, &fresh);
+        for (int g = 0; g < VR_GEOMETRIES; g++) cr_assert(vr_key_equal(im.img[g], fresh.img[g]));
+    }
 }

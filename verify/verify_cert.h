@@ -16,6 +16,7 @@
 
 #include "../engine/notation.h"
 #include "verify.h"
+#include "verify_images.h"
 #include "verify_rules.h"
 #include "verify_subs.h"
 #include "verify_subboard.h"
@@ -63,6 +64,9 @@ typedef struct {
 
 /* The position's entry, NULL if it has none. */
 Entry *vc_table_find(const Table *t, VrKey k);
+/* Starts fetching the slot where k is or would go into the cache (a
+ * hint: nothing is read or changed). */
+void vc_table_prefetch(const Table *t, VrKey k);
 /* The entry for k, added (fields zeroed, *fresh = true) if missing; NULL
  * when out of memory. */
 Entry *vc_table_add(Table *t, VrKey k, bool *fresh);
@@ -79,6 +83,8 @@ typedef struct {
     Table tab;
     uint8_t root[VR_MAX_CELLS];
     uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
+    VrImages im;                 /* cells' 8 images (verify_images.h), changed with cells in prove() */
+    VrLines lines;               /* the game's windows (vr_wins_at_once) */
     char text[NOTATION_POS_LEN];
     char bad_lemma[VERIFY_ERR_LEN]; /* the first pairing line that failed when read, "" if none */
     Nest *nest;

@@ -40,6 +40,11 @@ Entry *vc_table_find(const Table *t, VrKey k)
     return e && !is_free(e) ? e : NULL;
 }
 
+void vc_table_prefetch(const Table *t, VrKey k)
+{
+    if (t->cap) __builtin_prefetch(&t->e[slot_of(k.x, k.o, t->cap)]);
+}
+
 Entry *vc_table_add(Table *t, VrKey k, bool *fresh)
 {
     Entry *e = vc_table_find(t, k);
@@ -390,6 +395,7 @@ static int finish_header(Verifier *v, Header *h, long line)
                                "the board)");
     h->done = true;
     vr_sym_init(&v->sym, v->g.n);
+    vr_lines_init(&v->g, &v->lines);
     int rc = parse_position(v, h->root_line, "bad root: ", h->root_text, v->root);
     if (rc) return rc;
     vc_format_pos(v->root, v->g.n, v->res->root);

@@ -84,55 +84,71 @@ int vr_status(const VrGame *g, const uint8_t *cells)
     return full ? VR_CHAOS_WINS : VR_ONGOING;
 }
 
-int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full)
+int vr_status_after(const VrGame *g, const VrLines *w, const uint8_t *cells, uint64_t x, uint64_t o, int cell,
+                    bool full)
 {
     if (g->rules == VR_EXACT_END) return !full ? VR_ONGOING : vr_has_line(g, cells) ? VR_ORDER_WINS : VR_CHAOS_WINS;
-    int n = g->n, r = cell / n, c = cell % n;
-    uint8_t s = cells[cell];
-    for (int d = 0; d < 4; d++) {
-        int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1], len = 1;
-        for (int rr = r + dr, cc = c + dc; vr_on_board(n, rr, cc) && cells[rr * n + cc] == s; rr += dr, cc += dc) len++;
-        for (int rr = r - dr, cc = c - dc; vr_on_board(n, rr, cc) && cells[rr * n + cc] == s; rr -= dr, cc -= dc) len++;
-        if (g->rules == VR_ORIGINAL ? len >= g->k : len == g->k) return VR_ORDER_WINS;
+    uint64_t same = (x >> cell) & 1 ? x : o;
+    for (int j = 0; j < w->nthrough[cell]; j++) {
+        int i = w->through[cell][j];
+        if ((same & w->mask[i]) == w->mask[i] && (g->rules == VR_ORIGINAL || !(same & w->ends[i])))
+            return VR_ORDER_WINS;
     }
     return full ? VR_CHAOS_WINS : VR_ONGOING;
 }
 
 /* Does s at the empty cell win at once (cells restored)? */
-static bool wins_with(const VrGame *g, uint8_t *cells, int cell, uint8_t s, int empty)
+static bool wins_with(const VrGame *g, const VrLines *w, uint8_t *cells, uint64_t x, uint64_t o, int cell, uint8_t s,
+                      int empty)
 {
+    uint64_t bit = 1ULL << cell;
     cells[cell] = s;
-    bool won = vr_status_after(g, cells, cell, empty == 1) == VR_ORDER_WINS;
+    bool won = vr_status_after(g, w, cells, s == VR_X ? x | bit : x, s == VR_O ? o | bit : o, cell, empty == 1) ==
+               VR_ORDER_WINS;
     cells[cell] = VR_EMPTY;
     return won;
 }
 
-bool vr_wins_at_once(const VrGame *g, uint8_t *cells, int empty)
+bool vr_wins_at_once(const VrGame *g, const VrLines *w, uint8_t *cells, uint64_t x, uint64_t o, int empty)
 {
     int n = g->n, k = g->k;
     if (g->rules == VR_EXACT_END) {
         for (int i = 0; i < n * n; i++)
-            if (cells[i] == VR_EMPTY && (wins_with(g, cells, i, VR_X, empty) || wins_with(g, cells, i, VR_O, empty)))
+            if (cells[i] == VR_EMPTY && (wins_with(g, w, cells, x, o, i, VR_X, empty) || wins_with(g, w, cells, x, o, i, VR_O, empty)))
                 return true;
         return false;
     }
+    for (int i = 0; i < w->count; i++) {
+        uint64_t m = w->mask[i];
+        int nx = __builtin_popcountll(x & m), no = __builtin_popcountll(o & m);
+        if (nx + no != k - 1 || (nx && no)) continue;
+        int gap = __builtin_ctzll(m & ~(x | o));
+        if (wins_with(g, w, cells, x, o, gap, nx ? VR_X : VR_O, empty)) return true;
+    }
+    return false;
+}
+
+void vr_lines_init(const VrGame *g, VrLines *w)
+{
+    int n = g->n, k = g->k;
+    memset(w, 0, sizeof *w);
     for (int d = 0; d < 4; d++) {
         int dr = VR_DIRS[d][0], dc = VR_DIRS[d][1];
         for (int r = 0; r < n; r++)
             for (int c = 0; c < n; c++) {
                 if (!vr_on_board(n, r + (k - 1) * dr, c + (k - 1) * dc)) continue;
-                int nx = 0, no = 0, gap = -1;
+                uint64_t m = 0, ends = 0;
+                for (int i = 0; i < k; i++) m |= 1ULL << ((r + i * dr) * n + (c + i * dc));
+                if (vr_on_board(n, r - dr, c - dc)) ends |= 1ULL << ((r - dr) * n + (c - dc));
+                if (vr_on_board(n, r + k * dr, c + k * dc)) ends |= 1ULL << ((r + k * dr) * n + (c + k * dc));
                 for (int i = 0; i < k; i++) {
                     int cell = (r + i * dr) * n + (c + i * dc);
-                    nx += cells[cell] == VR_X;
-                    no += cells[cell] == VR_O;
-                    if (cells[cell] == VR_EMPTY) gap = cell;
+                    w->through[cell][w->nthrough[cell]++] = (uint16_t)w->count;
                 }
-                if (nx + no != k - 1 || (nx && no)) continue;
-                if (wins_with(g, cells, gap, nx ? VR_X : VR_O, empty)) return true;
+                w->mask[w->count] = m;
+                w->ends[w->count++] = ends;
             }
     }
-    return false;
 }
 
 /* Can the window of k cells from (r, c) in direction d still become a

@@ -33,13 +33,20 @@ bool vr_has_line(const VrGame *g, const uint8_t *cells);
 bool vr_full(const VrGame *g, const uint8_t *cells);
 /* VR_ONGOING, VR_ORDER_WINS or VR_CHAOS_WINS. */
 int vr_status(const VrGame *g, const uint8_t *cells);
-/* vr_status after a move: cells already holds the piece placed at `cell`,
- * the position before it was ongoing, and full says whether the board is
- * now full. Only runs through `cell` can be new (a run elsewhere is
- * unchanged), so only those are looked at, except for exact-end on the
- * full board, which is judged whole. The test suite checks it against
- * vr_status. */
-int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full);
+/* vr_status after a move: cells already holds the piece placed at `cell`
+ * (x and o: the masks of cells' X and O, as vr_key gives them, that piece
+ * included), the position before it was ongoing, and full says whether
+ * the board is now full. Only runs through `cell` can be new (a run
+ * elsewhere is unchanged), so only the windows of w holding `cell` are
+ * looked at: under original a run of >= k through it exists iff one of
+ * them is all its symbol S; under exact a maximal run of exactly k through
+ * it exists iff one of them is all S while neither cell just beyond its
+ * ends holds S (that window is then the run). Exact-end on the full board
+ * is judged whole. The test suite checks it against vr_status. */
+struct VrLines;
+int vr_status_after(const VrGame *g, const struct VrLines *w, const uint8_t *cells, uint64_t x, uint64_t o, int cell,
+                    bool full);
+struct VrLines;
 /* Can the side to move at the ongoing position cells (empty: its number of
  * empty cells) make a winning line at once, with one piece? (cells is
  * changed while it looks and restored.) Under original and exact, a run
@@ -50,7 +57,22 @@ int vr_status_after(const VrGame *g, const uint8_t *cells, int cell, bool full);
  * Under exact-end a line counts only on the full board, where it may
  * stand anywhere: every cell and symbol is tried. The test suite checks
  * it against trying every move. */
-bool vr_wins_at_once(const VrGame *g, uint8_t *cells, int empty);
+bool vr_wins_at_once(const VrGame *g, const struct VrLines *w, uint8_t *cells, uint64_t x, uint64_t o, int empty);
+/* The game's windows of k cells in every direction, as cell masks (bit
+ * r*n+c), for vr_wins_at_once (x and o: the masks of cells' X and O, as
+ * vr_key gives them: a window with k - 1 bits of one symbol and none of
+ * the other has its one empty cell as the only bit outside both) and
+ * vr_status_after. Filled by vr_lines_init from VR_DIRS and vr_on_board
+ * alone. */
+enum { VR_MAX_LINES = 4 * VR_MAX_CELLS, VR_MAX_THROUGH = 4 * 8 };
+typedef struct VrLines {
+    int count;
+    uint64_t mask[VR_MAX_LINES];
+    uint64_t ends[VR_MAX_LINES];                        /* the on-board cells just before and just after it */
+    uint8_t nthrough[VR_MAX_CELLS];                     /* the windows holding a cell: at most 4 directions x k */
+    uint16_t through[VR_MAX_CELLS][VR_MAX_THROUGH];
+} VrLines;
+void vr_lines_init(const VrGame *g, VrLines *w);
 /* exact-end only: a maximal run of exactly k whose cells just before and
  * just after it are each off the board or hold the other symbol. Such a
  * run can never change (pieces are never removed, and nothing can be
