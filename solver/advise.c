@@ -176,7 +176,9 @@ static bool free_answer(const Advisor *a, Board b, const PairSet *ps, Move *m)
 
 /* The pairing strategy's answer to Order's last move, when b is the
  * remembered pairing's position plus one move: the partner (pairs) or a
- * free cell. *answered: the cell of Order's move when it was in a pair. */
+ * free cell. *answered: the cell of Order's move when it was in a pair.
+ * (When the breakable form leaves no free cell, try_pairing finds a new
+ * pairing after one of Chaos's moves instead.) */
 static bool remembered_answer(Advisor *a, Board b, Move *m, PairSet *ps, int *answered)
 {
     Board p = a->pair_board;
@@ -196,16 +198,19 @@ static bool remembered_answer(Advisor *a, Board b, Move *m, PairSet *ps, int *an
     return free_answer(a, b, ps, m);
 }
 
-/* ADVICE_PAIRING: a Chaos move after which a pairing holds. */
+/* ADVICE_PAIRING: a Chaos move after which a pairing holds (on odd
+ * boards the breakable form, pairing.h; every move is kept only when
+ * pairing_holds says so of the position after it). */
 static bool try_pairing(Advisor *a, Board b, Advice *out)
 {
-    if ((a->r.n & 1) || !a->cfg.kn.pairing) return false;
+    if (!a->cfg.kn.pairing) return false;
     Move m = MOVE_NONE;
     PairSet ps;
     int answered = -1;
     bool found = remembered_answer(a, b, &m, &ps, &answered);
     if (!found) answered = -1;
-    if (!found && pairing_find(&a->r, b, ROOT_PAIRING, &ps)) found = free_answer(a, b, &ps, &m);
+    if (!found && pairing_find(&a->r, b, ROOT_PAIRING, &ps))
+        found = free_answer(a, b, &ps, &m);
     MoveList ml;
     generate(a, b, &ml);
     for (int i = 0; i < ml.count && !found; i++) {

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../solver/pairing.h"
 #include "brute.h"
 #include "ref.h"
 #include "runbin.h"
@@ -921,6 +922,65 @@ Test(play, chaos_pairs_against_random_order_exact_end)
         cr_expect_eq(ref_status(&p), REF_CHAOS_WINS, "seed %llu: %s", (unsigned long long)seed, pos);
         cr_expect(finish(&s, NULL, 0) == 0);
     }
+}
+
+/* The breakable form on an odd board (pairing.h): random games of 5x5
+ * with k = 5, both sides random, until Chaos is to move at a position
+ * where pairing_find finds a breakable pairing (5x5 has no classic one:
+ * the parity fails); from there Chaos plays the advice and Order stays
+ * random. Chaos's advice must be the pairing strategy at every turn
+ * (partner, free cell or a broken pair, never a search), and Chaos must
+ * win; the brute force confirms the position was a Chaos win. */
+static int empties(const RefPos *p);
+
+Test(play, chaos_breakable_pairs_5x5)
+{
+    static const char *names[] = {"original", "exact", "exact-end"};
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    for (int rs = 0; rs < 3; rs++) {
+        int games = 0;
+        for (uint64_t seed = 1; seed <= 200 && games < 3; seed++) {
+            Session s;
+            START(&s, "--protocol", "--think", "2", "--rules", names[rs], "--board", "5", "--k", "5");
+            RefPos p;
+            ref_empty(&p, 5, 5, rs);
+            uint64_t rng = seed * 7919 + (uint64_t)rs;
+            bool pairs = false;
+            while (ref_status(&p) == REF_ONGOING) {
+                if (!pairs && !order_to_move(&p) && empties(&p) <= 12) {
+                    Rules r;
+                    tl_init_rules(&r, &p);
+                    if ((pairs = pairing_find(&r, tl_board(&p), 100000, NULL))) {
+                        char pos[70];
+                        ref_format(&p, pos);
+                        cr_expect(brute_dtw(memo, &p) < 0, "%s: a pairing, but Order wins: %s", names[rs], pos);
+                        games++;
+                    }
+                }
+                if (pairs && !order_to_move(&p)) {
+                    Gen g;
+                    char gb[1024];
+                    genmove(&s, &p, &g, gb, sizeof gb, NULL);
+                    cr_expect(!strcmp(g.kind, "pairing"), "%s seed %llu: not the pairing strategy: [%s]", names[rs],
+                              (unsigned long long)seed, gb);
+                } else {
+                    char mv[8];
+                    random_move(&p, &rng, mv);
+                    play_both(&s, &p, mv);
+                }
+            }
+            if (pairs) {
+                char pos[70];
+                ref_format(&p, pos);
+                cr_expect_eq(ref_status(&p), REF_CHAOS_WINS, "%s seed %llu: %s", names[rs], (unsigned long long)seed,
+                             pos);
+            }
+            cr_expect(finish(&s, NULL, 0) == 0);
+        }
+        cr_expect_eq(games, 3, "%s: only %d games reached a breakable pairing", names[rs], games);
+    }
+    brute_free(memo);
 }
 
 /* ------------------------------------------------------------------ */
