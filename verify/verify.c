@@ -454,8 +454,8 @@ enum { PREFETCH_AHEAD = 8 }; /* 3 to 12 measured alike (of3.cert: 9.7-9.9 s; non
 static int prove_loser_moves(Verifier *v, int empty)
 {
     const int nn = v->g.n * v->g.n;
-    VrKey keys[2 * VR_MAX_CELLS];
-    int8_t syms[2 * VR_MAX_CELLS];
+    VrKey *keys = v->kid_key[empty]; /* one row per level: the recursion's frames stay small (verify_cert.h) */
+    int8_t *syms = v->kid_sym[empty];
     int m = 0;
     for (int i = 0; i < nn; i++) {
         if (v->cells[i] != VR_EMPTY) continue;

@@ -85,6 +85,13 @@ typedef struct {
     uint8_t cells[VR_MAX_CELLS]; /* the position being checked, in the root's frame */
     VrImages im;                 /* cells' 8 images (verify_images.h), changed with cells in prove() */
     VrLines lines;               /* the game's windows (vr_wins_at_once) */
+    /* The children's canonical keys and symmetries at the loser's node
+     * with e empty cells: row e (each level of one proof has its own
+     * count). Here, not on the stack: nested sub-certificates (up to 64
+     * deep) each recurse up to 64 levels, and 2 KiB a frame would pass a
+     * thread's 8 MiB stack. */
+    VrKey kid_key[VR_MAX_CELLS + 1][2 * VR_MAX_CELLS];
+    int8_t kid_sym[VR_MAX_CELLS + 1][2 * VR_MAX_CELLS];
     char text[NOTATION_POS_LEN];
     char bad_lemma[VERIFY_ERR_LEN]; /* the first pairing line that failed when read, "" if none */
     Nest *nest;
