@@ -4,7 +4,11 @@
  * purpose: the verifier must not trust the code that produced the proof.
  * Everything works on a plain cell array, cells[r * n + c] for row r (from
  * the top) and column c (from the left), each VR_EMPTY, VR_X or VR_O, and
- * is written to be obviously correct rather than fast.
+ * is written to be obviously correct first. The few fast paths the
+ * verifier's hot loop needs (window masks for a line through a cell and
+ * for a win at once, VrLines; the images kept move by move,
+ * verify_images.h) are each checked by the test suite against the plain
+ * definitions here (vr_status, vr_canonical).
  */
 #ifndef OCS_VERIFY_RULES_H
 #define OCS_VERIFY_RULES_H
