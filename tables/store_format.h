@@ -3,7 +3,7 @@
  * constants of the format, the key, value, bound and meta records as C
  * values and as the byte strings written to disk, and the functions that
  * encode, decode and check them (store_format.c). Plain functions of
- * bytes, so the store (store.c) and the tests build and damage records
+ * bytes, so the store (store*.c) and the tests build and damage records
  * alike.
  *
  * Invariants: every number little-endian (a store file moves between
