@@ -26,7 +26,7 @@ enum { STORE_DEFAULT_MB = 1024 };
 
 /* The directory: made when missing (write-opens), and for a read-only
  * open it must already hold a store. 0, or -1 with a message. */
-int prepare_dir(const char *path, bool readonly, char *err, int errlen)
+int store_prepare_dir(const char *path, bool readonly, char *err, int errlen)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -63,7 +63,7 @@ int prepare_dir(const char *path, bool readonly, char *err, int errlen)
  * holds its meta pages and the pages the newest says (store_file.h);
  * lock.mdb, when there, is a regular file (LMDB's open of a FIFO would
  * block). 0, or -1 with a message. */
-int check_files(const char *path, char *err, int errlen)
+int store_check_files(const char *path, char *err, int errlen)
 {
     char data[4200], why[400];
     struct stat st;
@@ -83,7 +83,7 @@ int check_files(const char *path, char *err, int errlen)
 /* After LMDB mapped the file and before it reads any page: every page of
  * the snapshot a read transaction of ours pins (store_file.h, When). 0,
  * or -1 with a message. */
-int check_pages(Store *s, char *err, int errlen)
+int store_check_pages(Store *s, char *err, int errlen)
 {
     char data[4200], why[400] = "";
     snprintf(data, sizeof data, "%s/data.mdb", s->path);
@@ -121,7 +121,7 @@ static int take_writer_lock(Store *s, char *err, int errlen)
 }
 
 /* The LMDB environment; the usual reasons of a foreign data.mdb named. */
-int open_env(Store *s, size_t map_mb, char *err, int errlen)
+int store_open_env(Store *s, size_t map_mb, char *err, int errlen)
 {
     int rc = mdb_env_create(&s->env);
     if (rc == 0) rc = mdb_env_set_mapsize(s->env, (size_t)(map_mb ? map_mb : STORE_DEFAULT_MB) << 20);
@@ -140,7 +140,7 @@ int open_env(Store *s, size_t map_mb, char *err, int errlen)
 static int check_records(Store *s, MDB_txn *txn, const StoreMeta *m, char *err, int errlen)
 {
     Walked w;
-    int rc = walk_records(txn, s->dbi, m->version, &w, NULL, NULL);
+    int rc = store_walk_records(txn, s->dbi, m->version, &w, NULL, NULL);
     if (rc != 0) {
         errmsg_set(err, errlen, "store %s: cannot read its records: %s", s->path, mdb_strerror(rc));
         return -1;
@@ -165,7 +165,7 @@ static int check_records(Store *s, MDB_txn *txn, const StoreMeta *m, char *err, 
 static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err, int errlen)
 {
     StoreMeta m;
-    int found = read_meta(s->path, txn, s->dbi, &m, err, errlen);
+    int found = store_read_meta(s->path, txn, s->dbi, &m, err, errlen);
     if (found < 0) return -1;
     if (found) {
         if (check_records(s, txn, &m, err, errlen) != 0) return -1;
@@ -182,7 +182,7 @@ static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err
             return -1;
         }
         if (rc == 0 && expect && !s->readonly &&
-            (rc = put_meta(s, txn, &(StoreMeta){*expect, STORE_FORMAT, 0, 0})) == 0) {
+            (rc = store_put_meta(s, txn, &(StoreMeta){*expect, STORE_FORMAT, 0, 0})) == 0) {
             s->game = *expect;
             s->has_game = true;
         }
@@ -191,7 +191,7 @@ static int check_meta(Store *s, MDB_txn *txn, const StoreGame *expect, char *err
             return -1;
         }
     }
-    if (expect && s->has_game && !game_equal(expect, &s->game)) {
+    if (expect && s->has_game && !store_game_equal(expect, &s->game)) {
         char have[64], want[64];
         store_game_name(&s->game, have, sizeof have);
         store_game_name(expect, want, sizeof want);
@@ -242,12 +242,12 @@ Store *store_open_game(const char *path, bool readonly, size_t map_mb, const Sto
         errmsg_set(err, errlen, "store %s: path too long", path);
         return NULL;
     }
-    if (expect && !game_valid(expect)) {
+    if (expect && !store_game_valid(expect)) {
         errmsg_set(err, errlen, "store %s: bad game (rules %d, n %d, k %d)", path, (int)expect->rules, expect->n,
                 expect->k);
         return NULL;
     }
-    if (prepare_dir(path, readonly, err, errlen) != 0) return NULL;
+    if (store_prepare_dir(path, readonly, err, errlen) != 0) return NULL;
     Store *s = calloc(1, sizeof *s);
     if (!s) {
         errmsg_set(err, errlen, "store %s: out of memory", path);
@@ -256,8 +256,8 @@ Store *store_open_game(const char *path, bool readonly, size_t map_mb, const Sto
     snprintf(s->path, sizeof s->path, "%s", path);
     s->readonly = readonly;
     filelock_init(&s->lock);
-    if ((readonly || take_writer_lock(s, err, errlen) == 0) && check_files(path, err, errlen) == 0 &&
-        open_env(s, map_mb, err, errlen) == 0 && check_pages(s, err, errlen) == 0 &&
+    if ((readonly || take_writer_lock(s, err, errlen) == 0) && store_check_files(path, err, errlen) == 0 &&
+        store_open_env(s, map_mb, err, errlen) == 0 && store_check_pages(s, err, errlen) == 0 &&
         open_db(s, expect, err, errlen) == 0)
         return s;
     store_close(s);
@@ -295,7 +295,7 @@ int store_set_durable(Store *s, bool durable)
 }
 
 /* -1 with the reason when a failed map growth left the Store unusable. */
-int check_usable(const Store *s, char *err, int errlen)
+int store_check_usable(const Store *s, char *err, int errlen)
 {
     if (!s->broken) return 0;
     errmsg_set(err, errlen, "%s", s->error);

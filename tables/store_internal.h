@@ -27,7 +27,7 @@
  * put), and game is then its game; broken, once set, stays set, and every
  * later put, get, walk or snapshot fails with error instead of touching
  * the map LMDB no longer has. A record read from the file is used only
- * after decode_record accepted it: the store is input from outside.
+ * after store_decode_record accepted it: the store is input from outside.
  */
 #ifndef OCS_STORE_INTERNAL_H
 #define OCS_STORE_INTERNAL_H
@@ -68,30 +68,30 @@ typedef struct {
 
 /* store.c: the open's steps that store_check takes too, and whether a
  * failed map growth left the Store unusable. */
-int prepare_dir(const char *path, bool readonly, char *err, int errlen);
-int check_files(const char *path, char *err, int errlen);
-int open_env(Store *s, size_t map_mb, char *err, int errlen);
-int check_pages(Store *s, char *err, int errlen);
-int check_usable(const Store *s, char *err, int errlen);
+int store_prepare_dir(const char *path, bool readonly, char *err, int errlen);
+int store_check_files(const char *path, char *err, int errlen);
+int store_open_env(Store *s, size_t map_mb, char *err, int errlen);
+int store_check_pages(Store *s, char *err, int errlen);
+int store_check_usable(const Store *s, char *err, int errlen);
 
 /* store_record.c: the checks of what a caller hands in, the meta record,
  * a raw record decoded. */
-bool game_valid(const StoreGame *g);
-bool game_equal(const StoreGame *a, const StoreGame *b);
-int check_game(const Store *s, const StoreKey *key, char *err, int errlen);
-int check_key(const StoreKey *k, char *err, int errlen);
-int check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen);
-int check_bound(const StoreKey *k, const StoreBound *b, char *err, int errlen);
-bool is_meta_key(const MDB_val *k);
-int put_meta(Store *s, MDB_txn *txn, const StoreMeta *m);
-int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *err, int errlen);
-int decode_record(const MDB_val *k, const MDB_val *v, unsigned version, StoreKey *key, Rec *rec, uint64_t *check,
+bool store_game_valid(const StoreGame *g);
+bool store_game_equal(const StoreGame *a, const StoreGame *b);
+int store_check_game(const Store *s, const StoreKey *key, char *err, int errlen);
+int store_check_key(const StoreKey *k, char *err, int errlen);
+int store_check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen);
+int store_check_bound(const StoreKey *k, const StoreBound *b, char *err, int errlen);
+bool store_is_meta_key(const MDB_val *k);
+int store_put_meta(Store *s, MDB_txn *txn, const StoreMeta *m);
+int store_read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *err, int errlen);
+int store_decode_record(const MDB_val *k, const MDB_val *v, unsigned version, StoreKey *key, Rec *rec, uint64_t *check,
                   const char **why);
 
 /* store_read.c: a read transaction that adopts a map grown elsewhere. */
-int read_begin(Store *s, MDB_txn **txn);
+int store_read_begin(Store *s, MDB_txn **txn);
 
 /* store_walk.c: every position record of txn, checked. */
-int walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx);
+int store_walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx);
 
 #endif

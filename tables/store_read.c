@@ -14,7 +14,7 @@
 #include "errmsg.h"
 
 /* A read transaction, adopting a map grown by another process. */
-int read_begin(Store *s, MDB_txn **txn)
+int store_read_begin(Store *s, MDB_txn **txn)
 {
     int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, txn);
     if (rc == MDB_MAP_RESIZED) {
@@ -31,7 +31,7 @@ static int get_rec(Store *s, const StoreKey *key, int kind, Rec *rec, int *sym)
 {
     if (s->broken) return -1; /* s->error says why */
     s->error[0] = '\0';
-    if (check_key(key, s->error, sizeof s->error) != 0 || check_game(s, key, s->error, sizeof s->error) != 0)
+    if (store_check_key(key, s->error, sizeof s->error) != 0 || store_check_game(s, key, s->error, sizeof s->error) != 0)
         return -1;
     StoreKey ck = *key;
     ck.pos = sym_canonical(key->pos, key->n, sym);
@@ -40,7 +40,7 @@ static int get_rec(Store *s, const StoreKey *key, int kind, Rec *rec, int *sym)
     kb.b[3] = (uint8_t)kind;
     MDB_val k = {sizeof kb.b, kb.b}, val;
     MDB_txn *txn;
-    int rc = read_begin(s, &txn);
+    int rc = store_read_begin(s, &txn);
     if (rc != 0) {
         errmsg_set(s->error, sizeof s->error, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
@@ -50,7 +50,7 @@ static int get_rec(Store *s, const StoreKey *key, int kind, Rec *rec, int *sym)
     uint64_t check;
     const char *why = "";
     /* checked at open against the format; here by its kind */
-    int bad = rc == 0 ? decode_record(&k, &val, STORE_FORMAT_BOUNDS, &got, rec, &check, &why) : 0;
+    int bad = rc == 0 ? store_decode_record(&k, &val, STORE_FORMAT_BOUNDS, &got, rec, &check, &why) : 0;
     mdb_txn_abort(txn);
     if (rc == MDB_NOTFOUND) return 0;
     if (rc != 0) {

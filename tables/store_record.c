@@ -5,9 +5,9 @@
  * checked. The byte strings and their checksums are store_format.c's;
  * this adds what needs LMDB or the Store.
  *
- * Invariants: decode_record accepts a record only when its key and value
+ * Invariants: store_decode_record accepts a record only when its key and value
  * have their sizes, its check holds, its version and kind are known, and
- * a bound record is in a store of format 3; read_meta hands out a meta
+ * a bound record is in a store of format 3; store_read_meta hands out a meta
  * record only of format 2 or 3, its check holding, naming a valid game.
  * Nothing else of the file is trusted: the store is input from outside.
  */
@@ -18,23 +18,23 @@
 #include "errmsg.h"
 #include "le.h"
 
-bool game_valid(const StoreGame *g)
+bool store_game_valid(const StoreGame *g)
 {
     return (int)g->rules >= RULES_ORIGINAL && (int)g->rules <= RULES_EXACT_END && g->n >= BOARD_MIN_N &&
            g->n <= BOARD_MAX_N && g->k >= 3 && g->k <= g->n;
 }
 
-bool game_equal(const StoreGame *a, const StoreGame *b)
+bool store_game_equal(const StoreGame *a, const StoreGame *b)
 {
     return a->rules == b->rules && a->n == b->n && a->k == b->k;
 }
 
 /* -1 with "store DIR holds G positions, not H" when key is of another game
  * than the store's (a store without a game yet takes any). */
-int check_game(const Store *s, const StoreKey *key, char *err, int errlen)
+int store_check_game(const Store *s, const StoreKey *key, char *err, int errlen)
 {
     StoreGame g = {key->rules, key->n, key->k};
-    if (!s->has_game || game_equal(&g, &s->game)) return 0;
+    if (!s->has_game || store_game_equal(&g, &s->game)) return 0;
     char have[64], want[64];
     store_game_name(&s->game, have, sizeof have);
     store_game_name(&g, want, sizeof want);
@@ -42,7 +42,7 @@ int check_game(const Store *s, const StoreKey *key, char *err, int errlen)
     return -1;
 }
 
-int check_key(const StoreKey *k, char *err, int errlen)
+int store_check_key(const StoreKey *k, char *err, int errlen)
 {
     if ((int)k->rules < RULES_ORIGINAL || (int)k->rules > RULES_EXACT_END) {
         errmsg_set(err, errlen, "bad key: rules %d (0..2)", (int)k->rules);
@@ -62,7 +62,7 @@ int check_key(const StoreKey *k, char *err, int errlen)
 }
 
 /* The value as the caller gives it, against its position (caller's frame). */
-int check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen)
+int store_check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen)
 {
     if (v->winner != WINNER_ORDER && v->winner != WINNER_CHAOS) {
         errmsg_set(err, errlen, "bad value: winner %d (order or chaos)", (int)v->winner);
@@ -94,7 +94,7 @@ int check_value(const StoreKey *k, const StoreValue *v, char *err, int errlen)
 }
 
 /* A bound as the caller gives it, against its position (caller's frame). */
-int check_bound(const StoreKey *k, const StoreBound *b, char *err, int errlen)
+int store_check_bound(const StoreKey *k, const StoreBound *b, char *err, int errlen)
 {
     bool yes = b->yes != STORE_BOUND_NONE, no = b->no != STORE_BOUND_NONE;
     if ((yes && (b->yes < 0 || b->yes > STORE_BOUND_MAX)) || (no && (b->no < 0 || b->no > STORE_BOUND_MAX)) ||
@@ -117,13 +117,13 @@ int check_bound(const StoreKey *k, const StoreBound *b, char *err, int errlen)
 
 static MDB_val meta_key(void) { return (MDB_val){STORE_META_KEY_BYTES, (void *)STORE_META_KEY}; }
 
-bool is_meta_key(const MDB_val *k)
+bool store_is_meta_key(const MDB_val *k)
 {
     return k->mv_size == STORE_META_KEY_BYTES && memcmp(k->mv_data, STORE_META_KEY, STORE_META_KEY_BYTES) == 0;
 }
 
 /* Puts meta record m inside txn. */
-int put_meta(Store *s, MDB_txn *txn, const StoreMeta *m)
+int store_put_meta(Store *s, MDB_txn *txn, const StoreMeta *m)
 {
     StoreMetaBytes mb;
     store_meta_encode(m, &mb);
@@ -133,7 +133,7 @@ int put_meta(Store *s, MDB_txn *txn, const StoreMeta *m)
 
 /* The meta record in txn: 1 found (*m, of this format, its game valid),
  * 0 none, -1 with a message naming path. */
-int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *err, int errlen)
+int store_read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *err, int errlen)
 {
     MDB_val k = meta_key(), v;
     int rc = mdb_get(txn, dbi, &k, &v);
@@ -163,7 +163,7 @@ int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *e
                                                   : "not an ocsolve store (its meta record is not one)");
         return -1;
     }
-    if (!game_valid(&m->game)) {
+    if (!store_game_valid(&m->game)) {
         errmsg_set(err, errlen, "store %s: corrupt meta record (rules %d, n %d, k %d)", path, (int)m->game.rules,
                    m->game.n, m->game.k);
         return -1;
@@ -174,7 +174,7 @@ int read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *e
 /* One raw position record, checked, in a store of format `version`: 0
  * (key and record filled), -1 malformed (why says how), STORE_BAD_CHECK.
  * A bound record in a format-2 store is malformed (store.h, Versions). */
-int decode_record(const MDB_val *k, const MDB_val *v, unsigned version, StoreKey *key, Rec *rec,
+int store_decode_record(const MDB_val *k, const MDB_val *v, unsigned version, StoreKey *key, Rec *rec,
                   uint64_t *check, const char **why)
 {
     StoreKeyBytes kb;

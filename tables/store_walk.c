@@ -1,5 +1,5 @@
 /* store_walk.c - the whole store at once: every position record walked
- * and checked (walk_records, for the open and store_check; visit_all,
+ * and checked (store_walk_records, for the open and store_check; visit_all,
  * for store_foreach, store_foreach_bound and store_stats), a store
  * checked without trusting any of it (store_check), and its compact copy
  * (store_snapshot).
@@ -28,9 +28,9 @@
 /* ------------------------------------------------------------------ */
 
 /* Reads every position record of txn, in key order, checking each
- * (check_key too); bad ones are counted and told to bad (NULL: not
+ * (store_check_key too); bad ones are counted and told to bad (NULL: not
  * told). 0, or LMDB's error. */
-int walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx)
+int store_walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx)
 {
     MDB_cursor *cur;
     *w = (Walked){0};
@@ -38,14 +38,14 @@ int walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBa
     if (rc != 0) return rc;
     MDB_val k, v;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (is_meta_key(&k)) continue;
+        if (store_is_meta_key(&k)) continue;
         StoreKey key;
         Rec rec;
         uint64_t check = 0;
         const char *why;
         w->records++;
-        int r = decode_record(&k, &v, version, &key, &rec, &check, &why);
-        if (r == 0 && check_key(&key, NULL, 0) != 0) r = -1, why = "a key that is no position";
+        int r = store_decode_record(&k, &v, version, &key, &rec, &check, &why);
+        if (r == 0 && store_check_key(&key, NULL, 0) != 0) r = -1, why = "a key that is no position";
         if (r == 0) {
             w->digest ^= check;
             continue;
@@ -66,10 +66,10 @@ int walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBa
  * non-zero (store_foreach's returns). */
 static int visit_all(Store *s, StoreVisit value, StoreBoundVisit bound, void *ctx, char *err, int errlen)
 {
-    if (check_usable(s, err, errlen) != 0) return -1;
+    if (store_check_usable(s, err, errlen) != 0) return -1;
     MDB_txn *txn;
     MDB_cursor *cur;
-    int rc = read_begin(s, &txn);
+    int rc = store_read_begin(s, &txn);
     if (rc != 0) {
         errmsg_set(err, errlen, "store %s: cannot read: %s", s->path, mdb_strerror(rc));
         return -1;
@@ -83,13 +83,13 @@ static int visit_all(Store *s, StoreVisit value, StoreBoundVisit bound, void *ct
     MDB_val k, v;
     int ret = 0;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (is_meta_key(&k)) continue; /* checked at open */
+        if (store_is_meta_key(&k)) continue; /* checked at open */
         StoreKey key;
         Rec rec;
         uint64_t check;
         const char *why;
-        int bad = decode_record(&k, &v, STORE_FORMAT_BOUNDS, &key, &rec, &check, &why);
-        if (bad == 0 && check_key(&key, NULL, 0) != 0) bad = -1, why = "a key that is no position";
+        int bad = store_decode_record(&k, &v, STORE_FORMAT_BOUNDS, &key, &rec, &check, &why);
+        if (bad == 0 && store_check_key(&key, NULL, 0) != 0) bad = -1, why = "a key that is no position";
         if (bad) {
             errmsg_set(err, errlen, "store %s is corrupt: a record %s; 'ocsolve store check %s' lists the bad ones",
                        s->path, why, s->path);
@@ -197,8 +197,8 @@ int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx
         errmsg_set(err, errlen, "store %s: path too long", path);
         return -1;
     }
-    if (prepare_dir(path, true, err, errlen) != 0) return -1;
-    if (check_files(path, out->problem, sizeof out->problem) != 0) return strip_store(out->problem, path), 0;
+    if (store_prepare_dir(path, true, err, errlen) != 0) return -1;
+    if (store_check_files(path, out->problem, sizeof out->problem) != 0) return strip_store(out->problem, path), 0;
     Store *s = calloc(1, sizeof *s);
     if (!s) {
         errmsg_set(err, errlen, "store %s: out of memory", path);
@@ -209,8 +209,8 @@ int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx
     filelock_init(&s->lock);
     MDB_txn *txn = NULL;
     int rc = -1;
-    if (open_env(s, 0, out->problem, sizeof out->problem) == 0 &&
-        check_pages(s, out->problem, sizeof out->problem) == 0) {
+    if (store_open_env(s, 0, out->problem, sizeof out->problem) == 0 &&
+        store_check_pages(s, out->problem, sizeof out->problem) == 0) {
         out->file_ok = true;
         rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
         if (rc == 0) rc = mdb_dbi_open(txn, NULL, 0, &s->dbi);
@@ -219,9 +219,9 @@ int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx
     if (rc == 0) {
         char why[512] = "";
         Walked w;
-        int found = read_meta(path, txn, s->dbi, &out->meta, why, sizeof why);
+        int found = store_read_meta(path, txn, s->dbi, &out->meta, why, sizeof why);
         out->meta_ok = found == 1;
-        rc = walk_records(txn, s->dbi, out->meta_ok ? out->meta.version : STORE_FORMAT_BOUNDS, &w, bad, ctx);
+        rc = store_walk_records(txn, s->dbi, out->meta_ok ? out->meta.version : STORE_FORMAT_BOUNDS, &w, bad, ctx);
         out->records = w.records;
         out->bad = w.bad;
         out->digest = w.digest;
@@ -240,7 +240,7 @@ int store_check(const char *path, StoreCheck *out, StoreBadRecord bad, void *ctx
 
 int store_snapshot(Store *s, const char *dir, char *err, int errlen)
 {
-    if (check_usable(s, err, errlen) != 0) return -1;
+    if (store_check_usable(s, err, errlen) != 0) return -1;
     char tmp[4200], final[4200];
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         errmsg_set(err, errlen, "snapshot %s: %s", dir, strerror(errno));

@@ -85,7 +85,7 @@ static int read_rec(Store *s, MDB_txn *txn, const uint8_t *k, unsigned version, 
     if (rc != 0) return *mdb_rc = rc, -1;
     StoreKey ok;
     const char *why;
-    if (decode_record(&key, &old, version, &ok, rec, check, &why) != 0) {
+    if (store_decode_record(&key, &old, version, &ok, rec, check, &why) != 0) {
         errmsg_set(err, errlen, "store %s is corrupt: the record of this position %s", s->path, why);
         return -3;
     }
@@ -117,7 +117,7 @@ static bool contradicts(const StoreKey *key, const StoreValue *v, const StoreBou
 static int merge_in_txn(Store *s, MDB_txn *txn, const StoreKeyBytes *kb, const Rec *in, const StoreGame *game,
                         Rec *keep, StoreMeta *meta, int *mdb_rc, char *err, int errlen)
 {
-    int found = read_meta(s->path, txn, s->dbi, meta, err, errlen);
+    int found = store_read_meta(s->path, txn, s->dbi, meta, err, errlen);
     if (found < 0 || (!found && !game)) {
         if (!found) errmsg_set(err, errlen, "store %s is corrupt: its meta record is gone", s->path);
         return -3;
@@ -196,7 +196,7 @@ static int put_txn(Store *s, const StoreKeyBytes *kb, const Rec *in, const Store
     else store_value_encode(kb, &keep.val, &vb);
     meta.digest ^= store_value_check(&vb);
     MDB_val k = {sizeof kb->b, (void *)kb->b}, val = {sizeof vb.b, vb.b};
-    rc = put_meta(s, txn, &meta);
+    rc = store_put_meta(s, txn, &meta);
     if (rc == 0) rc = mdb_put(txn, s->dbi, &k, &val, 0);
     if (rc == 0) rc = mdb_txn_commit(txn);
     else mdb_txn_abort(txn);
@@ -262,18 +262,18 @@ static int put_rec(Store *s, const StoreKey *key, const StoreKeyBytes *kb, const
 /* -1 with a message unless the store can take a put of key. */
 static int check_put(Store *s, const StoreKey *key, char *err, int errlen)
 {
-    if (check_usable(s, err, errlen) != 0) return -1;
+    if (store_check_usable(s, err, errlen) != 0) return -1;
     if (s->readonly) {
         errmsg_set(err, errlen, "store %s: opened read-only", s->path);
         return -1;
     }
-    if (check_key(key, err, errlen) != 0) return -1;
-    return check_game(s, key, err, errlen);
+    if (store_check_key(key, err, errlen) != 0) return -1;
+    return store_check_game(s, key, err, errlen);
 }
 
 int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int errlen)
 {
-    if (check_put(s, key, err, errlen) != 0 || check_value(key, v, err, errlen) != 0) return -1;
+    if (check_put(s, key, err, errlen) != 0 || store_check_value(key, v, err, errlen) != 0) return -1;
     int sym;
     StoreKey ck = *key;
     ck.pos = sym_canonical(key->pos, key->n, &sym);
@@ -286,7 +286,7 @@ int store_put(Store *s, const StoreKey *key, const StoreValue *v, char *err, int
 
 int store_put_bound(Store *s, const StoreKey *key, const StoreBound *b, char *err, int errlen)
 {
-    if (check_put(s, key, err, errlen) != 0 || check_bound(key, b, err, errlen) != 0) return -1;
+    if (check_put(s, key, err, errlen) != 0 || store_check_bound(key, b, err, errlen) != 0) return -1;
     int sym;
     StoreKey ck = *key;
     ck.pos = sym_canonical(key->pos, key->n, &sym);
