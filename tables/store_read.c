@@ -31,7 +31,8 @@ static int get_rec(Store *s, const StoreKey *key, int kind, Rec *rec, int *sym)
 {
     if (s->broken) return -1; /* s->error says why */
     s->error[0] = '\0';
-    if (store_check_key(key, s->error, sizeof s->error) != 0 || store_check_game(s, key, s->error, sizeof s->error) != 0)
+    if (store_check_key(key, s->error, sizeof s->error) != 0 ||
+        store_check_game(s, key, s->error, sizeof s->error) != 0)
         return -1;
     StoreKey ck = *key;
     ck.pos = sym_canonical(key->pos, key->n, sym);
