@@ -18,8 +18,8 @@
  *   store_walk.c    the whole store: every record walked (the open's
  *                   check, store_foreach, store_stats, store_check) and
  *                   copied (store_snapshot).
- * The helpers below keep the names they had as statics of one store.c:
- * no other file defines them (scripts/check-names).
+ * The helpers below were statics of one store.c; shared now, they carry
+ * the store_ prefix (scripts/check-names: each name defined once).
  *
  * Invariants: a Store that store_open_game hands out passed every check
  * of store.h's "Opening refuses"; has_game says whether the store has a
