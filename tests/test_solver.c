@@ -75,8 +75,8 @@ static void cross_check(int rs)
     bench_open(&b, 6, 5, rs, NULL);
     uint64_t rng = 1000 + (uint64_t)rs;
     int order = 0, done = 0;
-    /* 500 positions: mostly 4 to 11 empty cells, one in twenty 12 to 14. */
-    for (int t = 0; t < 500 / SCALE; t++) {
+    /* 360 positions: mostly 4 to 11 empty cells, one in twenty 12 to 14. */
+    for (int t = 0; t < 360 / SCALE; t++) {
         int empties = t % 20 == 19 ? 12 + (t / 20) % 3 : 4 + t % 8;
         RefPos p;
         if (tl_random_ongoing(&p, 6, 5, rs, 36 - empties, &rng) != 0) {
