@@ -67,6 +67,14 @@ static int cells_of(const RefPos *p, int n, uint8_t *cells)
     return empty;
 }
 
+/* p's game for the verifier, and its windows (VrLines). */
+static VrGame game_of(const RefPos *p, VrLines *lines)
+{
+    VrGame g = {p->n, p->k, p->rules};
+    vr_lines_init(&g, lines);
+    return g;
+}
+
 Test(verify, status_after_a_move_matches_the_full_status)
 {
     uint64_t rng = 107;
@@ -79,9 +87,8 @@ Test(verify, status_after_a_move_matches_the_full_status)
         int empty = cells_of(&p, n, cells), cell;
         do cell = tl_below(&rng, n * n); while (cells[cell] != VR_EMPTY);
         cells[cell] = (uint8_t)(VR_X + tl_below(&rng, 2));
-        VrGame g = {n, k, rules};
         VrLines lines;
-        vr_lines_init(&g, &lines);
+        VrGame g = game_of(&p, &lines);
         VrKey key = vr_key(n, cells);
         int want = vr_status(&g, cells);
         cr_assert_eq(vr_status_after(&g, &lines, cells, key.x, key.o, cell, empty == 1), want, "n=%d k=%d rules=%d", n,
@@ -105,7 +112,8 @@ Test(verify, a_win_at_once_is_found_exactly)
         int n = p.n, k = p.k, rules = p.rules;
         uint8_t cells[64] = {0};
         int empty = cells_of(&p, n, cells);
-        VrGame g = {n, k, rules};
+        VrLines lines;
+        VrGame g = game_of(&p, &lines);
         bool want = false;
         for (int i = 0; i < n * n && !want; i++)
             for (uint8_t s = VR_X; s <= VR_O && !want && cells[i] == VR_EMPTY; s++) {
@@ -115,8 +123,6 @@ Test(verify, a_win_at_once_is_found_exactly)
             }
         uint8_t before[64];
         memcpy(before, cells, sizeof before);
-        VrLines lines;
-        vr_lines_init(&g, &lines);
         VrKey key = vr_key(n, cells);
         cr_assert_eq(vr_wins_at_once(&g, &lines, cells, key.x, key.o, empty), want, "n=%d k=%d rules=%d", n, k, rules);
         cr_assert(memcmp(before, cells, sizeof before) == 0, "the position is restored");
