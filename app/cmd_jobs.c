@@ -72,6 +72,11 @@ static const char jobs_help[] =
     "                     (default with --store: DIR/certs; created when missing)\n"
     "  --proof FILE       the run's certificate (its see lines name the --certs\n"
     "                     folder); check it with ocsolve verify FILE\n"
+    "  --cert-share P     jobs' certificates share subtrees: the loser's positions\n"
+    "                     2 to P plies below a job's root get files of their own\n"
+    "                     in the --certs folder, named like any position's, which\n"
+    "                     later jobs name by see lines (default 3; 0: off; at\n"
+    "                     most 7)\n"
     "  --certs-later      a stored position counts without its certificate (a\n"
     "                     store resumed from a snapshot); the certificates the\n"
     "                     proof needs are made at the end, composed from the\n"
@@ -98,7 +103,7 @@ static const char jobs_help[] =
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
 enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
-       O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE };
+       O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -115,7 +120,7 @@ static const struct option jobs_longopts[] = {
     {"reply-order", required_argument, NULL, O_REPLYO},
     {"no-help", no_argument, NULL, O_NOHELP},
     {"job-log", required_argument, NULL, O_JOBLOG},
-    {"certs-later", no_argument, NULL, O_LATER},
+    {"certs-later", no_argument, NULL, O_LATER},      {"cert-share", required_argument, NULL, O_SHARE},
     {"mpi-lease", required_argument, NULL, O_LEASE},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
@@ -294,7 +299,7 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
 {
     JobsSpec *s = &a->s;
     *a = (JobsArgs){.s = {.workers = parallel_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
-                          .focus = 1, .report_every = 5},
+                          .focus = 1, .report_every = 5, .cert_share = JOBS_DEFAULT_CERT_SHARE},
                     .cfg = dfpn_default_config(),
                     .g = {0, 0, RULES_ORIGINAL},
                     .lease = 30};
@@ -313,6 +318,7 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
         case O_JTT: s->job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
         case O_STORE: a->store_dir = optarg; break;
         case O_LATER: s->certs_later = true; break;
+        case O_SHARE: s->cert_share = (int)cli_number(optarg, "--cert-share", 0, JOBRUN_SHARE_MAX); break;
         case O_SEPARATE: s->separate_tables = true; break;
         case O_NOEXPECT: s->no_expect = true; break;
         case O_MAJORITY: s->expect_majority = true; break;

@@ -67,10 +67,19 @@ FILE *jobrun_open_tmp(const char *path, char *tmp, size_t len)
     return f;
 }
 
-/* Writes the certificate of the decided root through a temporary file;
- * the lines written, or -1 (and no file left behind) with *why set. */
-static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *why)
+static void share_name(const Rules *r, Board b, char *name, size_t len)
 {
+    char nm[JOBRUN_NAME_MAX];
+    jobrun_cert_name(r, b, nm);
+    snprintf(name, len, "%s", nm);
+}
+
+/* Writes the certificate of the decided root through a temporary file,
+ * with shared subtrees' files beside it when o asks (share: what it wrote
+ * there); the lines written, or -1 (and no file left behind) with *why set. */
+static int64_t write_cert(JobRunner *jr, Dfpn *d, const JobOrder *o, Winner v, ProofShare *share, uint8_t *why)
+{
+    Board b = o->b;
     char name[JOBRUN_NAME_MAX], path[4096], tmp[4200];
     jobrun_cert_name(jr->r, b, name);
     snprintf(path, sizeof path, "%s/%s", jr->cert_dir, name);
@@ -84,7 +93,10 @@ static int64_t write_cert(JobRunner *jr, Dfpn *d, Board b, Winner v, uint8_t *wh
      * so the next job's search is the same with or without certificates */
     if (!jr->scratch_ready) jr->scratch_ready = tt_init(&jr->scratch, JOBRUN_SCRATCH_BYTES, false) == 0;
     d->scratch = jr->scratch_ready ? &jr->scratch : NULL;
-    int rc = proof_write(f, d, b, v, jr->cert_max_lines, &st, err, (int)sizeof err);
+    int hi = o->share > JOBRUN_SHARE_MAX ? JOBRUN_SHARE_MAX : o->share;
+    *share = (ProofShare){.dir = jr->cert_dir, .lo = JOBRUN_SHARE_LO, .hi = hi, .name = share_name};
+    int rc = proof_write_shared(f, d, b, v, jr->cert_max_lines, hi >= JOBRUN_SHARE_LO ? share : NULL, &st, err,
+                                (int)sizeof err);
     return jobrun_close_cert(f, tmp, path, rc, err, d->stopped, st.lines, why);
 }
 
@@ -132,9 +144,10 @@ void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *
     out->stopped = v == WINNER_NONE && d.stopped && d.nodes < o->node_limit; /* helpers take no budget */
     if (v != WINNER_NONE && o->certify && jr->cert_dir) {
         double c0 = clock_seconds();
-        int64_t lines = write_cert(jr, &d, o->b, v, &out->cert_why);
+        ProofShare share;
+        int64_t lines = write_cert(jr, &d, o, v, &share, &out->cert_why);
         out->cert = lines >= 0 ? JOBRUN_CERT_WRITTEN : JOBRUN_CERT_FAILED;
-        out->cert_lines = lines >= 0 ? (uint64_t)lines : 0;
+        out->cert_lines = lines >= 0 ? (uint64_t)lines + share.lines : 0;
         out->cert_seconds = clock_seconds() - c0;
     }
     out->seconds = clock_seconds() - t0;

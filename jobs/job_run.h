@@ -58,6 +58,10 @@ typedef struct {
                           * job asking W(b, within) by dfpn_depth_within
                           * (jobrun_within): a transport picks by it */
     uint8_t within;      /* bounded: the plies, 0..64 */
+    uint8_t share;       /* a value job's certificate: shared subtrees'
+                          * files for the loser's positions 2..share plies
+                          * below the root (solver/proof.h ProofShare);
+                          * 0: none; over JOBRUN_SHARE_MAX: as the max */
 } JobOrder;
 
 /* The outcome, worker to coordinator. */
@@ -92,6 +96,12 @@ enum {
 };
 
 enum { JOBRUN_NAME_MAX = 64 };
+
+/* Shared subtrees of job certificates (solver/proof.h ProofShare): the
+ * loser's positions 2 to JobOrder.share plies below a job's root get files
+ * of their own; the deepest setting a worker takes (each level deeper
+ * multiplies the files). */
+enum { JOBRUN_SHARE_LO = 2, JOBRUN_SHARE_MAX = 7 };
 
 /* The side table of proven Order moves (tables/wintab.h) that goes with a
  * job table when certificates are written: this fraction of its bytes.

@@ -170,6 +170,10 @@ typedef struct {
     JobsTransport *transport; /* NULL: `workers` threads in this process */
     const char *cert_dir;  /* certificates here (top_cert.h); NULL: none */
     const char *proof;     /* also the root's certificate at this path; NULL: none */
+    int cert_share;        /* value jobs' certificates share subtrees: the
+                            * loser's positions 2..cert_share plies below a
+                            * job's root get files of their own in cert_dir
+                            * (solver/proof.h ProofShare; job_run.h); 0: none */
     double time_limit;     /* seconds; 0: none */
     atomic_bool *interrupt; /* when set (a signal handler), stop as at the time
                             * limit: running jobs are interrupted and taken,
@@ -197,6 +201,7 @@ typedef struct {
 } JobsSpec;
 
 #define JOBS_DEFAULT_NODES 200000
+#define JOBS_DEFAULT_CERT_SHARE 3 /* ocsolve jobs' default (--cert-share; results/jobs/cert-share.md) */
 
 typedef struct {
     Winner winner;         /* WINNER_NONE: the time limit ran out, or interrupted;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -77,7 +79,7 @@ static int seen_grow(Seen *s)
     return 0;
 }
 
-static int fail(Writer *w, const char *what, Board b)
+int proof_fail(Writer *w, const char *what, Board b)
 {
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, w->r->n, pos);
@@ -86,7 +88,7 @@ static int fail(Writer *w, const char *what, Board b)
 }
 
 /* Is the certificate at its line bound? */
-static bool full(const Writer *w) { return w->max_lines && w->st.lines == w->max_lines; }
+bool proof_full(const Writer *w) { return w->max_lines && w->st.lines == w->max_lines; }
 
 /* Closes b by a pairing (pairing.h) when one is found for its canonical
  * form canon, written in canon's frame: 0, else 1 (none found), or -1. */
@@ -95,40 +97,20 @@ static int pairing_line(Writer *w, Board b, Board canon)
     const Rules *r = w->r;
     PairSet ps;
     if (!pairing_find(r, canon, PROOF_PAIRING_BUDGET, &ps)) return 1;
-    if (!pairing_holds(r, canon, &ps)) return fail(w, "a pairing that does not hold (a solver bug)", b);
-    if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+    if (!pairing_holds(r, canon, &ps)) return proof_fail(w, "a pairing that does not hold (a solver bug)", b);
+    if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
     char pos[NOTATION_POS_LEN], a[3], c[3];
     notation_format_position(canon, r->n, pos);
-    if (fprintf(w->f, "%s lemma pairing", pos) < 0) return fail(w, "write error", b);
+    if (fprintf(w->f, "%s lemma pairing", pos) < 0) return proof_fail(w, "write error", b);
     for (int j = 0; j < ps.n; j++) {
         notation_format_cell(ps.p[j].a, a);
         notation_format_cell(ps.p[j].b, c);
-        if (fprintf(w->f, " %s:%s%c", a, c, ps.p[j].same ? '=' : '~') < 0) return fail(w, "write error", b);
+        if (fprintf(w->f, " %s:%s%c", a, c, ps.p[j].same ? '=' : '~') < 0) return proof_fail(w, "write error", b);
     }
-    if (fputc('\n', w->f) == EOF) return fail(w, "write error", b);
+    if (fputc('\n', w->f) == EOF) return proof_fail(w, "write error", b);
     w->st.lines++;
     w->st.lemmas++;
     return 0;
-}
-
-/* A position's 8 geometric images of each word (symmetry.h), handed from
- * a position to its children: a child's are its parent's exclusive-or the
- * images of the one cell placed, which is cheaper than making them anew
- * at every one of the ~70 children of each of the loser's positions. */
-typedef struct {
-    uint64_t ix[SYM_GEOMETRIC], io[SYM_GEOMETRIC];
-} Images;
-
-static void images_of(Board b, int n, Images *im)
-{
-    sym_images(b.s[PIECE_X], n, im->ix);
-    sym_images(b.s[PIECE_O], n, im->io);
-}
-
-static void images_child(const Images *parent, Move m, const SymCellMap *map, Images *child)
-{
-    *child = *parent;
-    sym_images_xor(move_piece(m) == PIECE_X ? child->ix : child->io, 1ULL << move_cell(m), map);
 }
 
 /* The loser's moves at a position (scan sc, empty cells empty) after
@@ -176,15 +158,44 @@ int proof_fewest_to_line(const Rules *r, Board b)
     return fewest;
 }
 
+
+/* Does a position of this many pieces get a file of its own (ProofShare)? */
+static bool in_share_window(const Writer *w, int pieces)
+{
+    return pieces > w->root_pieces && pieces >= w->share_lo && pieces <= w->share_hi;
+}
+
+/* The winner to move at b (canonical form canon, images im): the line of
+ * its move, then the child. */
+static int winner_line(Writer *w, Board b, Board canon, const Images *im)
+{
+    const Rules *r = w->r;
+    if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+    const char *why = "no winning move found";
+    Move wm = w->move(w->arg, b, &why);
+    if (wm == MOVE_NONE) return proof_fail(w, why, b);
+    int sym;
+    sym_least(im->ix, im->io, &sym); /* the frame of canon, for the move */
+    char pos[NOTATION_POS_LEN], mv[4];
+    notation_format_position(canon, r->n, pos);
+    notation_format_move(sym_move(wm, sym, r->n), mv);
+    if (fprintf(w->f, "%s %s\n", pos, mv) < 0) return proof_fail(w, "write error", b);
+    w->st.lines++;
+    board_place(&b, wm);
+    Images ci;
+    images_child(im, wm, sym_cell_map(r->n), &ci);
+    return proof_visit(w, b, wm, &ci);
+}
+
 /* b, its images im, reached by move m (MOVE_NONE at the root; the
  * position before m was ongoing, so only lines through m can have been
  * made). */
-static int visit(Writer *w, Board b, Move m, const Images *im)
+int proof_visit(Writer *w, Board b, Move m, const Images *im)
 {
     const Rules *r = w->r;
     Winner st = m == MOVE_NONE ? rules_status(r, b) : rules_status_after(r, b, m);
     if (st != WINNER_NONE) {
-        if ((st == WINNER_ORDER) != (w->winner == WINNER_ORDER)) return fail(w, "proof reaches a loss", b);
+        if ((st == WINNER_ORDER) != (w->winner == WINNER_ORDER)) return proof_fail(w, "proof reaches a loss", b);
         return 0;
     }
     /* a horizon certificate: no line can stand in the plies left (the verifier's rule, verify.h) */
@@ -200,7 +211,7 @@ static int visit(Writer *w, Board b, Move m, const Images *im)
 
     Board canon = sym_least_value(im->ix, im->io); /* sym_canonical's value */
     bool fresh;
-    if (!seen_insert(&w->seen, canon, &fresh)) return fail(w, "out of memory", b);
+    if (!seen_insert(&w->seen, canon, &fresh)) return proof_fail(w, "out of memory", b);
     if (!fresh) return 0;
     w->st.positions++;
     if (w->winner == WINNER_CHAOS && w->pairing) {
@@ -209,33 +220,22 @@ static int visit(Writer *w, Board b, Move m, const Images *im)
     }
     if (w->winner == WINNER_ORDER && w->centre && centre_win(w->centre, b)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
-        if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+        if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         char pos[NOTATION_POS_LEN];
         notation_format_position(canon, r->n, pos);
-        if (fprintf(w->f, "%s lemma centre\n", pos) < 0) return fail(w, "write error", b);
+        if (fprintf(w->f, "%s lemma centre\n", pos) < 0) return proof_fail(w, "write error", b);
         w->st.lines++;
         w->st.lemmas++;
         return 0;
     }
 
+    if (w->share && order != (w->winner == WINNER_ORDER) && in_share_window(w, board_count(b))) {
+        int rc = proof_share_subtree(w, b, canon, im);
+        if (rc <= 0) return rc;
+    }
+    if (order == (w->winner == WINNER_ORDER)) return winner_line(w, b, canon, im);
     const SymCellMap *map = sym_cell_map(r->n);
     Images ci;
-    if (order == (w->winner == WINNER_ORDER)) {
-        if (full(w)) return fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
-        const char *why = "no winning move found";
-        Move wm = w->move(w->arg, b, &why);
-        if (wm == MOVE_NONE) return fail(w, why, b);
-        int sym;
-        sym_least(im->ix, im->io, &sym); /* the frame of canon, for the move */
-        char pos[NOTATION_POS_LEN], mv[4];
-        notation_format_position(canon, r->n, pos);
-        notation_format_move(sym_move(wm, sym, r->n), mv);
-        if (fprintf(w->f, "%s %s\n", pos, mv) < 0) return fail(w, "write error", b);
-        w->st.lines++;
-        board_place(&b, wm);
-        images_child(im, wm, map, &ci);
-        return visit(w, b, wm, &ci);
-    }
     uint64_t empty = r->cells & ~board_occupied(b), skip[2];
     won_at_once(r, w->winner, &sc, empty, skip);
     /* Every move but those the masks leave out, per symbol: by cell and
@@ -248,13 +248,13 @@ static int visit(Writer *w, Board b, Move m, const Images *im)
             Move cm = move_make(s, c);
             board_place(&cb, cm);
             images_child(im, cm, map, &ci);
-            if (visit(w, cb, cm, &ci) != 0) return -1;
+            if (proof_visit(w, cb, cm, &ci) != 0) return -1;
         }
     }
     return 0;
 }
 
-int proof_walk(Writer *w, Board root, int version, const char *comment, ProofStats *st)
+void proof_header(Writer *w, Board root, int version, const char *comment)
 {
     const Rules *r = w->r;
     char pos[NOTATION_POS_LEN];
@@ -262,10 +262,21 @@ int proof_walk(Writer *w, Board root, int version, const char *comment, ProofSta
     fprintf(w->f, "ocproof %d\n# %s\nboard %d %d\nrules %s\nwinner %s\nroot %s\n", version, comment, r->n, r->k,
             rules_name(r->rules), winner_name(w->winner), pos);
     if (w->bounded) fprintf(w->f, "horizon %d\n", w->horizon);
+}
+
+int proof_walk(Writer *w, Board root, int version, const char *comment, ProofStats *st)
+{
+    proof_header(w, root, version, comment);
     w->root_pieces = board_count(root);
+    if (w->share && !w->bounded && w->share->hi > 0) {
+        w->share_lo = w->root_pieces + w->share->lo;
+        w->share_hi = w->root_pieces + w->share->hi;
+    } else {
+        w->share = NULL;
+    }
     Images im;
-    images_of(root, r->n, &im);
-    int rc = visit(w, root, MOVE_NONE, &im);
+    images_of(root, w->r->n, &im);
+    int rc = proof_visit(w, root, MOVE_NONE, &im);
     free(w->seen.slot);
     *st = w->st;
     if (rc == 0 && (fflush(w->f) != 0 || ferror(w->f))) {
@@ -291,12 +302,18 @@ static Move value_move(void *arg, Board b, const char **why)
 int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
                 int errlen)
 {
+    return proof_write_shared(f, d, root, winner, max_lines, NULL, st, err, errlen);
+}
+
+int proof_write_shared(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofShare *share,
+                       ProofStats *st, char *err, int errlen)
+{
     /* Version 2 where a lemma line may be written (README, certificates):
      * the centre for Order, a pairing for Chaos, each with its switch. */
     bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing;
-    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on);
+    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on) || share;
     ValueSource v = {d, winner};
     Writer w = {.f = f, .r = d->r, .move = value_move, .arg = &v, .centre = &d->centre, .winner = winner,
-                .pairing = pairing, .max_lines = max_lines, .err = err, .errlen = errlen};
+                .pairing = pairing, .max_lines = max_lines, .share = share, .err = err, .errlen = errlen};
     return proof_walk(&w, root, v2 ? 2 : 1, "written by ocsolve solve", st);
 }

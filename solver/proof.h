@@ -39,12 +39,43 @@ typedef struct {
     uint64_t lemmas;    /* of the lines, those closing a branch by a lemma */
 } ProofStats;
 
+/* Shared subtrees (proof_write_shared). A job-level search writes one
+ * certificate per decided job, and sibling jobs reach the same positions
+ * by transposition: on the empty board's run 66 % of the positions with
+ * seven pieces under Order's moves stood in more than one job's file
+ * (results/jobs/cert-share.md). With sharing on, the writer gives each
+ * position with the loser to move `lo` to `hi` plies below the root
+ * (counted from the first file's root, so files do not split for ever)
+ * a file of its own in `dir`, named as the store names a position's
+ * certificate (`name`), and writes "POSITION see NAME" where it stands;
+ * a later writer that finds that file already there (its header this
+ * game's, this winner's, no horizon, its root the position up to
+ * symmetry) writes the see line alone. Nothing new is asked of the
+ * verifier: a see line's file is checked on its own, as any other, and a
+ * file's positions all have more pieces than its root, so files never
+ * name one another in a circle. A file found there is trusted only as far
+ * as its header: a damaged one makes a certificate the verifier rejects,
+ * never a wrong one it accepts. */
+typedef struct {
+    const char *dir;
+    int lo, hi; /* plies below the root; 0 and 0: no sharing */
+    void (*name)(const Rules *r, Board b, char *name, size_t len);
+    uint64_t files, lines, shared; /* files written, their lines, see lines to files found there */
+} ProofShare;
+
+
 /* Writes the certificate of root, whose value winner the search d has
  * established, of at most max_lines position lines (0: no bound). Returns
  * 0, or -1 with a message in err (a limit stopped a re-search, the bound
  * was reached, or the output failed). */
 int proof_write(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofStats *st, char *err,
                 int errlen);
+
+/* proof_write with shared subtrees (ProofShare above; share NULL: none).
+ * The certificate is then of version 2 (see lines); st counts the lines of
+ * f alone, share->files and share->lines the files written beside it. */
+int proof_write_shared(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max_lines, ProofShare *share,
+                       ProofStats *st, char *err, int errlen);
 
 /* Writes the certificate that Order wins root within `plies` plies, which
  * the bounded search s has answered yes (dfpn_depth_within), with the moves

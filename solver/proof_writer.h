@@ -16,8 +16,29 @@
 
 #include <stdio.h>
 
+#include "../engine/symmetry.h"
 #include "centre.h"
 #include "proof.h"
+
+/* A position's 8 geometric images of each word (symmetry.h), handed from
+ * a position to its children: a child's are its parent's exclusive-or the
+ * images of the one cell placed, which is cheaper than making them anew
+ * at every one of the ~70 children of each of the loser's positions. */
+typedef struct {
+    uint64_t ix[SYM_GEOMETRIC], io[SYM_GEOMETRIC];
+} Images;
+
+static inline void images_of(Board b, int n, Images *im)
+{
+    sym_images(b.s[PIECE_X], n, im->ix);
+    sym_images(b.s[PIECE_O], n, im->io);
+}
+
+static inline void images_child(const Images *parent, Move m, const SymCellMap *map, Images *child)
+{
+    *child = *parent;
+    sym_images_xor(move_piece(m) == PIECE_X ? child->ix : child->io, 1ULL << move_cell(m), map);
+}
 
 /* Where the winner's moves come from: a move for b (the winner to move),
  * or MOVE_NONE with *why set. */
@@ -41,6 +62,8 @@ typedef struct {
                       within `horizon` plies of the root */
     int horizon;
     int root_pieces; /* set by proof_walk */
+    ProofShare *share; /* NULL: one file (proof.h, shared subtrees) */
+    int share_lo, share_hi; /* the piece counts that get files of their own; set by proof_walk */
     uint64_t max_lines;
     Seen seen;
     ProofStats st;
@@ -52,6 +75,21 @@ typedef struct {
  * and the proof from root; frees the walk's memory. Returns 0, or -1 with
  * the message in w->err. */
 int proof_walk(Writer *w, Board root, int version, const char *comment, ProofStats *st);
+
+/* The walk's parts (proof.c), for the shared subtrees (proof_share.c):
+ * b, its images im, reached by move m (MOVE_NONE at a file's root),
+ * written from there; the header alone; an error at b (-1, the message in
+ * w->err); whether the file is at its line bound. */
+int proof_visit(Writer *w, Board b, Move m, const Images *im);
+void proof_header(Writer *w, Board root, int version, const char *comment);
+int proof_fail(Writer *w, const char *what, Board b);
+bool proof_full(const Writer *w);
+
+/* Shared subtrees (proof_share.c; proof.h ProofShare). The loser to move
+ * at b (canonical form canon, images im), at a piece count that gets files
+ * of its own: b's file, found or written now, and the see line here. 0,
+ * or -1 (w->err). */
+int proof_share_subtree(Writer *w, Board b, Board canon, const Images *im);
 
 
 #endif

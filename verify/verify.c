@@ -49,14 +49,91 @@ char *vsub_key(const char *path)
     return key;
 }
 
+/* What vsub_find compares, hashed (FNV-1a over the key's bytes and the fields). */
+static size_t sub_hash(const char *key, const Sub *like)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const unsigned char *c = (const unsigned char *)key; *c; c++) h = (h ^ *c) * 1099511628211ULL;
+    const uint64_t f[] = {(uint64_t)like->n, (uint64_t)like->k, (uint64_t)like->rules, (uint64_t)like->winner,
+                          (uint64_t)like->horizon_ok, like->root.x, like->root.o};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) h = (h ^ f[i]) * 1099511628211ULL;
+    return (size_t)(h ^ h >> 29);
+}
+
+static bool sub_same(const Sub *p, const char *key, const Sub *like)
+{
+    return p->key && strcmp(p->key, key) == 0 && p->n == like->n && p->k == like->k && p->rules == like->rules &&
+           p->winner == like->winner && p->horizon_ok == like->horizon_ok && vr_key_equal(p->root, like->root);
+}
+
 /* The entry of key for this game, winner and root, or SIZE_MAX. */
 size_t vsub_find(const SubSet *ss, const char *key, const Sub *like)
 {
-    for (size_t i = 0; i < ss->n; i++) {
-        const Sub *p = &ss->s[i];
-        if (p->key && strcmp(p->key, key) == 0 && p->n == like->n && p->k == like->k && p->rules == like->rules &&
-            p->winner == like->winner && p->horizon_ok == like->horizon_ok && vr_key_equal(p->root, like->root))
-            return i;
+    if (!ss->idx_cap) return SIZE_MAX;
+    for (size_t j = sub_hash(key, like) & (ss->idx_cap - 1);; j = (j + 1) & (ss->idx_cap - 1)) {
+        size_t i = ss->idx[j];
+        if (i == SIZE_MAX) return SIZE_MAX;
+        if (sub_same(&ss->s[i], key, like)) return i;
+    }
+}
+
+/* Entry i into the index (which has room). */
+static void index_put(SubSet *ss, size_t i)
+{
+    size_t j = sub_hash(ss->s[i].key, &ss->s[i]) & (ss->idx_cap - 1);
+    while (ss->idx[j] != SIZE_MAX) j = (j + 1) & (ss->idx_cap - 1);
+    ss->idx[j] = i;
+}
+
+/* Room in the index for one more entry: false when out of memory. */
+static bool index_room(SubSet *ss)
+{
+    if (2 * (ss->n + 1) <= ss->idx_cap) return true;
+    size_t cap = ss->idx_cap ? 2 * ss->idx_cap : 128;
+    size_t *idx = malloc(cap * sizeof *idx);
+    if (!idx) return false;
+    for (size_t j = 0; j < cap; j++) idx[j] = SIZE_MAX;
+    free(ss->idx);
+    ss->idx = idx;
+    ss->idx_cap = cap;
+    for (size_t i = 0; i < ss->n; i++)
+        if (ss->s[i].key) index_put(ss, i);
+    return true;
+}
+
+/* The queue (a binary heap by vsub_before): entry i pushed; false when out of memory. */
+static bool queue_push(SubSet *ss, size_t i)
+{
+    if (ss->nqueue == ss->capqueue) {
+        size_t cap = ss->capqueue ? 2 * ss->capqueue : 64;
+        size_t *big = realloc(ss->queue, cap * sizeof *big);
+        if (!big) return false;
+        ss->queue = big;
+        ss->capqueue = cap;
+    }
+    size_t j = ss->nqueue++;
+    while (j > 0 && vsub_before(ss, i, ss->queue[(j - 1) / 2])) {
+        ss->queue[j] = ss->queue[(j - 1) / 2];
+        j = (j - 1) / 2;
+    }
+    ss->queue[j] = i;
+    return true;
+}
+
+size_t vsub_take(SubSet *ss)
+{
+    while (ss->nqueue > 0) {
+        size_t top = ss->queue[0], last = ss->queue[--ss->nqueue], j = 0;
+        for (;;) { /* last sifts down from the root */
+            size_t c = 2 * j + 1;
+            if (c >= ss->nqueue) break;
+            if (c + 1 < ss->nqueue && vsub_before(ss, ss->queue[c + 1], ss->queue[c])) c++;
+            if (!vsub_before(ss, ss->queue[c], last)) break;
+            ss->queue[j] = ss->queue[c];
+            j = c;
+        }
+        if (ss->nqueue > 0) ss->queue[j] = last;
+        if (ss->s[top].state == S_QUEUED) return top;
     }
     return SIZE_MAX;
 }
@@ -64,6 +141,14 @@ size_t vsub_find(const SubSet *ss, const char *key, const Sub *like)
 /* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX with nothing taken when out of memory. */
 size_t vsub_add(SubSet *ss, const Sub *s)
 {
+    if (!index_room(ss)) return SIZE_MAX;
+    if (s->state == S_QUEUED && ss->nqueue == ss->capqueue) { /* room first: nothing taken on failure */
+        size_t cap = ss->capqueue ? 2 * ss->capqueue : 64;
+        size_t *big = realloc(ss->queue, cap * sizeof *big);
+        if (!big) return SIZE_MAX;
+        ss->queue = big;
+        ss->capqueue = cap;
+    }
     if (ss->n == ss->cap) {
         size_t cap = ss->cap ? 2 * ss->cap : 64;
         Sub *big = realloc(ss->s, cap * sizeof *big);
@@ -72,6 +157,8 @@ size_t vsub_add(SubSet *ss, const Sub *s)
         ss->cap = cap;
     }
     ss->s[ss->n] = *s;
+    if (s->key) index_put(ss, ss->n);
+    if (s->state == S_QUEUED) queue_push(ss, ss->n); /* has room (above) */
     return ss->n++;
 }
 
@@ -79,6 +166,8 @@ void vsubs_free(SubSet *ss)
 {
     for (size_t i = 0; i < ss->n; i++) free(ss->s[i].key), free(ss->s[i].path), free(ss->s[i].dep);
     free(ss->s);
+    free(ss->idx);
+    free(ss->queue);
     *ss = (SubSet){0};
 }
 

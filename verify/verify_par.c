@@ -12,21 +12,18 @@
 
 #include "verify_subs.h"
 
-/* The next entry to check: the smallest small file first (a top-tree
- * node's file: a few lines naming other files, which reading it queues),
- * then the largest (the longest checks start first and end together). */
+/* The order entries are checked in: the smallest small file first (a
+ * top-tree node's file: a few lines naming other files, which reading it
+ * queues), then the largest (the longest checks start first and end
+ * together); ties by entry number, so the order is one total order. */
 enum { SMALL_FILE = 1 << 20 };
-static size_t next_task(const SubSet *ss)
+bool vsub_before(const SubSet *ss, size_t a, size_t b)
 {
-    size_t best = SIZE_MAX;
-    for (size_t i = 0; i < ss->n; i++) {
-        const Sub *p = &ss->s[i], *b = best == SIZE_MAX ? NULL : &ss->s[best];
-        if (p->state != S_QUEUED) continue;
-        bool small = p->bytes < SMALL_FILE;
-        if (!b || (small != (b->bytes < SMALL_FILE) ? small : small ? p->bytes < b->bytes : p->bytes > b->bytes))
-            best = i;
-    }
-    return best;
+    const Sub *p = &ss->s[a], *q = &ss->s[b];
+    bool ps = p->bytes < SMALL_FILE, qs = q->bytes < SMALL_FILE;
+    if (ps != qs) return ps;
+    if (p->bytes != q->bytes) return ps ? p->bytes < q->bytes : p->bytes > q->bytes;
+    return a < b;
 }
 
 /* Checks entry i's file on its own (see lines queued, not followed): the
@@ -69,7 +66,7 @@ static void *prepass_thread(void *arg)
     Prepass *pp = arg;
     pthread_mutex_lock(&pp->mu);
     for (;;) {
-        size_t i = atomic_load(&pp->stop) ? SIZE_MAX : next_task(pp->subs);
+        size_t i = atomic_load(&pp->stop) ? SIZE_MAX : vsub_take(pp->subs);
         if (i != SIZE_MAX) {
             check_task(pp, i);
             continue;
