@@ -76,7 +76,8 @@ static const char jobs_help[] =
     "                     2 to P plies below a job's root get files of their own\n"
     "                     in the --certs folder, named like any position's, which\n"
     "                     later jobs name by see lines (default 3; 0: off; at\n"
-    "                     most 7)\n"
+    "                     most 7); a subtree of fewer than 128 lines stays in\n"
+    "                     place\n"
     "  --certs-later      a stored position counts without its certificate (a\n"
     "                     store resumed from a snapshot); the certificates the\n"
     "                     proof needs are made at the end, composed from the\n"
@@ -299,7 +300,8 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
 {
     JobsSpec *s = &a->s;
     *a = (JobsArgs){.s = {.workers = parallel_cores(), .job_nodes = JOBS_DEFAULT_NODES, .job_tt_bytes = (size_t)64 << 20,
-                          .focus = 1, .report_every = 5, .cert_share = JOBS_DEFAULT_CERT_SHARE},
+                          .focus = 1, .report_every = 5, .cert_share = JOBS_DEFAULT_CERT_SHARE,
+                          .cert_share_min = JOBS_DEFAULT_CERT_SHARE_MIN},
                     .cfg = dfpn_default_config(),
                     .g = {0, 0, RULES_ORIGINAL},
                     .lease = 30};

@@ -62,6 +62,9 @@ typedef struct {
                           * files for the loser's positions 2..share plies
                           * below the root (solver/proof.h ProofShare);
                           * 0: none; over JOBRUN_SHARE_MAX: as the max */
+    uint8_t share_min;   /* ... a file only for a proof of at least
+                          * 2^share_min lines (ProofShare.min_lines; 0: 1;
+                          * over 30: as 30) */
 } JobOrder;
 
 /* The outcome, worker to coordinator. */

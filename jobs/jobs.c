@@ -131,7 +131,8 @@ static int assign(Coordinator *c)
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
                       .certify = c->certify, .group = group_of(c, leaf), .bounded = c->bounded,
                       .within = (uint8_t)(c->bounded ? top_question(c, n->b) : 0),
-                      .share = (uint8_t)(c->certify && !c->bounded ? c->spec->cert_share : 0)};
+                      .share = (uint8_t)(c->certify && !c->bounded ? c->spec->cert_share : 0),
+                      .share_min = (uint8_t)c->spec->cert_share_min};
         c->ws[k] = (WorkerState){.node = leaf, .serial = o.serial, .helping = -1, .start = clock_seconds() - c->started};
         if (c->tr->start(c->tr, k, &o, c->err, c->errlen) != 0) return c->failed = true, -1;
     }

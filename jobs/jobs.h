@@ -174,6 +174,9 @@ typedef struct {
                             * loser's positions 2..cert_share plies below a
                             * job's root get files of their own in cert_dir
                             * (solver/proof.h ProofShare; job_run.h); 0: none */
+    int cert_share_min;    /* ... a file only for a proof of at least
+                            * 2^cert_share_min lines, smaller ones written in
+                            * place (0..30; 0: every one) */
     double time_limit;     /* seconds; 0: none */
     atomic_bool *interrupt; /* when set (a signal handler), stop as at the time
                             * limit: running jobs are interrupted and taken,
@@ -202,6 +205,7 @@ typedef struct {
 
 #define JOBS_DEFAULT_NODES 200000
 #define JOBS_DEFAULT_CERT_SHARE 3 /* ocsolve jobs' default (--cert-share; results/jobs/cert-share.md) */
+#define JOBS_DEFAULT_CERT_SHARE_MIN 7 /* ... files of 128 lines or more */
 
 typedef struct {
     Winner winner;         /* WINNER_NONE: the time limit ran out, or interrupted;

@@ -90,6 +90,12 @@ int proof_fail(Writer *w, const char *what, Board b)
 /* Is the certificate at its line bound? */
 bool proof_full(const Writer *w) { return w->max_lines && w->st.lines == w->max_lines; }
 
+int proof_line(Writer *w, Board b)
+{
+    w->st.lines++;
+    return w->spill ? proof_share_spill(w, b) : 0;
+}
+
 /* Closes b by a pairing (pairing.h) when one is found for its canonical
  * form canon, written in canon's frame: 0, else 1 (none found), or -1. */
 static int pairing_line(Writer *w, Board b, Board canon)
@@ -108,7 +114,7 @@ static int pairing_line(Writer *w, Board b, Board canon)
         if (fprintf(w->f, " %s:%s%c", a, c, ps.p[j].same ? '=' : '~') < 0) return proof_fail(w, "write error", b);
     }
     if (fputc('\n', w->f) == EOF) return proof_fail(w, "write error", b);
-    w->st.lines++;
+    if (proof_line(w, b) != 0) return -1;
     w->st.lemmas++;
     return 0;
 }
@@ -180,7 +186,7 @@ static int winner_line(Writer *w, Board b, Board canon, const Images *im)
     notation_format_position(canon, r->n, pos);
     notation_format_move(sym_move(wm, sym, r->n), mv);
     if (fprintf(w->f, "%s %s\n", pos, mv) < 0) return proof_fail(w, "write error", b);
-    w->st.lines++;
+    if (proof_line(w, b) != 0) return -1;
     board_place(&b, wm);
     Images ci;
     images_child(im, wm, sym_cell_map(r->n), &ci);
@@ -224,7 +230,7 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im)
         char pos[NOTATION_POS_LEN];
         notation_format_position(canon, r->n, pos);
         if (fprintf(w->f, "%s lemma centre\n", pos) < 0) return proof_fail(w, "write error", b);
-        w->st.lines++;
+        if (proof_line(w, b) != 0) return -1;
         w->st.lemmas++;
         return 0;
     }

@@ -60,6 +60,10 @@ typedef struct {
     const char *dir;
     int lo, hi; /* plies below the root; 0 and 0: no sharing */
     void (*name)(const Rules *r, Board b, char *name, size_t len);
+    uint64_t min_lines; /* a file only for a proof of at least this many lines: a
+                         * smaller one (held in memory until then) is written in
+                         * place, walked again (a file costs about as much as 50
+                         * lines; results/jobs/cert-share.md); 0 or 1: every one */
     uint64_t files, lines, shared; /* files written, their lines, see lines to files found there */
 } ProofShare;
 

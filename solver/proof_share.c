@@ -51,30 +51,84 @@ static bool share_usable(const Writer *w, const char *path, Board canon)
     return ok && seen == 15;
 }
 
-/* b's file written at path through a temporary file: 0, or -1 (w->err). */
-static int share_write(Writer *w, Board b, Board canon, const Images *im, const char *path)
-{
+/* A shared subtree's lines while they are fewer than `at`: in memory
+ * (mem, buf, len); then in the temporary file tmp, renamed onto path when
+ * the subtree is complete. */
+struct ShareSpill {
+    FILE *mem;
+    char *buf;
+    size_t len;
+    uint64_t at;
+    const char *path;
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp) return proof_fail(w, "path too long", b);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 && fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0) close(fd), remove(tmp);
+    bool spilled; /* the lines are in the temporary file */
+};
+
+/* The temporary file for sp->path: 0 and *f, or -1 (w->err). */
+static int spill_open(Writer *w, struct ShareSpill *sp, Board b, FILE **f)
+{
+    if (snprintf(sp->tmp, sizeof sp->tmp, "%s.tmp.XXXXXX", sp->path) >= (int)sizeof sp->tmp)
+        return proof_fail(w, "path too long", b);
+    int fd = mkstemp(sp->tmp);
+    *f = fd >= 0 && fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
+    if (!*f) {
+        if (fd >= 0) close(fd), remove(sp->tmp);
         return proof_fail(w, "write error (a shared subtree's file)", b);
     }
+    sp->spilled = true;
+    return 0;
+}
+
+int proof_share_spill(Writer *w, Board b)
+{
+    struct ShareSpill *sp = w->spill;
+    if (w->st.lines < sp->at) return 0;
+    FILE *f;
+    if (fflush(sp->mem) != 0) return proof_fail(w, "out of memory", b);
+    if (spill_open(w, sp, b, &f) != 0) return -1;
+    bool ok = fwrite(sp->buf, 1, sp->len, f) == sp->len;
+    fclose(sp->mem);
+    free(sp->buf);
+    sp->mem = NULL;
+    sp->buf = NULL;
+    w->f = f;
+    w->spill = NULL; /* from here on, straight to the file */
+    return ok ? 0 : proof_fail(w, "write error", b);
+}
+
+/* b's file written at path through a temporary file, held in memory until
+ * it reaches ProofShare.min_lines lines: 0; 1 when it stays under them (no
+ * file; nothing written); -1 (w->err). */
+static int share_write(Writer *w, Board b, Board canon, const Images *im, const char *path)
+{
+    struct ShareSpill sp = {.at = w->share->min_lines, .path = path};
     Writer sub = *w;
-    sub.f = f;
     sub.seen = (Seen){0};
     sub.st = (ProofStats){0};
     sub.root_pieces = board_count(b);
+    sub.spill = NULL;
+    if (sp.at > 1) {
+        if (!(sp.mem = open_memstream(&sp.buf, &sp.len))) return proof_fail(w, "out of memory", b);
+        sub.f = sp.mem;
+        sub.spill = &sp;
+    } else if (spill_open(w, &sp, b, &sub.f) != 0) {
+        return -1;
+    }
     proof_header(&sub, canon, 2, "written by ocsolve: a subtree shared by the jobs' certificates");
     int rc = proof_visit(&sub, b, MOVE_NONE, im);
     free(sub.seen.slot); /* a failure's message is in w->err already: sub shares the buffer */
+    if (!sp.spilled) { /* small (or failed before its file): nothing kept */
+        fclose(sp.mem);
+        free(sp.buf);
+        return rc == 0 ? 1 : -1;
+    }
+    if (sp.mem) fclose(sp.mem), free(sp.buf); /* the spill failed after its file was made */
+    FILE *f = sub.f;
     if (rc == 0 && (fflush(f) != 0 || ferror(f))) rc = proof_fail(w, "write error", b);
     if (fclose(f) != 0 && rc == 0) rc = proof_fail(w, "write error", b);
-    if (rc == 0 && rename(tmp, path) != 0) rc = proof_fail(w, "write error (renaming a shared subtree's file)", b);
+    if (rc == 0 && rename(sp.tmp, path) != 0) rc = proof_fail(w, "write error (renaming a shared subtree's file)", b);
     if (rc != 0) {
-        remove(tmp);
+        remove(sp.tmp);
         return -1;
     }
     w->share->files++;
@@ -90,11 +144,14 @@ int proof_share_subtree(Writer *w, Board b, Board canon, const Images *im)
     char name[128], path[4096], pos[NOTATION_POS_LEN];
     sh->name(w->r, canon, name, sizeof name);
     if (snprintf(path, sizeof path, "%s/%s", sh->dir, name) >= (int)sizeof path) return proof_fail(w, "path too long", b);
-    if (share_usable(w, path, canon)) sh->shared++;
-    else if (share_write(w, b, canon, im, path) != 0) return -1;
+    if (share_usable(w, path, canon)) {
+        sh->shared++;
+    } else {
+        int rc = share_write(w, b, canon, im, path);
+        if (rc != 0) return rc; /* 1: small, written in place by the caller */
+    }
     if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
     notation_format_position(canon, w->r->n, pos);
     if (fprintf(w->f, "%s see %s\n", pos, name) < 0) return proof_fail(w, "write error", b);
-    w->st.lines++;
-    return 0;
+    return proof_line(w, b);
 }

@@ -63,6 +63,8 @@ typedef struct {
     int horizon;
     int root_pieces; /* set by proof_walk */
     ProofShare *share; /* NULL: one file (proof.h, shared subtrees) */
+    struct ShareSpill *spill; /* a shared subtree held in memory until it is big
+                                 enough for a file of its own (proof_share.c); NULL: none */
     int share_lo, share_hi; /* the piece counts that get files of their own; set by proof_walk */
     uint64_t max_lines;
     Seen seen;
@@ -84,12 +86,20 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im);
 void proof_header(Writer *w, Board root, int version, const char *comment);
 int proof_fail(Writer *w, const char *what, Board b);
 bool proof_full(const Writer *w);
+/* Counts a line written to w->f: 0, or -1 (w->err) when a shared subtree
+ * held in memory could not move to its file on reaching its size. */
+int proof_line(Writer *w, Board b);
 
 /* Shared subtrees (proof_share.c; proof.h ProofShare). The loser to move
  * at b (canonical form canon, images im), at a piece count that gets files
- * of its own: b's file, found or written now, and the see line here. 0,
- * or -1 (w->err). */
+ * of its own: b's file, found or written now, and the see line here: 0;
+ * 1 when b's proof is under ProofShare.min_lines lines (no file: the
+ * caller writes it in place); -1 (w->err). */
 int proof_share_subtree(Writer *w, Board b, Board canon, const Images *im);
+/* proof_line's step for a writer with a spill (Writer.spill): at the
+ * subtree's size bound, its lines so far go to a temporary file, and the
+ * rest follow them there. 0, or -1 (w->err). */
+int proof_share_spill(Writer *w, Board b);
 
 
 #endif
