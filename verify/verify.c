@@ -101,23 +101,27 @@ static bool index_room(SubSet *ss)
     return true;
 }
 
-/* The queue (a binary heap by vsub_before): entry i pushed; false when out of memory. */
-static bool queue_push(SubSet *ss, size_t i)
+/* Room in the queue for one more entry: false when out of memory. */
+static bool queue_room(SubSet *ss)
 {
-    if (ss->nqueue == ss->capqueue) {
-        size_t cap = ss->capqueue ? 2 * ss->capqueue : 64;
-        size_t *big = realloc(ss->queue, cap * sizeof *big);
-        if (!big) return false;
-        ss->queue = big;
-        ss->capqueue = cap;
-    }
+    if (ss->nqueue < ss->capqueue) return true;
+    size_t cap = ss->capqueue ? 2 * ss->capqueue : 64;
+    size_t *big = realloc(ss->queue, cap * sizeof *big);
+    if (!big) return false;
+    ss->queue = big;
+    ss->capqueue = cap;
+    return true;
+}
+
+/* The queue (a binary heap by vsub_before): entry i pushed (queue_room first). */
+static void queue_push(SubSet *ss, size_t i)
+{
     size_t j = ss->nqueue++;
     while (j > 0 && vsub_before(ss, i, ss->queue[(j - 1) / 2])) {
         ss->queue[j] = ss->queue[(j - 1) / 2];
         j = (j - 1) / 2;
     }
     ss->queue[j] = i;
-    return true;
 }
 
 size_t vsub_take(SubSet *ss)
@@ -142,13 +146,7 @@ size_t vsub_take(SubSet *ss)
 size_t vsub_add(SubSet *ss, const Sub *s)
 {
     if (!index_room(ss)) return SIZE_MAX;
-    if (s->state == S_QUEUED && ss->nqueue == ss->capqueue) { /* room first: nothing taken on failure */
-        size_t cap = ss->capqueue ? 2 * ss->capqueue : 64;
-        size_t *big = realloc(ss->queue, cap * sizeof *big);
-        if (!big) return SIZE_MAX;
-        ss->queue = big;
-        ss->capqueue = cap;
-    }
+    if (s->state == S_QUEUED && !queue_room(ss)) return SIZE_MAX; /* room first: nothing taken on failure */
     if (ss->n == ss->cap) {
         size_t cap = ss->cap ? 2 * ss->cap : 64;
         Sub *big = realloc(ss->s, cap * sizeof *big);
@@ -158,7 +156,7 @@ size_t vsub_add(SubSet *ss, const Sub *s)
     }
     ss->s[ss->n] = *s;
     if (s->key) index_put(ss, ss->n);
-    if (s->state == S_QUEUED) queue_push(ss, ss->n); /* has room (above) */
+    if (s->state == S_QUEUED) queue_push(ss, ss->n);
     return ss->n++;
 }
 
