@@ -12,20 +12,6 @@
 
 #include "verify_subs.h"
 
-/* The order entries are checked in: the smallest small file first (a
- * top-tree node's file: a few lines naming other files, which reading it
- * queues), then the largest (the longest checks start first and end
- * together); ties by entry number, so the order is one total order. */
-enum { SMALL_FILE = 1 << 20 };
-bool vsub_before(const SubSet *ss, size_t a, size_t b)
-{
-    const Sub *p = &ss->s[a], *q = &ss->s[b];
-    bool ps = p->bytes < SMALL_FILE, qs = q->bytes < SMALL_FILE;
-    if (ps != qs) return ps;
-    if (p->bytes != q->bytes) return ps ? p->bytes < q->bytes : p->bytes > q->bytes;
-    return a < b;
-}
-
 /* Checks entry i's file on its own (see lines queued, not followed): the
  * top file against the caller's expectation, another against its see
  * line's. Called and returns with pp->mu held; unlocked while checking. */

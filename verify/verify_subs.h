@@ -83,7 +83,7 @@ typedef struct {
                        subtrees names tens of thousands of files, which a scan found in time squared */
     size_t idx_cap;
     size_t *queue;  /* the pre-pass's queued entries, a binary heap in the order they are taken
-                       (verify_par.c, vsub_before); vsub_add pushes an S_QUEUED entry */
+                       (verify.c); vsub_add pushes an S_QUEUED entry */
     size_t nqueue, capqueue;
 } SubSet;
 
@@ -139,8 +139,6 @@ static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task, con
 char *vsub_key(const char *path);
 /* The entry of key with like's game, winner, horizon_ok and root, or SIZE_MAX. */
 size_t vsub_find(const SubSet *ss, const char *key, const Sub *like);
-/* Is entry a taken before entry b (the pre-pass's order, verify_par.c)? */
-bool vsub_before(const SubSet *ss, size_t a, size_t b);
 /* The queued entry to check next, taken off the queue; SIZE_MAX: none. */
 size_t vsub_take(SubSet *ss);
 /* Adds a copy of *s (taking its key and path); its index, or SIZE_MAX. */
