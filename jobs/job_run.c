@@ -95,8 +95,7 @@ static int64_t write_cert(JobRunner *jr, Dfpn *d, const JobOrder *o, Winner v, P
     d->scratch = jr->scratch_ready ? &jr->scratch : NULL;
     int hi = o->share > JOBRUN_SHARE_MAX ? JOBRUN_SHARE_MAX : o->share;
     int lg = o->share_min > 30 ? 30 : o->share_min;
-    *share = (ProofShare){.dir = jr->cert_dir, .lo = JOBRUN_SHARE_LO, .hi = hi, .name = share_name,
-                          .min_lines = (uint64_t)1 << lg};
+    proof_share_init(share, jr->cert_dir, JOBRUN_SHARE_LO, hi, share_name, (uint64_t)1 << lg);
     int rc = proof_write_shared(f, d, b, v, jr->cert_max_lines, hi >= JOBRUN_SHARE_LO ? share : NULL, &st, err,
                                 (int)sizeof err);
     return jobrun_close_cert(f, tmp, path, rc, err, d->stopped, st.lines, why);

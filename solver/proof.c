@@ -93,7 +93,7 @@ bool proof_full(const Writer *w) { return w->max_lines && w->st.lines == w->max_
 int proof_line(Writer *w, Board b)
 {
     w->st.lines++;
-    return w->spill ? proof_share_spill(w, b) : 0;
+    return w->spill ? w->spill_line(w, b) : 0;
 }
 
 /* Closes b by a pairing (pairing.h) when one is found for its canonical
@@ -236,7 +236,7 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im)
     }
 
     if (w->share && order != (w->winner == WINNER_ORDER) && in_share_window(w, board_count(b))) {
-        int rc = proof_share_subtree(w, b, canon, im);
+        int rc = w->share->subtree(w, b, canon, im);
         if (rc <= 0) return rc;
     }
     if (order == (w->winner == WINNER_ORDER)) return winner_line(w, b, canon, im);

@@ -56,6 +56,9 @@ typedef struct {
  * name one another in a circle. A file found there is trusted only as far
  * as its header: a damaged one makes a certificate the verifier rejects,
  * never a wrong one it accepts. */
+struct ProofWriter;
+struct ProofImages;
+
 typedef struct {
     const char *dir;
     int lo, hi; /* plies below the root; 0 and 0: no sharing */
@@ -65,7 +68,18 @@ typedef struct {
                          * place, walked again (a file costs about as much as 50
                          * lines; results/jobs/cert-share.md); 0 or 1: every one */
     uint64_t files, lines, shared; /* files written, their lines, see lines to files found there */
+    /* The loser to move at b (canonical form canon, images im), at a piece
+     * count that gets files of its own: b's file, found or written now,
+     * and the see line here: 0; 1 when b's proof is under min_lines lines
+     * (no file: the walk writes it in place); -1 (the writer's error).
+     * Set by proof_share_init (proof_share.c). */
+    int (*subtree)(struct ProofWriter *w, Board b, Board canon, const struct ProofImages *im);
 } ProofShare;
+
+/* A ProofShare for the folder dir, positions lo..hi plies below the root,
+ * files named by name, of at least min_lines lines (proof_share.c). */
+void proof_share_init(ProofShare *sh, const char *dir, int lo, int hi,
+                      void (*name)(const Rules *r, Board b, char *name, size_t len), uint64_t min_lines);
 
 
 /* Writes the certificate of root, whose value winner the search d has

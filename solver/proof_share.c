@@ -79,7 +79,10 @@ static int spill_open(Writer *w, struct ShareSpill *sp, Board b, FILE **f)
     return 0;
 }
 
-int proof_share_spill(Writer *w, Board b)
+/* proof_line's step for a writer with a spill (Writer.spill): at the
+ * subtree's size bound, its lines so far go to a temporary file, and the
+ * rest follow them there. 0, or -1 (w->err). */
+static int share_spill(Writer *w, Board b)
 {
     struct ShareSpill *sp = w->spill;
     if (w->st.lines < sp->at) return 0;
@@ -111,6 +114,7 @@ static int share_write(Writer *w, Board b, Board canon, const Images *im, const 
         if (!(sp.mem = open_memstream(&sp.buf, &sp.len))) return proof_fail(w, "out of memory", b);
         sub.f = sp.mem;
         sub.spill = &sp;
+        sub.spill_line = share_spill;
     } else if (spill_open(w, &sp, b, &sub.f) != 0) {
         return -1;
     }
@@ -138,7 +142,7 @@ static int share_write(Writer *w, Board b, Board canon, const Images *im, const 
     return 0;
 }
 
-int proof_share_subtree(Writer *w, Board b, Board canon, const Images *im)
+static int share_subtree(Writer *w, Board b, Board canon, const Images *im)
 {
     ProofShare *sh = w->share;
     char name[128], path[4096], pos[NOTATION_POS_LEN];
@@ -154,4 +158,10 @@ int proof_share_subtree(Writer *w, Board b, Board canon, const Images *im)
     notation_format_position(canon, w->r->n, pos);
     if (fprintf(w->f, "%s see %s\n", pos, name) < 0) return proof_fail(w, "write error", b);
     return proof_line(w, b);
+}
+
+void proof_share_init(ProofShare *sh, const char *dir, int lo, int hi,
+                      void (*name)(const Rules *r, Board b, char *name, size_t len), uint64_t min_lines)
+{
+    *sh = (ProofShare){.dir = dir, .lo = lo, .hi = hi, .name = name, .min_lines = min_lines, .subtree = share_subtree};
 }

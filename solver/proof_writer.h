@@ -24,7 +24,7 @@
  * a position to its children: a child's are its parent's exclusive-or the
  * images of the one cell placed, which is cheaper than making them anew
  * at every one of the ~70 children of each of the loser's positions. */
-typedef struct {
+typedef struct ProofImages {
     uint64_t ix[SYM_GEOMETRIC], io[SYM_GEOMETRIC];
 } Images;
 
@@ -50,7 +50,7 @@ typedef struct {
     size_t cap, count;
 } Seen;
 
-typedef struct {
+typedef struct ProofWriter {
     FILE *f;
     const Rules *r;
     MoveSource move;
@@ -65,6 +65,7 @@ typedef struct {
     ProofShare *share; /* NULL: one file (proof.h, shared subtrees) */
     struct ShareSpill *spill; /* a shared subtree held in memory until it is big
                                  enough for a file of its own (proof_share.c); NULL: none */
+    int (*spill_line)(struct ProofWriter *w, Board b); /* with spill: proof_line's step (proof_share.c) */
     int share_lo, share_hi; /* the piece counts that get files of their own; set by proof_walk */
     uint64_t max_lines;
     Seen seen;
@@ -90,16 +91,9 @@ bool proof_full(const Writer *w);
  * held in memory could not move to its file on reaching its size. */
 int proof_line(Writer *w, Board b);
 
-/* Shared subtrees (proof_share.c; proof.h ProofShare). The loser to move
- * at b (canonical form canon, images im), at a piece count that gets files
- * of its own: b's file, found or written now, and the see line here: 0;
- * 1 when b's proof is under ProofShare.min_lines lines (no file: the
- * caller writes it in place); -1 (w->err). */
-int proof_share_subtree(Writer *w, Board b, Board canon, const Images *im);
-/* proof_line's step for a writer with a spill (Writer.spill): at the
- * subtree's size bound, its lines so far go to a temporary file, and the
- * rest follow them there. 0, or -1 (w->err). */
-int proof_share_spill(Writer *w, Board b);
+/* Shared subtrees: proof_share.c installs its steps as hooks
+ * (ProofShare.subtree, Writer.spill_line), so that the walk here never
+ * calls that file and the two are no circle. */
 
 
 #endif
