@@ -21,6 +21,8 @@
  * header is all that is trusted). */
 static bool share_usable(const Writer *w, const char *path, Board canon)
 {
+    struct stat st; /* a FIFO or device there would block or never end: only a regular file is read */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return false;
     FILE *f = fopen(path, "r");
     if (!f) return false;
     const Rules *r = w->r;
