@@ -92,7 +92,7 @@ Move dfpn_kernel_threat_move(const DfpnKernel *k, Board b, int plies)
     ThreatWin w;
     kn_node(k->r, k->kn, b, &kn);
     if (kn.value != WINNER_NONE || !threats_may(k->r, k->kn, kn.maker)) return MOVE_NONE;
-    return threats_move(k->r, k->kn, b, plies, &w) ? w.move : MOVE_NONE;
+    return threats_move(k->r, k->kn, b, kn.maker, plies, &w) ? w.move : MOVE_NONE;
 }
 
 int dfpn_kernel_center_order(int n, int *cells)

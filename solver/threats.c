@@ -254,18 +254,20 @@ bool threats_win(const Rules *r, const Knowledge *kn, Board b, const uint64_t *m
     return false;
 }
 
-bool threats_move(const Rules *r, const Knowledge *kn, Board b, int plies, ThreatWin *out)
+bool threats_move(const Rules *r, const Knowledge *kn, Board b, const uint64_t *maker, int plies, ThreatWin *out)
 {
     const uint32_t nodes = THREATS_MOVE_NODES;
     Ts t;
     if (!ts_start(&t, r, kn, nodes, out)) return false;
     uint32_t used = 0;
     t.cut = true;
-    for (int bound = 1; bound <= plies && t.cut; bound += 2) {
+    /* With maker known no four stands, so bound 1 can only fail (and cut):
+     * start at 3, and spare order_node's scan at every bound. */
+    for (int bound = maker ? 3 : 1; bound <= plies && t.cut; bound += 2) {
         t.left = nodes;
         t.used = 0;
         t.cut = false;
-        int p = order_node(&t, b, bound, &out->move, NULL);
+        int p = order_node(&t, b, bound, &out->move, maker);
         used += t.used;
         if (p >= 0) {
             out->plies = p;

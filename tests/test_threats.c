@@ -231,9 +231,16 @@ Test(threats, original_shortcut_is_kn_node)
  * nodes visited. */
 static int walk(const Rules *r, const Knowledge *kn, Board b, int plies, const char *root)
 {
-    ThreatWin w;
-    cr_assert(threats_move(r, kn, b, plies, &w), "%s: threats_move finds no move within %d plies", root, plies);
+    ThreatWin w, wm;
+    cr_assert(threats_move(r, kn, b, NULL, plies, &w), "%s: threats_move finds no move within %d plies", root, plies);
     cr_assert(w.plies <= plies, "%s: threats_move's %d plies past %d", root, w.plies, plies);
+    /* Given kn_node's four-makers (no four stands), the same move and plies. */
+    KnNode bkn;
+    kn_node(r, kn, b, &bkn);
+    if (bkn.value == WINNER_NONE) {
+        cr_assert(threats_move(r, kn, b, bkn.maker, plies, &wm), "%s: with the makers, no move", root);
+        cr_assert(wm.move == w.move && wm.plies == w.plies, "%s: with the makers, another move or length", root);
+    }
     Board cb = b;
     board_place(&cb, w.move);
     if (rules_status_after(r, cb, w.move) == WINNER_ORDER) return 1;
