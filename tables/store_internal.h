@@ -9,15 +9,23 @@
  *   store_record.c  records as the database holds them: a key, value or
  *                   bound a caller hands in checked, one game per store,
  *                   the meta record read and written, a raw record
- *                   decoded and checked (the byte strings themselves are
+ *                   decoded and checked, every position record of a
+ *                   transaction so checked (the open's walk and
+ *                   store_check's) (the byte strings themselves are
  *                   store_format.h's);
  *   store_write.c   put: one record merged with the stored one and
  *                   written with the meta record in one transaction, the
  *                   map grown when full;
  *   store_read.c    get: one position's record, in the caller's frame;
- *   store_walk.c    the whole store: every record walked (the open's
- *                   check, store_foreach, store_stats, store_check) and
- *                   copied (store_snapshot).
+ *   store_walk.c    the whole store: every record walked for a caller
+ *                   (store_foreach, store_stats), checked untrusted
+ *                   (store_check) and copied (store_snapshot).
+ * The calls run one way: store_record.c calls no other of these files
+ * (only store_format.c below them, and the types here), store.c calls
+ * store_record.c, and store_walk.c calls both; so the walk of every
+ * record that the open and store_check share lives with the records,
+ * below store.c, and not in store_walk.c, which calls store.c's open
+ * steps (a call each way was a loop between the two files).
  * The helpers below were statics of one store.c; shared now, they carry
  * the store_ prefix (scripts/check-names: each name defined once).
  *
@@ -75,7 +83,9 @@ int store_check_pages(Store *s, char *err, int errlen);
 int store_check_usable(const Store *s, char *err, int errlen);
 
 /* store_record.c: the checks of what a caller hands in, the meta record,
- * a raw record decoded. */
+ * a raw record decoded, and every position record of txn checked (the
+ * open's walk and store_check's: both call down here, so store.c needs
+ * nothing of store_walk.c). */
 bool store_game_valid(const StoreGame *g);
 bool store_game_equal(const StoreGame *a, const StoreGame *b);
 int store_check_game(const Store *s, const StoreKey *key, char *err, int errlen);
@@ -87,11 +97,9 @@ int store_put_meta(Store *s, MDB_txn *txn, const StoreMeta *m);
 int store_read_meta(const char *path, MDB_txn *txn, MDB_dbi dbi, StoreMeta *m, char *err, int errlen);
 int store_decode_record(const MDB_val *k, const MDB_val *v, unsigned version, StoreKey *key, Rec *rec, uint64_t *check,
                   const char **why);
+int store_walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx);
 
 /* store_read.c: a read transaction that adopts a map grown elsewhere. */
 int store_read_begin(Store *s, MDB_txn **txn);
-
-/* store_walk.c: every position record of txn, checked. */
-int store_walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx);
 
 #endif

@@ -1,9 +1,12 @@
 /* store_record.c - the store's records as its LMDB database holds them
  * (store.h: Key, Value, Bound records, Meta record): a key, value or
  * bound a caller hands in checked against its position, one game per
- * store, the meta record read and written, and a raw record decoded and
- * checked. The byte strings and their checksums are store_format.c's;
- * this adds what needs LMDB or the Store.
+ * store, the meta record read and written, a raw record decoded and
+ * checked, and every position record of a transaction so checked
+ * (store_walk_records: the open's check in store.c and store_check's in
+ * store_walk.c, which both call down to it here). The byte strings and
+ * their checksums are store_format.c's; this adds what needs LMDB or the
+ * Store, and calls no other tables/store*.c but store_format.c.
  *
  * Invariants: store_decode_record accepts a record only when its key and value
  * have their sizes, its check holds, its version and kind are known, and
@@ -13,6 +16,7 @@
  */
 #include "store_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "errmsg.h"
@@ -195,4 +199,34 @@ int store_decode_record(const MDB_val *k, const MDB_val *v, unsigned version, St
     if (rec->kind == STORE_KIND_BOUND && version < STORE_FORMAT_BOUNDS) return -1;
     *check = store_value_check(&vb);
     return 0;
+}
+
+/* Reads every position record of txn, in key order, checking each
+ * (store_check_key too); bad ones are counted and told to bad (NULL: not
+ * told). 0, or LMDB's error. */
+int store_walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx)
+{
+    MDB_cursor *cur;
+    *w = (Walked){0};
+    int rc = mdb_cursor_open(txn, dbi, &cur);
+    if (rc != 0) return rc;
+    MDB_val k, v;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (store_is_meta_key(&k)) continue;
+        StoreKey key;
+        Rec rec;
+        uint64_t check = 0;
+        const char *why;
+        w->records++;
+        int r = store_decode_record(&k, &v, version, &key, &rec, &check, &why);
+        if (r == 0 && store_check_key(&key, NULL, 0) != 0) r = -1, why = "a key that is no position";
+        if (r == 0) {
+            w->digest ^= check;
+            continue;
+        }
+        if (!w->bad++) snprintf(w->first, sizeof w->first, "record %llu: %s", (unsigned long long)w->records, why);
+        if (bad) bad(k.mv_data, k.mv_size, why, ctx);
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? 0 : rc;
 }

@@ -1,8 +1,8 @@
 /* store_walk.c - the whole store at once: every position record walked
- * and checked (store_walk_records, for the open and store_check; visit_all,
- * for store_foreach, store_foreach_bound and store_stats), a store
- * checked without trusting any of it (store_check), and its compact copy
- * (store_snapshot).
+ * for a caller (visit_all, for store_foreach, store_foreach_bound and
+ * store_stats), a store checked without trusting any of it (store_check,
+ * whose walk of every record is store_record.c's store_walk_records, the
+ * one the open takes too), and its compact copy (store_snapshot).
  *
  * Invariants: each walk reads in one read transaction, so it sees one
  * committed state while puts may go on; every record is decoded and
@@ -22,40 +22,6 @@
 #include <unistd.h>
 
 #include "errmsg.h"
-
-/* ------------------------------------------------------------------ */
-/* Every record, checked: the open's walk and store_check's            */
-/* ------------------------------------------------------------------ */
-
-/* Reads every position record of txn, in key order, checking each
- * (store_check_key too); bad ones are counted and told to bad (NULL: not
- * told). 0, or LMDB's error. */
-int store_walk_records(MDB_txn *txn, MDB_dbi dbi, unsigned version, Walked *w, StoreBadRecord bad, void *ctx)
-{
-    MDB_cursor *cur;
-    *w = (Walked){0};
-    int rc = mdb_cursor_open(txn, dbi, &cur);
-    if (rc != 0) return rc;
-    MDB_val k, v;
-    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (store_is_meta_key(&k)) continue;
-        StoreKey key;
-        Rec rec;
-        uint64_t check = 0;
-        const char *why;
-        w->records++;
-        int r = store_decode_record(&k, &v, version, &key, &rec, &check, &why);
-        if (r == 0 && store_check_key(&key, NULL, 0) != 0) r = -1, why = "a key that is no position";
-        if (r == 0) {
-            w->digest ^= check;
-            continue;
-        }
-        if (!w->bad++) snprintf(w->first, sizeof w->first, "record %llu: %s", (unsigned long long)w->records, why);
-        if (bad) bad(k.mv_data, k.mv_size, why, ctx);
-    }
-    mdb_cursor_close(cur);
-    return rc == MDB_NOTFOUND ? 0 : rc;
-}
 
 /* ------------------------------------------------------------------ */
 /* Iteration and statistics                                            */

@@ -9,15 +9,22 @@
  *   - a shared file found in the folder is trusted only as far as its
  *     header: one whose header claims the other winner is written again
  *     (the run's certificate verifies), one whose header is right but
- *     whose proof was cut off makes a certificate the verifier rejects.
+ *     whose proof was cut off makes a certificate the verifier rejects;
+ *   - a FIFO standing at a shared file's name is never opened (it would
+ *     block the writer for ever): the writer writes the file and renames
+ *     it over the FIFO, and the run's certificate verifies.
  */
 #include <criterion/criterion.h>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../jobs/jobs.h"
 #include "../verify/verify.h"
@@ -280,6 +287,86 @@ Test(cert_share, a_file_of_the_other_winner_is_written_again)
 Test(cert_share, a_cut_file_makes_an_invalid_certificate)
 {
     cr_assert(tampered_rerun(true, 78), "no run wrote a shared file");
+}
+
+/* Watches the FIFO at path while a run goes on: whether anyone opened
+ * it to read. Opening a FIFO to write without blocking succeeds only
+ * while it has a reader, and a reader blocked in its open counts: so the
+ * watcher sees a writer that opened the FIFO, and its own open and close
+ * then let that writer's open return (to read nothing) instead of
+ * hanging the test until its timeout. */
+typedef struct {
+    const char *path;
+    atomic_bool done; /* the run ended: stop watching */
+    atomic_bool read; /* someone opened the FIFO to read */
+} FifoWatch;
+
+static void *fifo_watch(void *arg)
+{
+    FifoWatch *fw = arg;
+    while (!atomic_load(&fw->done)) {
+        int fd = open(fw->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0) {
+            struct stat st; /* the writer's regular file, once renamed over the FIFO, is left alone */
+            if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) atomic_store(&fw->read, true);
+            close(fd);
+        }
+        usleep(1000);
+    }
+    return NULL;
+}
+
+/* A FIFO at a shared file's name (solver/proof_share.c, share_usable):
+ * a run of 4x4 k=4 writes its shared files; one of them is replaced by a
+ * FIFO, and the same run made again into the folder must not open it
+ * (opening a FIFO to read blocks until someone writes to it: the writer
+ * would hang), but write the file again, renamed over the FIFO, and its
+ * certificate must verify. The name must be a regular file again after
+ * the run, which shows the writer reached it. */
+Test(cert_share, a_fifo_at_a_shared_name_is_not_opened, .timeout = 120)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 4122026;
+    bool tried = false;
+    for (int t = 0; t < 6 && !tried; t++) {
+        RefPos p;
+        while (tl_random_ongoing(&p, 4, 4, t % 3, 2, &rng) != 0) {}
+        char dir[256], proof[300], first[300], fifo[600];
+        tl_tmp_dir(dir, sizeof dir, "cert-share-fifo");
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        uint64_t budget = p.rules == RULES_EXACT_END ? 200 : 10;
+        run_share_p(&p, dir, proof, 1, budget, 3);
+        int files, named;
+        count_shared(dir, &files, &named, first, sizeof first);
+        if (files > 0) {
+            tried = true;
+            snprintf(fifo, sizeof fifo, "%s/%s", dir, first);
+            cr_assert_eq(unlink(fifo), 0, "cannot remove %s", fifo);
+            cr_assert_eq(mkfifo(fifo, 0644), 0, "cannot make the FIFO %s", fifo);
+            FifoWatch fw = {.path = fifo};
+            atomic_init(&fw.done, false);
+            atomic_init(&fw.read, false);
+            pthread_t th;
+            cr_assert_eq(pthread_create(&th, NULL, fifo_watch, &fw), 0);
+            JobsResult res = run_share_p(&p, dir, proof, 1, budget, 3);
+            atomic_store(&fw.done, true);
+            pthread_join(th, NULL);
+            char pos[65];
+            ref_format(&p, pos);
+            cr_expect(!atomic_load(&fw.read), "%s: the writer opened the FIFO at %s (it would have blocked)", pos, first);
+            struct stat st;
+            cr_expect(lstat(fifo, &st) == 0 && S_ISREG(st.st_mode), "%s: %s is not a regular file after the run", pos,
+                      first);
+            cr_expect(is_shared(dir, first), "%s: %s is not a shared subtree's file after the run", pos, first);
+            Winner want = tl_brute_winner(m, &p);
+            cr_assert_eq(res.winner, want, "%s: jobs %s, brute force %s", pos, winner_name(res.winner),
+                         winner_name(want));
+            expect_verdict(proof, &p, want, true);
+        }
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_assert(tried, "no run wrote a shared file");
 }
 
 /* The option's range (0 to JOBRUN_SHARE_MAX): outside it, one line naming

@@ -133,7 +133,7 @@
  *     the same induction: at h = 0 it asks only that no line stands), so
  *     S(P, h). The induction over files is well-founded: a file counts as
  *     proved only when the files its proof reaches are, nested at most
- *     SEE_MAX_DEPTH deep (see lines, above; verify_subs.h), so a cycle of
+ *     SEE_MAX_DEPTH deep (see lines, above; verify_nest.h), so a cycle of
  *     files proves nothing;
  *   - a position met again: it was checked, in a symmetric form with the
  *     same h, before.

@@ -18,7 +18,7 @@
 #include "verify.h"
 #include "verify_images.h"
 #include "verify_rules.h"
-#include "verify_subs.h"
+#include "verify_nest.h"
 #include "verify_subboard.h"
 
 /* --- a growable open-addressing table keyed by the exact canonical key:
@@ -71,7 +71,7 @@ void vc_table_prefetch(const Table *t, VrKey k);
  * when out of memory. */
 Entry *vc_table_add(Table *t, VrKey k, bool *fresh);
 
-/* The state of one verification (the sub-certificates: verify_subs.h). */
+/* The state of one verification (its place among the nested ones: verify_nest.h). */
 typedef struct {
     VerifyResult *res;
     const char *name;         /* source name for malformed errors */

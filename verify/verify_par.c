@@ -1,6 +1,6 @@
 /* verify_par.c - the threaded pre-pass of verify_file_threads (verify.h)
- * over the sub-certificate set (verify_subs.h, kept by verify.c: this
- * calls verify.c's check, never the reverse): each file a see line names
+ * over the sub-certificate set (verify_subs.h; this calls verify.c's
+ * check through verify_nest.h, never the reverse): each file a see line names
  * is first checked on its own by one of T threads, its see lines queued,
  * not followed; a file is then proved once all it rests on are (settle), and
  * the answer is the one the sequential check gives, which runs again
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify_nest.h"
 #include "verify_subs.h"
 
 /* Checks entry i's file on its own (see lines queued, not followed): the
@@ -21,7 +22,7 @@ static void check_task(Prepass *pp, size_t i)
     t->state = S_RUNNING;
     pp->running++;
     const char *path = t->path; /* the strings stay where they are when subs grows */
-    char root[VERIFY_POS_LEN];
+    char root[sizeof t->root_text];
     memcpy(root, t->root_text, sizeof root);
     VerifyExpect x = {t->n, t->k, t->rules, t->winner, root};
     bool horizon_ok = t->horizon_ok;
