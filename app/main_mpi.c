@@ -2,8 +2,8 @@
  * (jobs/mpi_transport.h). Every rank parses the same command line; rank 0
  * coordinates (and alone opens the store), every other rank serves jobs.
  *
- * Ending. On a good run rank 0 closes the transport (QUIT, BYE), then all
- * ranks call MPI_Finalize. Bad input found by the parsing every rank does
+ * Ending. On a good run rank 0 closes the transport (QUIT, BYE, FIN), then
+ * all ranks call MPI_Finalize. Bad input found by the parsing every rank does
  * (an option, a position) makes every rank print the one line and exit 2
  * through cli_fail. A failure only rank 0 sees after the workers entered
  * their loop (the --log file, the store, the transport) also exits 2, with
@@ -14,7 +14,8 @@
  * otherwise wait for it forever. A worker rank 0 gave up as lost
  * (--mpi-lease, mpi_transport.h): rank 0 prints its one line, leaves
  * mpirun a grace to end the job, and then aborts it, since MPI_Finalize
- * waits for every rank, the lost one too.
+ * waits for every rank, the lost one too; the other workers, sent no FIN,
+ * poll outside MPI_Finalize until then (mpi_transport.h).
  *
  * The store: only rank 0 opens it (cmd_jobs_host returns on the worker
  * ranks before anything looks at --store). LMDB maps its file and locks

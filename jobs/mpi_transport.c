@@ -21,7 +21,7 @@
 
 #include "../solver/clock.h"
 
-enum { TAG_ORDER = 1, TAG_OUTCOME, TAG_STOP, TAG_QUIT, TAG_BYE, TAG_BEAT };
+enum { TAG_ORDER = 1, TAG_OUTCOME, TAG_STOP, TAG_QUIT, TAG_BYE, TAG_BEAT, TAG_FIN };
 
 /* A worker sends a heartbeat every lease / BEATS_PER_LEASE seconds: ten
  * beats must go missing in a row before rank 0 gives up on it, so a
@@ -228,7 +228,16 @@ static void coord_free(Coord *c)
  * dropped. busy[] now marks the workers yet to say BYE. A worker that
  * falls silent now (for the lease) is given up as lost too, so close
  * ends; with a worker lost, the ranks must not call MPI_Finalize, which
- * waits for every rank (mpi_transport_lost). */
+ * waits for every rank (mpi_transport_lost). FIN, the go-ahead to
+ * finalize, goes out only when no worker was lost: a worker inside
+ * MPI_Finalize waits in a PMIx fence that a lost rank never joins, and
+ * when the job is then ended (our MPI_Abort after the grace, or mpirun
+ * finding the host gone) Open MPI 4.1's mpirun, with a fence pending,
+ * deadlocked or crashed in its own PMIx_server_finalize after every
+ * rank was gone (the lease test hung at its end; a 15-line program of
+ * MPI_Abort beside a rank in MPI_Finalize did so in 8 of 15 runs under
+ * load, never with that rank polling instead). So without FIN the
+ * workers keep polling, outside any fence, until the job is ended. */
 static void coord_close(JobsTransport *t)
 {
     Coord *c = t->ctx;
@@ -267,6 +276,12 @@ static void coord_close(JobsTransport *t)
             c->busy[k] = false;
             left--;
         }
+    }
+    bool lost = false;
+    for (int k = 0; k < c->nw; k++) lost = lost || c->lost[k];
+    for (int k = 0; k < c->nw && !lost; k++) {
+        MPI_Send(NULL, 0, MPI_BYTE, k + 1, TAG_FIN, MPI_COMM_WORLD);
+        t->msgs_sent++;
     }
     coord_free(c);
     t->ctx = NULL;
@@ -443,6 +458,34 @@ static int server_message(Server *s, const MPI_Status *st, char *err, int errlen
     return -1;
 }
 
+/* After BYE: waits, polling, for rank 0's FIN, the last message of the
+ * run, and only then may the rank call MPI_Finalize. Without FIN (rank 0
+ * gave a worker up) it polls until the job is ended: inside MPI_Finalize
+ * it would wait in a fence that mpirun cannot tear down (coord_close).
+ * No beats: rank 0 judges only workers yet to say BYE. 0, or -1 with a
+ * message. */
+static int server_await_fin(char *err, int errlen)
+{
+    for (;;) {
+        int flag = 0, count = -1;
+        MPI_Status st;
+        int rc = MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (mpi_failed(rc, "probe", err, errlen)) return -1;
+        if (!flag) {
+            poll_sleep();
+            continue;
+        }
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        if (st.MPI_TAG != TAG_FIN || count != 0) {
+            snprintf(err, (size_t)errlen, "protocol error: a message with tag %d and %d bytes from rank 0 after QUIT",
+                     st.MPI_TAG, count);
+            return -1;
+        }
+        rc = MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_FIN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        return mpi_failed(rc, "receive of FIN", err, errlen);
+    }
+}
+
 /* The loop: answer a finished job, beat when due, then act on rank 0's
  * next message. */
 static int server_loop(Server *s, char *err, int errlen)
@@ -468,7 +511,7 @@ static int server_loop(Server *s, char *err, int errlen)
             continue;
         }
         rc = server_message(s, &st, err, errlen);
-        if (rc != 0) return rc > 0 ? 0 : -1;
+        if (rc != 0) return rc > 0 ? server_await_fin(err, errlen) : -1;
     }
 }
 

@@ -17,6 +17,8 @@
  *   QUIT    0 -> k+1   empty: stop, whatever is running, and leave
  *   BYE     k+1 -> 0   empty: the last message a worker sends
  *   BEAT    k+1 -> 0   empty: a heartbeat, every lease/10 seconds
+ *   FIN     0 -> k+1   empty: every worker said BYE, none was lost:
+ *                      finalize (the last message of a run)
  *
  * Invariants:
  *   - a worker runs at most one job; rank 0 sends ORDER only to a worker
@@ -29,7 +31,12 @@
  *     per job;
  *   - close sends QUIT to every worker and receives (and drops) outcomes
  *     until every worker has answered BYE, so no message is left unmatched
- *     when the ranks call MPI_Finalize.
+ *     when the ranks call MPI_Finalize;
+ *   - a worker calls MPI_Finalize only after FIN, and rank 0 sends FIN
+ *     only when no worker was lost: after a loss no rank waits inside
+ *     MPI_Finalize's fence when the job is ended, which Open MPI 4.1's
+ *     mpirun could not always tear down (it hung or crashed after every
+ *     rank was gone; mpi_transport.c, coord_close).
  * Only the thread that called MPI_Init_thread calls MPI (a worker's job
  * runs in a second thread that never does): MPI_THREAD_FUNNELED suffices.
  *
@@ -97,8 +104,9 @@ bool mpi_transport_lost(double *grace);
  * job to job; each job a df-pn on `threads` threads), jobs run in a thread
  * while this thread watches for STOP and QUIT and beats every lease/10
  * seconds (0: no beats; rank 0 must be given the same lease). Returns 0
- * after QUIT (BYE sent), or -1 with a message: the table or the job thread
- * could not be had, or a protocol error. */
+ * after QUIT (BYE sent) and then FIN, or -1 with a message: the table or
+ * the job thread could not be had, or a protocol error. After a lost
+ * worker rank 0 sends no FIN, and this polls until the job is ended. */
 int mpi_serve(const Rules *r, const DfpnConfig *cfg, size_t tt_bytes, int threads, const char *cert_dir,
               double lease, char *err, int errlen);
 
