@@ -20,6 +20,17 @@ int rules_parse(const char *name, RuleSet *out)
 
 static bool on_board(int n, int r, int c) { return r >= 0 && r < n && c >= 0 && c < n; }
 
+/* The line of direction d through (r0, c0): its direction and its first
+ * on-board cell (found by stepping back), numbered in the order lines are
+ * first met; first[d][cell] holds id + 1 (0: not met yet). */
+static int line_id(Rules *r, int (*first)[64], int d, int r0, int c0, int dr, int dc)
+{
+    while (on_board(r->n, r0 - dr, c0 - dc)) r0 -= dr, c0 -= dc;
+    int *slot = &first[d][board_cell(r0, c0)];
+    if (*slot == 0) *slot = ++r->nlines;
+    return *slot - 1;
+}
+
 int rules_init(Rules *r, int n, int k, RuleSet rs, char *err, int errlen)
 {
     if (n < BOARD_MIN_N || n > BOARD_MAX_N) {
@@ -38,6 +49,7 @@ int rules_init(Rules *r, int n, int k, RuleSet rs, char *err, int errlen)
 
     /* The four line directions, each window counted once by its first cell. */
     static const int dir[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    int first[4][64] = {{0}};
     for (int d = 0; d < 4; d++) {
         int dr = dir[d][0], dc = dir[d][1];
         for (int r0 = 0; r0 < n; r0++)
@@ -50,6 +62,7 @@ int rules_init(Rules *r, int n, int k, RuleSet rs, char *err, int errlen)
                 if (on_board(n, rl + dr, cl + dc)) e |= 1ULL << board_cell(rl + dr, cl + dc);
                 r->win[r->nwin] = w;
                 r->ends[r->nwin] = e;
+                r->line_bit[r->nwin] = 1ULL << line_id(r, first, d, r0, c0, dr, dc);
                 r->nwin++;
             }
     }

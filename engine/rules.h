@@ -65,6 +65,12 @@ typedef struct {
     int nwin;
     uint64_t win[RULES_MAX_WINDOWS];
     uint64_t ends[RULES_MAX_WINDOWS];
+    /* The line (a whole row, column or diagonal of at least k cells) each
+     * window lies on, numbered 0..nlines-1: at most 8 + 8 + 2 x 11 = 38
+     * (n = 8, k = 3), so a set of lines fits one word; line_bit[i] is
+     * 1 << (window i's line), a mask so that a scan loads it like win[i]. */
+    int nlines;
+    uint64_t line_bit[RULES_MAX_WINDOWS];
     /* Windows through each cell, as masks, so the hot-path check after a
      * move reads one contiguous row of this table; padded to cell_pad. */
     int cell_pad;
@@ -199,6 +205,8 @@ typedef struct {
     uint64_t live_cells; /* cells of live windows, and their ends when ends
                           * matter: no move elsewhere changes any line */
     int nlive;          /* windows live for X or for O */
+    uint64_t live_lines; /* rules_scan_lines only (else 0): the lines (as
+                          * line_bit) holding a window live for X or O */
 } RulesScan;
 
 /* The scan for pieces x and o, with or without the ends (exact rule sets
@@ -210,11 +218,11 @@ typedef struct {
  * lane of the vector loop stays a uint64_t, with no conversions between
  * widths. */
 static inline __attribute__((always_inline)) RulesScan rules_scan_with(const Rules *r, uint64_t x, uint64_t o,
-                                                                       bool ends_matter)
+                                                                       bool ends_matter, bool want_lines)
 {
     const uint64_t occ = x | o;
     const int nwin = r->nwin;
-    uint64_t live = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0;
+    uint64_t live = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0, lines = 0;
     for (int i = 0; i < nwin; i++) {
         uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
         uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
@@ -228,15 +236,23 @@ static inline __attribute__((always_inline)) RulesScan rules_scan_with(const Rul
         mx |= lx & two;
         mo |= lo & two;
         nlive += (lx | lo) & 1;
+        if (want_lines) lines |= (lx | lo) & r->line_bit[i];
     }
-    return (RulesScan){{wx, wo}, {mx, mo}, live, (int)nlive};
+    return (RulesScan){{wx, wo}, {mx, mo}, live, (int)nlive, lines};
 }
 
 /* The scan under r's rule set: the loop compiled twice, since the original
  * rule set has no ends to load. */
 static inline __attribute__((always_inline)) RulesScan rules_scan(const Rules *r, uint64_t x, uint64_t o)
 {
-    return r->rules == RULES_ORIGINAL ? rules_scan_with(r, x, o, false) : rules_scan_with(r, x, o, true);
+    return r->rules == RULES_ORIGINAL ? rules_scan_with(r, x, o, false, false) : rules_scan_with(r, x, o, true, false);
+}
+
+/* rules_scan with live_lines too (a separate loop, so that rules_scan's
+ * callers pay nothing for it). */
+static inline __attribute__((always_inline)) RulesScan rules_scan_lines(const Rules *r, uint64_t x, uint64_t o)
+{
+    return r->rules == RULES_ORIGINAL ? rules_scan_with(r, x, o, false, true) : rules_scan_with(r, x, o, true, true);
 }
 
 /* The four analysis: out[S] = the empty cells where placing S ends the

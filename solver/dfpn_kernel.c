@@ -36,8 +36,9 @@ bool dfpn_kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h
 {
     /* odd boards: most positions fail the breakable form's first test, which
      * costs less than the memo probe and the prefetch (they cost the 7x7
-     * search a third of its rate) */
-    if (!kn_pairs_quick(k->r, b)) return false;
+     * search a third of its rate); boards with many short lines (6x6 k=4)
+     * likewise fail the lines gate (pairing.h) */
+    if (!kn_pairs_quick(k->r, k->kn, b)) return false;
     Board *m = k->memo ? dfpn_kernel_pairing_slot(k->memo, b) : NULL;
     if (m && board_equal(*m, b)) return false;
     /* The bucket a win goes into (the probe that led here read only the

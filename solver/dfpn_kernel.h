@@ -93,7 +93,9 @@ typedef struct {
 } DfpnKernel;
 
 /* An nlive for dfpn_kernel_table meaning "no pairing test": for a caller that
- * wants Order's wins only, which pairing (a Chaos win) never gives. */
+ * wants Order's wins only, which pairing (a Chaos win) never gives; and
+ * dfpn_kernel_static's answer where kn_node's lines gate showed that no
+ * pairing exists (KnNode.no_pairing). */
 enum { KERNEL_NLIVE_SKIP_PAIRING = -2 };
 
 /* The pairing memo and the threat memo of one thread (kernel.c); NULL when
@@ -256,8 +258,10 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
         if (!leaf) tt_prefetch(k->tt, dfpn_kernel_tagged(c->key, q));
         if (k->value) tt_prefetch_hashed(k->value, c->h);
     }
-    if (!leaf && k->memo && kn_pairs_may(k->r, k->kn, kn.nlive)) __builtin_prefetch(dfpn_kernel_pairing_slot(k->memo, cb));
-    *nlive = kn.nlive;
+    /* kn.no_pairing: the lines gate (pairing.h) says no pairing exists */
+    if (!leaf && k->memo && !kn.no_pairing && kn_pairs_may(k->r, k->kn, kn.nlive))
+        __builtin_prefetch(dfpn_kernel_pairing_slot(k->memo, cb));
+    *nlive = kn.no_pairing ? KERNEL_NLIVE_SKIP_PAIRING : kn.nlive;
     return kn.nmoves;
 }
 

@@ -104,12 +104,17 @@ static int zugzwang_dtw(const Rules *r, Board b, uint64_t empty)
 bool kn_secured(const Rules *r, Board b)
 {
     if (r->rules != RULES_EXACT_END) return false;
-    for (int s = 0; s < 2; s++) {
-        uint64_t me = b.s[s], other = b.s[s ^ 1];
-        for (int i = 0; i < r->nwin; i++)
-            if ((me & r->win[i]) == r->win[i] && (other & r->ends[i]) == r->ends[i]) return true;
+    /* Branch-free, both symbols in one pass with no early exit: kn_node asks
+     * at every node, nearly always in vain, and a loop that stopped at the
+     * first hit ran scalar (about 15 % of the 6x6 k=4 exact-end search's
+     * time once the pairing search was gated; results/solve/exact-end-k4.md). */
+    const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
+    uint64_t hit = 0;
+    for (int i = 0; i < r->nwin; i++) {
+        uint64_t w = r->win[i], e = r->ends[i];
+        hit |= ((x & w) == w && (o & e) == e) | ((o & w) == w && (x & e) == e);
     }
-    return false;
+    return hit != 0;
 }
 
 /* A node its knowledge decides: w wins in dtw plies, nothing to search. */
@@ -145,6 +150,18 @@ static inline void chaos_safe_moves(const Rules *r, Board b, uint64_t cand, uint
     if ((safe[0] | safe[1]) == 0 && !out->tempo) decided(out, WINNER_ORDER, zugzwang_dtw(r, b, empty));
 }
 
+/* Does the lines gate (pairing.h) come before the pairing test here? Where
+ * pairing_find's search runs at every node (exact-end, odd boards). Under
+ * original and exact on even boards the test is asked only with at most
+ * pairing_live live windows, where pairing_opposite is about as cheap as
+ * the gate's scan; with the gate there too (lines counted in every
+ * kn_node scan) 6x6 k=5 original solves took 3-5 % longer, without it
+ * they take what they took before (results/solve/exact-end-k4.md). */
+static inline bool lines_gated(const Rules *r, const Knowledge *kn)
+{
+    return kn->pairing && kn->pairing_lines && (r->rules == RULES_EXACT_END || (r->n & 1));
+}
+
 void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
@@ -154,6 +171,7 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->tempo = 0;
     out->dead = 0;
     out->nlive = -1;
+    out->no_pairing = false;
     out->maker[0] = out->maker[1] = 0;
     out->moves[0] = out->moves[1] = empty;
     if (!kn->threats && !kn->dead_cells) {
@@ -164,10 +182,15 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         decided(out, WINNER_ORDER, __builtin_popcountll(empty)); /* judged on the full board */
         return;
     }
-    /* The scan's masks only: kn_node never reads the live-window list. */
-    RulesScan sc = rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]);
+    /* The scan's masks only: kn_node never reads the live-window list. With
+     * the lines gate (pairing.h) it can fail, the scan counts the lines
+     * too, sparing the pairing test a scan of its own. */
+    int nempty = __builtin_popcountll(empty);
+    bool lines = lines_gated(r, kn) && 2 * r->nlines > nempty;
+    RulesScan sc = lines ? rules_scan_lines(r, b.s[PIECE_X], b.s[PIECE_O]) : rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]);
     scan_adjust(r, b, &sc);
     out->nlive = sc.nlive;
+    out->no_pairing = lines && !pairing_lines_enough(sc.live_lines, nempty);
     uint64_t cand = empty;
     if (kn->dead_cells) {
         cand = empty & sc.live_cells;
@@ -206,7 +229,11 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
-bool kn_pairs_quick(const Rules *r, Board b) { return !(r->n & 1) || pairing_breakable_may(r, b); }
+bool kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
+{
+    if ((r->n & 1) && !pairing_breakable_may(r, b)) return false;
+    return !lines_gated(r, kn) || pairing_lines_may(r, b);
+}
 
 bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
 {
@@ -216,9 +243,13 @@ bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
      * needs no parity (pairing.h); a window live for both symbols ends it
      * at once, so it is cheap where it fails. */
     if (!kn->pairing) return false;
-    if (r->n & 1) return pairing_find(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
+    /* The lines gate (pairing.h): no pairing of any form exists when it
+     * fails, so it changes no answer below; kn->pairing_lines off is only
+     * for measuring it and for the tests' with/without comparison. */
+    if (lines_gated(r, kn) && !pairing_lines_may(r, b)) return false;
+    if (r->n & 1) return pairing_search(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
     if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
-        return pairing_find(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
+        return pairing_search(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */
     sc.nlive = scan_live(r, b, &sc);
     return sc.nlive <= kn->pairing_live && pairing_opposite(sc.live, sc.nlive, kn->pairing);

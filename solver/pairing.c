@@ -263,7 +263,19 @@ bool pairing_breakable_may(const Rules *r, Board b)
     return true;
 }
 
+bool pairing_lines_may(const Rules *r, Board b)
+{
+    int empty = __builtin_popcountll(r->cells & ~board_occupied(b));
+    if (2 * r->nlines <= empty) return true; /* the count cannot fail */
+    return pairing_lines_enough(rules_scan_lines(r, b.s[PIECE_X], b.s[PIECE_O]).live_lines, empty);
+}
+
 bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
+{
+    return pairing_lines_may(r, b) && pairing_search(r, b, budget, out);
+}
+
+bool pairing_search(const Rules *r, Board b, int budget, PairSet *out)
 {
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     Finder f;

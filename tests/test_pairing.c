@@ -261,6 +261,70 @@ Test(pairing, brute_4x4)
                             (uint64_t)(70 + 3 * k + rs)});
 }
 
+/* The line of window i, by the test's own geometry: its direction (from
+ * its first two cells) and the first on-board cell of the line, found by
+ * stepping back; as a number, direction * 64 + that cell. */
+static int line_key(const Windows *w, int i, int n)
+{
+    int r = w->cell[i][0] / n, c = w->cell[i][0] % n;
+    int dr = w->cell[i][1] / n - r, dc = w->cell[i][1] % n - c;
+    while (r - dr >= 0 && r - dr < n && c - dc >= 0 && c - dc < n) r -= dr, c -= dc;
+    int dir = dr == 0 ? 0 : dc == 0 ? 1 : dc == 1 ? 2 : 3;
+    return dir * 64 + r * n + c;
+}
+
+/* The lines gate (pairing.h) by the test's own count: 2 x (lines with a
+ * live window) <= empty cells? */
+static bool own_lines_may(const RefPos *p, const Windows *w)
+{
+    char seen[4 * 64] = {0};
+    int lines = 0, empty = 0;
+    for (int i = 0; i < w->nw; i++)
+        if (live(p, w, i) && !seen[line_key(w, i, p->n)]++) lines++;
+    for (int c = 0; c < p->n * p->n; c++) empty += p->cell[c] == '.';
+    return 2 * lines <= empty;
+}
+
+/* The lines gate against the exhaustive searches: where it says no, no
+ * pairing exists in any form (same pairs allowed whatever the rules, or
+ * the breakable form), and pairing_search finds none with any budget; it
+ * agrees with the test's own count; and it fires. */
+Test(pairing, lines_gate)
+{
+    static const struct { int n, k, min_empty, max_empty, count; } cfg[] = {
+        {4, 3, 2, 14, 400}, {4, 4, 2, 14, 400}, {5, 3, 3, 13, 300}, {5, 4, 3, 14, 300},
+        {5, 5, 3, 14, 300}, {6, 4, 4, 12, 200}, {6, 5, 4, 12, 100}};
+    for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
+        for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
+            Windows w;
+            windows(cfg[c].n, cfg[c].k, &w);
+            Rules r;
+            uint64_t rng = 700 + 10 * c + (uint64_t)rs;
+            int fired = 0, n2 = cfg[c].n * cfg[c].n;
+            for (int t = 0; t < cfg[c].count; t++) {
+                RefPos p;
+                int empty = cfg[c].min_empty + tl_below(&rng, cfg[c].max_empty - cfg[c].min_empty + 1);
+                if (tl_random_ongoing(&p, cfg[c].n, cfg[c].k, rs, n2 - empty, &rng) != 0) continue;
+                tl_init_rules(&r, &p);
+                char str[65];
+                ref_format(&p, str);
+                bool gate = pairing_lines_may(&r, tl_board(&p));
+                cr_expect_eq(gate, own_lines_may(&p, &w), "%s k=%d rules %d: the gate's count is wrong", str,
+                             cfg[c].k, rs);
+                if (gate) continue;
+                fired++;
+                TPairs tb;
+                cr_expect(!has_pairing(&p, &w, true), "%s k=%d rules %d: gated, but a pairing exists", str, cfg[c].k, rs);
+                cr_expect(!has_breakable(&p, &w, &tb), "%s k=%d rules %d: gated, but a breakable one exists", str,
+                          cfg[c].k, rs);
+                cr_expect(!pairing_search(&r, tl_board(&p), 1000000, NULL), "%s: gated, but pairing_search found one",
+                          str);
+            }
+            cr_log_info("%dx%d k=%d rules %d: the gate fired %d times", cfg[c].n, cfg[c].n, cfg[c].k, rs, fired);
+            cr_expect_gt(fired, 0, "%dx%d k=%d rules %d: the gate never fired", cfg[c].n, cfg[c].n, cfg[c].k, rs);
+        }
+}
+
 /* On an odd board the parity never holds, and it is needed: among 5x5 k=4
  * positions that have a covering pairing (parity apart) but no breakable
  * one, pairing_find claims none, pairing_holds refuses that covering

@@ -11,6 +11,7 @@
 #include "../engine/symmetry.h"
 #include "../solver/alphabeta.h"
 #include "../solver/dfpn.h"
+#include "../solver/pairing.h"
 #include "../solver/proof.h"
 #include "../verify/verify.h"
 #include "brute.h"
@@ -139,6 +140,54 @@ Test(solver, each_reduction_alone, .timeout = 600)
             bench_close(&b);
         }
     }
+}
+
+/* The lines gate before the pairing search (pairing.h) changes no answer
+ * of any pairing search, so the search with it and without it is the same
+ * search: the same value (the brute force's) and the same node count, on
+ * random positions of 4x4 and 5x5 boards (and 6x6 k=4, where it was made
+ * for), every rule set, each k with lines the gate can count short of
+ * empty cells. It must also have fired, or nothing was tested. */
+Test(solver, pairing_lines_gate_with_without, .timeout = 600)
+{
+    static const struct { int n, k, min_empty, max_empty, count; } cases[] = {
+        {4, 3, 4, 12, 60}, {4, 4, 4, 13, 60}, {5, 3, 5, 12, 40}, {5, 4, 5, 14, 40}, {5, 5, 5, 14, 30}, {6, 4, 6, 12, 30}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int rs = 0; rs < 3; rs++) {
+            DfpnConfig off = dfpn_default_config();
+            off.kn.pairing_lines = false;
+            Bench on, b;
+            bench_open(&on, cases[i].n, cases[i].k, rs, NULL);
+            bench_open(&b, cases[i].n, cases[i].k, rs, &off);
+            uint64_t rng = 300 + 7 * i + (uint64_t)rs;
+            int n2 = cases[i].n * cases[i].n, fired = 0;
+            for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
+                RefPos p;
+                int empty = cases[i].min_empty + tl_below(&rng, cases[i].max_empty - cases[i].min_empty + 1);
+                if (tl_random_ongoing(&p, cases[i].n, cases[i].k, rs, n2 - empty, &rng) != 0) continue;
+                check_position(&on, &p, false);
+                check_position(&b, &p, false);
+                /* the node counts, from empty tables */
+                uint64_t nodes[2];
+                Bench *both[2] = {&on, &b};
+                for (int j = 0; j < 2; j++) {
+                    tt_clear(&both[j]->tt);
+                    Dfpn d;
+                    dfpn_init(&d, &both[j]->r, &both[j]->cfg, &both[j]->tt);
+                    uint32_t pn, dn;
+                    dfpn_solve(&d, tl_board(&p), &pn, &dn);
+                    nodes[j] = d.nodes;
+                }
+                char s[65];
+                ref_format(&p, s);
+                cr_expect_eq(nodes[0], nodes[1], "%s n=%d k=%d rules=%d: %llu nodes with the gate, %llu without", s,
+                             cases[i].n, cases[i].k, rs, (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
+                fired += !pairing_lines_may(&on.r, tl_board(&p));
+            }
+            cr_expect_gt(fired, 0, "n=%d k=%d rules=%d: the gate never fired at a root", cases[i].n, cases[i].k, rs);
+            bench_close(&on);
+            bench_close(&b);
+        }
 }
 
 /* Also 7x7 and 8x8 (no dead-cell keys there, odd board: no pairing). */
