@@ -45,12 +45,35 @@ int notation_parse_position(const char *s, int n, Board *b, int *n_out, char *er
     return 0;
 }
 
+/* One row's 8 bits (bit c: column c) as 8 bytes of 0 or 1, byte c for
+ * column c: the byte copied into every byte, each byte keeping its own
+ * bit, then any set bit of a byte carried to its bit 7 (+0x7F, no carry
+ * out of a byte) and brought down. */
+static inline uint64_t row_spread(uint64_t bits)
+{
+    uint64_t t = (bits & 0xFF) * 0x0101010101010101ULL & 0x8040201008040201ULL;
+    return (t + 0x7F7F7F7F7F7F7F7FULL) >> 7 & 0x0101010101010101ULL;
+}
+
+/* A certificate writer formats every line's position (about 6 % of its
+ * time cell by cell): a row at a time here, 8 bytes per store. Each store
+ * may run past the row into the next one's place, which the next row
+ * overwrites; the last ends at (n-1) n + 8 <= 64 < NOTATION_POS_LEN. */
 void notation_format_position(Board b, int n, char out[NOTATION_POS_LEN])
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (int r = 0; r < n; r++) {
+        uint64_t x = row_spread(b.s[PIECE_X] >> board_cell(r, 0)), o = row_spread(b.s[PIECE_O] >> board_cell(r, 0));
+        uint64_t chars = 0x0101010101010101ULL * '.' + x * ('X' - '.') + o * ('O' - '.');
+        memcpy(out + r * n, &chars, 8);
+    }
+    out[n * n] = '\0';
+#else
     int i = 0;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) out[i++] = board_at(b, board_cell(r, c));
     out[i] = '\0';
+#endif
 }
 
 int notation_parse_cell(const char *s, int n, int *cell, char *err, int errlen)

@@ -17,6 +17,8 @@ enum { NOTATION_ERR_LEN = 160, NOTATION_POS_LEN = 65 };
 /* n: the board size if known, 0 to infer it from the length (a square of 4..8;
  * the empty board then defaults to 6x6). *n_out receives the size. */
 int notation_parse_position(const char *s, int n, Board *b, int *n_out, char *err, int errlen);
+/* out must hold NOTATION_POS_LEN bytes whatever n: the rows are stored 8
+ * bytes at a time, past the n x n cells and their NUL. */
 void notation_format_position(Board b, int n, char out[NOTATION_POS_LEN]);
 
 int notation_parse_cell(const char *s, int n, int *cell, char *err, int errlen);
