@@ -77,7 +77,7 @@ static const char jobs_help[] =
     "                     in the --certs folder, named like any position's, which\n"
     "                     later jobs name by see lines (default 3; 0: off; at\n"
     "                     most 7); a subtree of fewer than 128 lines stays in\n"
-    "                     place\n"
+    "                     place; ocsolve-mpi: off unless given\n"
     "  --certs-later      a stored position counts without its certificate (a\n"
     "                     store resumed from a snapshot); the certificates the\n"
     "                     proof needs are made at the end, composed from the\n"
@@ -290,7 +290,7 @@ typedef struct {
     DfpnConfig cfg;
     GameOpts g;
     const char *store_dir, *certs, *log_path, *job_log;
-    bool quiet, reply_order, lease_given;
+    bool quiet, reply_order, lease_given, share_given;
     double lease; /* --mpi-lease (mpi_transport.h) */
 } JobsArgs;
 
@@ -320,7 +320,10 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
         case O_JTT: s->job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
         case O_STORE: a->store_dir = optarg; break;
         case O_LATER: s->certs_later = true; break;
-        case O_SHARE: s->cert_share = (int)cli_number(optarg, "--cert-share", 0, JOBRUN_SHARE_MAX); break;
+        case O_SHARE:
+            s->cert_share = (int)cli_number(optarg, "--cert-share", 0, JOBRUN_SHARE_MAX);
+            a->share_given = true;
+            break;
         case O_SEPARATE: s->separate_tables = true; break;
         case O_NOEXPECT: s->no_expect = true; break;
         case O_MAJORITY: s->expect_majority = true; break;
@@ -436,6 +439,11 @@ int cmd_jobs_host(int argc, char **argv, const JobsHost *host)
     char certbuf[4096];
     a.s.cert_dir = cert_folder(a.certs, a.store_dir, a.s.proof, certbuf, sizeof certbuf);
     check_options(&a, host);
+    /* MPI ranks: no shared subtrees unless asked for. With them on, the
+     * lease test (a stopped worker rank, tests/test_mpi.c) hung at its
+     * end twice in five runs beside another test, never without them
+     * (results/jobs/cert-share.md): not understood yet. */
+    if (host && !a.share_given) a.s.cert_share = 0;
     if (host && host->rank > 0) { /* a worker rank: serve jobs until the coordinator ends */
         char err[512] = "";
         size_t tt = a.s.job_tt_bytes ? a.s.job_tt_bytes : (size_t)64 << 20;
