@@ -549,8 +549,9 @@ Test(mpi, sigkill_rank_then_resume)
  * of three leases, and then end the job by MPI_Abort. Once the line is
  * out the test lets rank 1 go on (SIGCONT): mpirun itself, whose child
  * the stopped rank is, once hung for good after its abort with every
- * rank already gone (Open MPI's handling of a stopped child, under load;
- * results/jobs/mpi-cluster.md), which is not what this test is about. The
+ * rank already gone (under load; results/jobs/mpi-cluster.md; mpirun's
+ * own shutdown deadlocks when it is aborted while a rank waits in
+ * MPI_Finalize, which FIN now avoids: jobs/mpi_transport.h). The
  * run must then end by the abort, well within mpirun's own --timeout. */
 Test(mpi, silent_worker_lost_by_lease)
 {
