@@ -44,7 +44,7 @@ bool dfpn_kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h
     /* The bucket a win goes into (the probe that led here read only the
      * fingerprints) loads while the test runs. */
     tt_prefetch_hashed(k->tt, h);
-    if (!kn_chaos_pairs(k->r, k->kn, b)) {
+    if (!kn_chaos_pairs_quicked(k->r, k->kn, b)) {
         if (m) *m = b;
         return false;
     }

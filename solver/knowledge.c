@@ -235,24 +235,37 @@ bool kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
     return !lines_gated(r, kn) || pairing_lines_may(r, b);
 }
 
-bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
+/* The pairing search itself, past the gates (kn_chaos_pairs). */
+static bool chaos_pairs_search(const Rules *r, const Knowledge *kn, Board b)
 {
     /* Pairing needs Order to move on an even number of empty cells or Chaos
      * on an odd one: on an even board that is every position. On an odd
      * board, none: there pairing_find looks for the breakable form, which
      * needs no parity (pairing.h); a window live for both symbols ends it
      * at once, so it is cheap where it fails. */
-    if (!kn->pairing) return false;
-    /* The lines gate (pairing.h): no pairing of any form exists when it
-     * fails, so it changes no answer below; kn->pairing_lines off is only
-     * for measuring it and for the tests' with/without comparison. */
-    if (lines_gated(r, kn) && !pairing_lines_may(r, b)) return false;
     if (r->n & 1) return pairing_search(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
     if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
         return pairing_search(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */
     sc.nlive = scan_live(r, b, &sc);
     return sc.nlive <= kn->pairing_live && pairing_opposite(sc.live, sc.nlive, kn->pairing);
+}
+
+bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
+{
+    if (!kn->pairing) return false;
+    /* The lines gate (pairing.h): no pairing of any form exists when it
+     * fails, so it changes no answer below; kn->pairing_lines off is only
+     * for measuring it and for the tests' with/without comparison. */
+    if (lines_gated(r, kn) && !pairing_lines_may(r, b)) return false;
+    return chaos_pairs_search(r, kn, b);
+}
+
+bool kn_chaos_pairs_quicked(const Rules *r, const Knowledge *kn, Board b)
+{
+    /* kn_pairs_quick held, and it holds the lines gate (the one place it
+     * runs on this path: counting the lines twice cost a scan per test) */
+    return kn->pairing && chaos_pairs_search(r, kn, b);
 }
 
 /* Whether keys fill dead cells (knowledge.h: row 7 of the X word holds

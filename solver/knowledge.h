@@ -147,6 +147,10 @@ static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
  * out every form. Else true. */
 bool kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b);
 
+/* kn_chaos_pairs at a position where kn_pairs_quick(r, kn, b) was true:
+ * the same answer without its gates again (dfpn_kernel_chaos_pairs). */
+bool kn_chaos_pairs_quicked(const Rules *r, const Knowledge *kn, Board b);
+
 /* exact-end: a window all S whose ends on the board all hold the other
  * symbol, a run of exactly k that nothing can change any more (above). */
 bool kn_secured(const Rules *r, Board b);

@@ -254,14 +254,19 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im)
     if (w->winner == WINNER_ORDER && kn_secured(r, b)) return 0;
 
     bool loser = order != (w->winner == WINNER_ORDER);
-    uint64_t empty = r->cells & ~board_occupied(b), skip[2];
-    won_at_once(r, w->winner, &sc, empty, skip);
-    w->st.positions++;
-    if (loser && unseen_loser(w, b, empty, skip)) return loser_children(w, b, im, empty, skip);
+    uint64_t empty = r->cells & ~board_occupied(b), skip[2] = {0, 0};
+    if (loser) {
+        won_at_once(r, w->winner, &sc, empty, skip); /* the loser's moves only */
+        if (unseen_loser(w, b, empty, skip)) {
+            w->st.positions++;
+            return loser_children(w, b, im, empty, skip);
+        }
+    }
     Board canon = sym_least_value(im->ix, im->io); /* sym_canonical's value */
     bool fresh;
     if (!seen_insert(&w->seen, canon, &fresh)) return proof_fail(w, "out of memory", b);
-    if (!fresh) return w->st.positions--, 0;
+    if (!fresh) return 0;
+    w->st.positions++;
     if (w->winner == WINNER_CHAOS && w->pairing) {
         int rc = pairing_line(w, b, canon);
         if (rc <= 0) return rc;
