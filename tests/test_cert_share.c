@@ -289,18 +289,76 @@ Test(cert_share, a_cut_file_makes_an_invalid_certificate)
     cr_assert(tampered_rerun(true, 78), "no run wrote a shared file");
 }
 
-/* Watches the FIFO at path while a run goes on: whether anyone opened
- * it to read. Opening a FIFO to write without blocking succeeds only
- * while it has a reader, and a reader blocked in its open counts: so the
- * watcher sees a writer that opened the FIFO, and its own open and close
- * then let that writer's open return (to read nothing) instead of
- * hanging the test until its timeout. */
+/* Something other than a shared file at a shared file's name
+ * (solver/proof_share.c, share_usable): a run of 4x4 k=4 writes its shared
+ * files; the first of them is replaced (replace), and the same run made
+ * again into the folder must write the file again, renamed over what is
+ * there, and its certificate must verify with the brute force's winner.
+ * The name must hold a shared file again after the run, which shows the
+ * writer reached it. watch, when given, runs in a thread of its own during
+ * the second run (its arg's done set at the end); its verdict is the
+ * caller's. False if no run wrote a shared file. */
 typedef struct {
     const char *path;
     atomic_bool done; /* the run ended: stop watching */
     atomic_bool read; /* someone opened the FIFO to read */
 } FifoWatch;
 
+static bool replaced_rerun(uint64_t seed, void (*replace)(const char *path), void *(*watch)(void *), FifoWatch *fw)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = seed;
+    bool tried = false;
+    for (int t = 0; t < 6 && !tried; t++) {
+        RefPos p;
+        while (tl_random_ongoing(&p, 4, 4, t % 3, 2, &rng) != 0) {}
+        char dir[256], proof[300], first[300], path[600];
+        tl_tmp_dir(dir, sizeof dir, "cert-share-replaced");
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        uint64_t budget = p.rules == RULES_EXACT_END ? 200 : 10;
+        run_share_p(&p, dir, proof, 1, budget, 3);
+        int files, named;
+        count_shared(dir, &files, &named, first, sizeof first);
+        if (files > 0) {
+            tried = true;
+            snprintf(path, sizeof path, "%s/%s", dir, first);
+            cr_assert_eq(unlink(path), 0, "cannot remove %s", path);
+            replace(path);
+            pthread_t th;
+            if (watch) {
+                fw->path = path;
+                atomic_init(&fw->done, false);
+                atomic_init(&fw->read, false);
+                cr_assert_eq(pthread_create(&th, NULL, watch, fw), 0);
+            }
+            JobsResult res = run_share_p(&p, dir, proof, 1, budget, 3);
+            if (watch) {
+                atomic_store(&fw->done, true);
+                pthread_join(th, NULL);
+            }
+            char pos[65];
+            ref_format(&p, pos);
+            struct stat st;
+            cr_expect(lstat(path, &st) == 0 && S_ISREG(st.st_mode), "%s: %s is not a regular file after the run", pos,
+                      first);
+            cr_expect(is_shared(dir, first), "%s: %s is not a shared subtree's file after the run", pos, first);
+            Winner want = tl_brute_winner(m, &p);
+            cr_assert_eq(res.winner, want, "%s: jobs %s, brute force %s", pos, winner_name(res.winner),
+                         winner_name(want));
+            expect_verdict(proof, &p, want, true);
+        }
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    return tried;
+}
+
+/* Watches the FIFO at path while a run goes on: whether anyone opened
+ * it to read. Opening a FIFO to write without blocking succeeds only
+ * while it has a reader, and a reader blocked in its open counts: so the
+ * watcher sees a writer that opened the FIFO, and its own open and close
+ * then let that writer's open return (to read nothing) instead of
+ * hanging the test until its timeout. */
 static void *fifo_watch(void *arg)
 {
     FifoWatch *fw = arg;
@@ -316,57 +374,33 @@ static void *fifo_watch(void *arg)
     return NULL;
 }
 
-/* A FIFO at a shared file's name (solver/proof_share.c, share_usable):
- * a run of 4x4 k=4 writes its shared files; one of them is replaced by a
- * FIFO, and the same run made again into the folder must not open it
- * (opening a FIFO to read blocks until someone writes to it: the writer
- * would hang), but write the file again, renamed over the FIFO, and its
- * certificate must verify. The name must be a regular file again after
- * the run, which shows the writer reached it. */
+static void make_fifo(const char *path) { cr_assert_eq(mkfifo(path, 0644), 0, "cannot make the FIFO %s", path); }
+
+/* A FIFO there must not be opened: opening a FIFO to read blocks until
+ * someone writes to it, so the writer would hang. */
 Test(cert_share, a_fifo_at_a_shared_name_is_not_opened, .timeout = 120)
 {
-    BruteMemo *m = brute_new();
-    uint64_t rng = 4122026;
-    bool tried = false;
-    for (int t = 0; t < 6 && !tried; t++) {
-        RefPos p;
-        while (tl_random_ongoing(&p, 4, 4, t % 3, 2, &rng) != 0) {}
-        char dir[256], proof[300], first[300], fifo[600];
-        tl_tmp_dir(dir, sizeof dir, "cert-share-fifo");
-        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
-        uint64_t budget = p.rules == RULES_EXACT_END ? 200 : 10;
-        run_share_p(&p, dir, proof, 1, budget, 3);
-        int files, named;
-        count_shared(dir, &files, &named, first, sizeof first);
-        if (files > 0) {
-            tried = true;
-            snprintf(fifo, sizeof fifo, "%s/%s", dir, first);
-            cr_assert_eq(unlink(fifo), 0, "cannot remove %s", fifo);
-            cr_assert_eq(mkfifo(fifo, 0644), 0, "cannot make the FIFO %s", fifo);
-            FifoWatch fw = {.path = fifo};
-            atomic_init(&fw.done, false);
-            atomic_init(&fw.read, false);
-            pthread_t th;
-            cr_assert_eq(pthread_create(&th, NULL, fifo_watch, &fw), 0);
-            JobsResult res = run_share_p(&p, dir, proof, 1, budget, 3);
-            atomic_store(&fw.done, true);
-            pthread_join(th, NULL);
-            char pos[65];
-            ref_format(&p, pos);
-            cr_expect(!atomic_load(&fw.read), "%s: the writer opened the FIFO at %s (it would have blocked)", pos, first);
-            struct stat st;
-            cr_expect(lstat(fifo, &st) == 0 && S_ISREG(st.st_mode), "%s: %s is not a regular file after the run", pos,
-                      first);
-            cr_expect(is_shared(dir, first), "%s: %s is not a shared subtree's file after the run", pos, first);
-            Winner want = tl_brute_winner(m, &p);
-            cr_assert_eq(res.winner, want, "%s: jobs %s, brute force %s", pos, winner_name(res.winner),
-                         winner_name(want));
-            expect_verdict(proof, &p, want, true);
-        }
-        tl_rm_dir(dir);
-    }
-    brute_free(m);
-    cr_assert(tried, "no run wrote a shared file");
+    FifoWatch fw;
+    cr_assert(replaced_rerun(4122026, make_fifo, fifo_watch, &fw), "no run wrote a shared file");
+    cr_expect(!atomic_load(&fw.read), "the writer opened the FIFO at %s (it would have blocked)", fw.path);
+}
+
+/* A sparse file of 1 TiB of zero bytes (no disk used; 4 GiB where the file
+ * system allows no more). share_usable reads at most its first lines: the
+ * first is no "ocproof" line, so it is written again; a reader of the whole
+ * file, or of one unbounded line, would take the test's timeout, or more
+ * memory than the machine has. */
+static void make_huge(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    cr_assert(fd >= 0, "cannot make %s", path);
+    cr_assert(ftruncate(fd, (off_t)1 << 40) == 0 || ftruncate(fd, (off_t)4 << 30) == 0, "cannot size %s", path);
+    close(fd);
+}
+
+Test(cert_share, a_huge_file_at_a_shared_name_is_read_only_in_its_head, .timeout = 120)
+{
+    cr_assert(replaced_rerun(5122026, make_huge, NULL, NULL), "no run wrote a shared file");
 }
 
 /* The option's range (0 to JOBRUN_SHARE_MAX): outside it, one line naming
