@@ -136,7 +136,7 @@ $(B)/ocsolve: $(CMD_SRC:%.c=$(B)/%.o) $(B)/gen/web_assets.o $(B)/libocsolve.a
 	$(CC) $(CFLAGS) $^ $(LIBS) $(SERVE_LIBS) -o $@
 
 $(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(B)/ocsolve)"' $(TEST_DEFS)
-$(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(B)/ocsolve-mpi)"'
+$(B)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(B)/ocsolve-mpi)"' -DOCS_HOSTILE_RANK0='"$(abspath $(B)/hostile_rank0)"'
 $(B)/tests/%.o: CPPFLAGS += -DOCS_SCREENSHOT_DIR_DEFAULT='"$(abspath $(B))"'
 $(B)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(B)/netwire)"' -DOCS_NETNS_CLUSTER='"$(abspath scripts/netns-cluster)"'
 $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
@@ -147,7 +147,7 @@ $(B)/run-tests: $(TEST_SRC:%.c=$(B)/%.o) $(B)/libocsolve.a
 # two at a time.
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 test: layout-check
-	$(MAKE) -j$(NPROC) $(B)/ocsolve $(B)/ocsolve-mpi $(B)/netwire $(B)/run-tests
+	$(MAKE) -j$(NPROC) $(B)/ocsolve $(B)/ocsolve-mpi $(B)/hostile_rank0 $(B)/netwire $(B)/run-tests
 	$(B)/run-tests --jobs 2
 
 # The slow, lossy cable of the namespace cluster (scripts/netns-cluster
@@ -164,6 +164,10 @@ $(MPI_SRC:%.c=$(B)/%.o): $(B)/%.o: %.c | deps
 
 $(B)/ocsolve-mpi: $(MPI_SRC:%.c=$(B)/%.o) $(filter-out $(B)/app/main.o $(SERVE_SRC:%.c=$(B)/%.o),$(CMD_SRC:%.c=$(B)/%.o)) $(B)/libocsolve.a
 	$(MPICC) $(CFLAGS) $^ $(LIBS) -pthread -o $@
+
+# A rank 0 that breaks the protocol, for the worker loop (test_mpi.c).
+$(B)/hostile_rank0: tests/mpi/hostile_rank0.c $(B)/jobs/mpi_transport.o $(B)/libocsolve.a | deps
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $^ $(LIBS) -pthread -o $@
 
 # The folders' rules (README, Layout): who may include whom, that nothing
 # below app/ exits, parses options or prints for people, that the README
@@ -188,7 +192,7 @@ $(S)/ocsolve: $(CMD_SRC:%.c=$(S)/%.o) $(S)/gen/web_assets.o $(S)/libocsolve.a
 	$(CC) $(SANFLAGS) $^ $(LIBS) $(SERVE_LIBS) -o $@
 
 $(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_BIN='"$(abspath $(S)/ocsolve)"' -DOCS_SANITIZE $(TEST_DEFS)
-$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"'
+$(S)/tests/%.o: CPPFLAGS += -DOCSOLVE_MPI_BIN='"$(abspath $(S)/ocsolve-mpi)"' -DOCS_HOSTILE_RANK0='"$(abspath $(S)/hostile_rank0)"'
 $(S)/tests/%.o: CPPFLAGS += -DOCS_SCREENSHOT_DIR_DEFAULT='"$(abspath $(S))"'
 $(S)/tests/%.o: CPPFLAGS += -DOCS_NETWIRE_BIN='"$(abspath $(S)/netwire)"' -DOCS_NETNS_CLUSTER='"$(abspath scripts/netns-cluster)"'
 $(S)/netwire: tests/net/netwire.c | deps
@@ -203,6 +207,8 @@ $(MPI_SRC:%.c=$(S)/%.o): $(S)/%.o: %.c | deps
 
 $(S)/ocsolve-mpi: $(MPI_SRC:%.c=$(S)/%.o) $(filter-out $(S)/app/main.o $(SERVE_SRC:%.c=$(S)/%.o),$(CMD_SRC:%.c=$(S)/%.o)) $(S)/libocsolve.a
 	$(MPICC) $(SANFLAGS) $^ $(LIBS) -pthread -o $@
+$(S)/hostile_rank0: tests/mpi/hostile_rank0.c $(S)/jobs/mpi_transport.o $(S)/libocsolve.a | deps
+	$(MPICC) $(CPPFLAGS) $(SANFLAGS) $^ $(LIBS) -pthread -o $@
 
 # ThreadSanitizer on standalone threaded programs (Criterion cannot run under TSan).
 TSAN_SRC := $(wildcard tests/tsan/*.c)
@@ -211,7 +217,7 @@ $(S)/tsan/%: tests/tsan/%.c $(LIB_SRC) $(HEADERS) | deps
 	$(CC) $(CPPFLAGS) $(TSANFLAGS) $< $(LIB_SRC) -pthread $(LIBS) -o $@
 
 sanitize:
-	$(MAKE) -j$(NPROC) $(S)/ocsolve $(S)/ocsolve-mpi $(S)/netwire $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
+	$(MAKE) -j$(NPROC) $(S)/ocsolve $(S)/ocsolve-mpi $(S)/hostile_rank0 $(S)/netwire $(S)/run-tests $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%)
 	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp) $(S)/run-tests --jobs 2
 	@for t in $(TSAN_SRC:tests/tsan/%.c=$(S)/tsan/%); do echo "TSan: $$t"; TSAN_OPTIONS=halt_on_error=1 $$t || exit 1; done
 

@@ -9,8 +9,9 @@
  * with exit 2 and one message; one rank refused; a failure only rank 0
  * sees still ending the whole run; a worker gone silent with its process
  * alive (SIGSTOP) given up after --mpi-lease with one line, and the run
- * ended by the abort after the grace; and the one-machine ocsolve not
- * linked with MPI. (Separate network hosts: test_netns.c.)
+ * ended by the abort after the grace; the worker loop refusing what a
+ * rank 0 that breaks the protocol sends (tests/mpi/hostile_rank0.c); and
+ * the one-machine ocsolve not linked with MPI. (Separate network hosts: test_netns.c.)
  *
  * Environment: `mpirun` on PATH (Debian openmpi-bin). Every run passes
  * --allow-run-as-root (the tests may run as root) and --oversubscribe
@@ -43,6 +44,9 @@
 #ifndef OCSOLVE_MPI_BIN
 #error "OCSOLVE_MPI_BIN must name the ocsolve-mpi binary under test"
 #endif
+#ifndef OCS_HOSTILE_RANK0
+#error "OCS_HOSTILE_RANK0 must name build/hostile_rank0 (tests/mpi/hostile_rank0.c)"
+#endif
 
 TestSuite(mpi, .timeout = 150);
 
@@ -63,14 +67,14 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* mpirun -np np OCSOLVE_MPI_BIN args..., stdout and stderr captured. */
-static void mpi_run_v(MpiRun *m, int np, const char *const *args)
+/* mpirun -np np prog args..., stdout and stderr captured. */
+static void mpi_run_prog(MpiRun *m, int np, const char *prog, const char *const *args)
 {
     memset(m, 0, sizeof *m);
     char nps[16];
     snprintf(nps, sizeof nps, "%d", np);
     const char *head[] = {"mpirun", "--allow-run-as-root", "--oversubscribe", "--timeout", MPI_RUN_TIMEOUT,
-                          "-np",    nps,                   OCSOLVE_MPI_BIN};
+                          "-np",    nps,                   prog};
     size_t nh = sizeof head / sizeof head[0], na = 0;
     while (args[na]) na++;
     char **argv = calloc(nh + na + 1, sizeof *argv);
@@ -112,7 +116,7 @@ static void mpi_run_v(MpiRun *m, int np, const char *const *args)
     cr_assert(!(m->r.exited && m->r.code == 127 && m->r.outlen == 0),
               "could not run mpirun (is openmpi-bin installed?)");
 }
-#define mpi_run(m, np, ...) mpi_run_v((m), (np), ARGS(__VA_ARGS__))
+#define mpi_run(m, np, ...) mpi_run_prog((m), (np), OCSOLVE_MPI_BIN, ARGS(__VA_ARGS__))
 
 /* A run that must have succeeded (exit 0, a result line). */
 static void expect_ran(const MpiRun *m)
@@ -334,7 +338,7 @@ Test(mpi, time_limit_stops_jobs)
 static void expect_refused(int np, const char *needle, const char *const *args)
 {
     MpiRun m;
-    mpi_run_v(&m, np, args);
+    mpi_run_prog(&m, np, OCSOLVE_MPI_BIN, args);
     cr_expect(m.r.exited && m.r.code == 2, "%s: exit code %d (signal %d), expected 2; stderr: %s", m.r.desc, m.r.code,
               m.r.signo, m.r.err);
     cr_expect(m.r.outlen == 0, "%s: expected nothing on stdout: %s", m.r.desc, m.r.out);
@@ -363,6 +367,37 @@ Test(mpi, one_rank_refused) { expect_refused(1, "at least 2 ranks", ARGS("jobs",
 Test(mpi, coordinator_failure_ends_run)
 {
     expect_refused(3, "--log", ARGS("jobs", "--quiet", "--log", "/nonexistent-ocsolve-dir/log.csv", "-"));
+}
+
+/* A worker trusts nothing rank 0 sends (jobs/mpi_transport.h): a rank 0 of
+ * the test's own (tests/mpi/hostile_rank0.c) breaks the protocol one way
+ * per case, and the real worker loop must end with -1 and the message
+ * naming what came, without hanging (mpirun's --timeout) and without
+ * waiting in MPI_Finalize for a FIN that never comes; the "ok" case, the
+ * protocol kept, must end with 0, so the harness itself is shown to work.
+ * No test sent a wrong message after QUIT before FIN was added
+ * (2026-12-04); these cover it and the other checks of server_message. */
+Test(mpi, hostile_rank0_messages_refused)
+{
+    static const struct {
+        const char *what, *expect;
+    } cases[] = {
+        {"ok", "worker rc 0: \n"},
+        {"after-quit", "worker rc -1: protocol error: a message with tag 3 and 4 bytes from rank 0 after QUIT\n"},
+        {"fin-with-bytes", "worker rc -1: protocol error: a message with tag 7 and 1 bytes from rank 0 after QUIT\n"},
+        {"short-order", "worker rc -1: rank 0 sent a 5-byte job, not "},
+        {"unknown-tag", "worker rc -1: protocol error: a message with tag 99 and 0 bytes from rank 0\n"},
+        {"quit-with-bytes", "worker rc -1: protocol error: a message with tag 4 and 2 bytes from rank 0\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        MpiRun m;
+        mpi_run_prog(&m, 2, OCS_HOSTILE_RANK0, ARGS(cases[i].what));
+        cr_expect(m.r.exited && m.r.code == 0, "%s: exit code %d (signal %d) after %.1f s; stderr: %s", m.r.desc,
+                  m.r.code, m.r.signo, m.seconds, m.r.err ? m.r.err : "");
+        cr_expect(m.r.out && strstr(m.r.out, cases[i].expect), "%s: stdout %s, not %s", m.r.desc,
+                  m.r.out ? m.r.out : "(none)", cases[i].expect);
+        run_free(&m.r);
+    }
 }
 
 /* The one-machine binary must not need MPI at run time. */
