@@ -147,26 +147,57 @@ static int can_win_for(const RefPos *p, const TWin *w, char me)
     return 1;
 }
 
-/* Every pair breakable (the README): '~', and every live window holding
- * both its cells can still win for one symbol only, the same one. */
+/* A witness of pair j (the README): an empty cell in no pair that every
+ * live window holding both the pair's cells holds. */
+static int has_witness(const RefPos *p, const TPair *q, int nq, int j, const TWin *w, int nw)
+{
+    for (int c = 0; c < p->n * p->n; c++) {
+        int free = p->cell[c] == '.';
+        for (int i = 0; i < nq && free; i++) free = q[i].a != c && q[i].b != c;
+        for (int i = 0; i < nw && free; i++)
+            if (has(w[i].cell, w[i].ncells, q[j].a) && has(w[i].cell, w[i].ncells, q[j].b) &&
+                (can_win_for(p, &w[i], 'X') || can_win_for(p, &w[i], 'O')))
+                free = has(w[i].cell, w[i].ncells, c);
+        if (free) return 1;
+    }
+    return 0;
+}
+
+/* Does pair j lean (the README's first sense of breakable): every live
+ * window holding both its cells can still win for one symbol only, the
+ * same one? */
+static int pair_leans(const RefPos *p, TPair q, const TWin *w, int nw)
+{
+    char lean = 0;
+    for (int i = 0; i < nw; i++) {
+        if (!has(w[i].cell, w[i].ncells, q.a) || !has(w[i].cell, w[i].ncells, q.b)) continue;
+        int x = can_win_for(p, &w[i], 'X'), o = can_win_for(p, &w[i], 'O');
+        if (!x && !o) continue;
+        char s = x ? 'X' : 'O';
+        if ((x && o) || (lean && lean != s)) return 0;
+        lean = s;
+    }
+    return 1;
+}
+
+/* Every pair breakable (the README): '~', and it leans or has a witness. */
 static int all_breakable(const RefPos *p, const TPair *q, int nq)
 {
     static TWin w[512];
     int nw = all_windows(p->n, p->k, w);
-    for (int j = 0; j < nq; j++) {
-        if (q[j].same) return 0;
-        char lean = 0;
-        for (int i = 0; i < nw; i++) {
-            if (!has(w[i].cell, w[i].ncells, q[j].a) || !has(w[i].cell, w[i].ncells, q[j].b)) continue;
-            int x = can_win_for(p, &w[i], 'X'), o = can_win_for(p, &w[i], 'O');
-            if (x && o) return 0;
-            if (!x && !o) continue;
-            char s = x ? 'X' : 'O';
-            if (lean && lean != s) return 0;
-            lean = s;
-        }
-    }
+    for (int j = 0; j < nq; j++)
+        if (q[j].same || (!pair_leans(p, q[j], w, nw) && !has_witness(p, q, nq, j, w, nw))) return 0;
     return 1;
+}
+
+/* Does some pair need its witness (it does not lean)? */
+static int needs_witness(const RefPos *p, const TPair *q, int nq)
+{
+    static TWin w[512];
+    int nw = all_windows(p->n, p->k, w);
+    for (int j = 0; j < nq; j++)
+        if (!pair_leans(p, q[j], w, nw)) return 1;
+    return 0;
 }
 
 /* All the lemma's conditions, read from the README: claim Chaos, not over,
@@ -467,15 +498,48 @@ Test(verify_pairing, pairs_that_are_not_breakable)
 {
     const char *pos = "X...O....................";
     char lines[128];
-    snprintf(lines, sizeof lines, "%s lemma pairing b1:c1~\n", pos);
+    /* b1:c1 leans both ways (a1-d1 holds X, b1-e1 holds O), and d1, the one
+     * empty cell both hold, is in a pair: no witness */
+    snprintf(lines, sizeof lines, "%s lemma pairing b1:c1~ d1:d2~\n", pos);
     expect_invalid(5, 4, REF_ORIGINAL, "chaos", pos, lines,
                    "Order to move with 23 empty cells (needs an even number at Order's turn, or every pair "
-                   "breakable: b1:c1~ is not: a1-d1 can win for X only, b1-e1 for O) (line 6)");
-    snprintf(lines, sizeof lines, "%s lemma pairing a2:b2~\n", pos);
+                   "breakable: b1:c1~ is not: a1-d1 can win for X only, b1-e1 for O, no witness) (line 6)");
+    /* row 2 is empty: a2-d2 can win for both, and its other cells are paired */
+    snprintf(lines, sizeof lines, "%s lemma pairing a2:b2~ c2:d2~\n", pos);
     expect_invalid(5, 4, REF_ORIGINAL, "chaos", pos, lines,
-                   "breakable: a2:b2~ is not: a2-d2 can win for X and O)");
+                   "breakable: a2:b2~ is not: a2-d2 can win for X and O, no witness)");
     /* the same under exact, where ends count (row 2 and its ends are empty) */
-    expect_invalid(5, 4, REF_EXACT, "chaos", pos, lines, "a2:b2~ is not: a2-d2 can win for X and O");
+    expect_invalid(5, 4, REF_EXACT, "chaos", pos, lines, "a2:b2~ is not: a2-d2 can win for X and O, no witness");
+    /* with d1 free it is the witness of b1:c1, and the line fails later, at a window */
+    snprintf(lines, sizeof lines, "%s lemma pairing b1:c1~\n", pos);
+    expect_invalid(5, 4, REF_ORIGINAL, "chaos", pos, lines, "window a2-d2 is not covered (line 6)");
+}
+
+/* 16 pairs for the empty 7x7 board with k = 7, one in each line, every
+ * line keeping a cell outside the pairs (its pair's witness); found by a
+ * search over pairings (results/claims/odd-pairing.md), checked here. */
+static const char PAIRS7[] = "a1:b1~ a2:a3~ b2:c3~ b3:b4~ d3:e3~ c2:d2~ c1:c4~ d1:d4~ a4:e4~ e1:e2~ g1:f2~ f3:f4~ "
+                             "g5:g6~ a5:b5~ a6:b6~ c7:d7~";
+static const char EMPTY49[] = ".................................................";
+
+/* The witness form decides the empty 7x7 board with k = 7 under every rule
+ * set (for k = n a window has no ends): no parity (49 cells), no pair
+ * leans (nothing is on the board), every pair has a witness. Spoiled: a
+ * pair that takes a1:b1's only witness (f1), a pair left out. */
+Test(verify_pairing, witnesses_decide_the_empty_7x7_board_with_k_7)
+{
+    char lines[512];
+    for (int rules = 0; rules < 3; rules++) {
+        snprintf(lines, sizeof lines, "%s lemma pairing %s\n", EMPTY49, PAIRS7);
+        char *text = cert(7, 7, rules, "chaos", "-", lines);
+        VerifyResult r;
+        cr_expect_eq(check(text, &r), 0, "%s: %s", RULES_NAME[rules], r.error);
+        free(text);
+        snprintf(lines, sizeof lines, "%s lemma pairing %s f1:g7~\n", EMPTY49, PAIRS7);
+        expect_invalid(7, 7, rules, "chaos", "-", lines, "a1:b1~ is not: a1-g1 can win for X and O, no witness");
+        snprintf(lines, sizeof lines, "%s lemma pairing %s\n", EMPTY49, PAIRS7 + 7); /* a1:b1 left out */
+        expect_invalid(7, 7, rules, "chaos", "-", lines, "window a1-g1 is not covered");
+    }
 }
 
 /* Hostile pairing lines on odd boards: off the board, overlapping, the
@@ -927,4 +991,44 @@ Test(verify_pairing, command_line)
     cr_assert(strstr(r.out, "invalid: lemma pairing at "), "%s", r.out);
     run_free(&r);
     unlink(path);
+}
+
+/* Witnesses against the brute force: random positions on odd boards whose
+ * covering pairing needs a witness for some pair (no parity there, and a
+ * pair that does not lean); the verifier must agree with this file's
+ * reading, and every one it accepts must be a Chaos win. */
+Test(verify_pairing, witnesses_against_the_brute_force, .timeout = 300)
+{
+    static const struct {
+        int n, k, min_empty, max_empty, trials;
+    } cfg[] = {{5, 5, 9, 13, 900}, {5, 4, 9, 12, 900}, {7, 7, 9, 12, 500}, {7, 6, 9, 12, 500}};
+    uint64_t rng = 51226;
+    BruteMemo *memo = brute_new();
+    static Search s;
+    int accepted = 0, refused = 0;
+    for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
+        for (int t = 0; t < cfg[c].trials; t++) {
+            int n = cfg[c].n, nn = n * n, rules = t % 3;
+            int empty = cfg[c].min_empty + tl_below(&rng, cfg[c].max_empty - cfg[c].min_empty + 1);
+            RefPos p;
+            if (tl_random_ongoing(&p, n, cfg[c].k, rules, nn - empty, &rng) != 0) continue;
+            if (find_pairing(&s, &p, 0, 0) != 1 || !needs_witness(&p, s.pair, s.npairs)) continue;
+            char root[65], line[512];
+            ref_format(&p, root);
+            lemma_line(&p, s.pair, s.npairs, tl_below(&rng, 16), line);
+            char *text = cert(n, cfg[c].k, rules, "chaos", root, line);
+            VerifyResult r;
+            int rc = check(text, &r), want = spec_holds(&p, 1, s.pair, s.npairs);
+            cr_assert(rc == 0 || rc == 1, "%s\n%s", r.error, text);
+            cr_assert_eq(rc == 0, want, "the verifier %s, this file's check %s:\n%s%s", rc ? "refuses" : "accepts",
+                         want ? "holds" : "fails", text, r.error);
+            if (rc == 0) {
+                cr_assert(!brute_order_wins(memo, &p), "accepted, but Order wins:\n%s", text);
+                accepted++;
+            } else refused++;
+            free(text);
+        }
+    brute_free(memo);
+    cr_log_info("witnesses vs brute force: %d accepted, %d refused", accepted, refused);
+    cr_assert(accepted >= 30, "only %d accepted with a witness", accepted);
 }

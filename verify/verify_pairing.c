@@ -140,14 +140,36 @@ static void window_name(int n, const Window *w, char *out)
     vr_cell_name(n, w->cell[w->ncells - 1], out + 3);
 }
 
+/* The second way a '~' pair is breakable: a witness, an empty cell
+ * outside every pair (used: the pairs' cells) in every live window holding
+ * both its cells (the header says why that suffices). */
+static bool has_witness(const VrGame *g, const uint8_t *cells, const bool *used, VrPair p)
+{
+    int n = g->n, k = g->k;
+    for (int c = 0; c < n * n; c++) {
+        if (cells[c] != VR_EMPTY || used[c]) continue;
+        bool in_all = true;
+        Window w;
+        for (int it = 0; in_all && window_next(n, k, &it, &w);) {
+            if (!in_cells(w.cell, w.ncells, p.a) || !in_cells(w.cell, w.ncells, p.b)) continue;
+            if (!can_win(g, cells, &w, VR_X) && !can_win(g, cells, &w, VR_O)) continue;
+            in_all = in_cells(w.cell, w.ncells, c);
+        }
+        if (in_all) return true;
+    }
+    return false;
+}
+
 /* Condition 5's other branch: is every pair '~' and breakable (every live
  * window holding both its cells can win for one symbol only, the same one
- * for all of them)? If not, why names the first pair that is not. */
-static bool all_breakable(const VrGame *g, const uint8_t *cells, const VrPair *pairs, int npairs, char *why,
-                          size_t why_len)
+ * for all of them; or a witness, has_witness)? If not, why names the first
+ * pair that is not. */
+static bool all_breakable(const VrGame *g, const uint8_t *cells, const bool *used, const VrPair *pairs, int npairs,
+                          char *why, size_t why_len)
 {
     int n = g->n, k = g->k;
     char pn[8], wn[8], first[8];
+    static const char no_witness[] = ", no witness"; /* has_witness */
     for (int p = 0; p < npairs; p++) {
         vr_pair_format(n, pairs[p], pn);
         if (pairs[p].same) {
@@ -161,14 +183,13 @@ static bool all_breakable(const VrGame *g, const uint8_t *cells, const VrPair *p
             bool x = can_win(g, cells, &w, VR_X), o = can_win(g, cells, &w, VR_O);
             if (!x && !o) continue;
             window_name(n, &w, wn);
-            if (x && o) {
-                snprintf(why, why_len, "%s is not: %s can win for X and O", pn, wn);
-                return false;
-            }
             uint8_t s = x ? VR_X : VR_O;
-            if (lean != VR_EMPTY && lean != s) {
-                snprintf(why, why_len, "%s is not: %s can win for %s only, %s for %s", pn, first, vr_content(lean),
-                         wn, vr_content(s));
+            if ((x && o) || (lean != VR_EMPTY && lean != s)) {
+                if (has_witness(g, cells, used, pairs[p])) break;
+                if (x && o) snprintf(why, why_len, "%s is not: %s can win for X and O%s", pn, wn, no_witness);
+                else
+                    snprintf(why, why_len, "%s is not: %s can win for %s only, %s for %s%s", pn, first,
+                             vr_content(lean), wn, vr_content(s), no_witness);
                 return false;
             }
             if (lean == VR_EMPTY) memcpy(first, wn, sizeof first);
@@ -213,8 +234,8 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
     int empty = 0;
     for (int i = 0; i < nn; i++) empty += cells[i] == VR_EMPTY;
     bool order_to_move = (nn - empty) % 2 == 0;
-    char unbroken[96];
-    if (order_to_move != (empty % 2 == 0) && !all_breakable(g, cells, pairs, npairs, unbroken, sizeof unbroken))
+    char unbroken[112];
+    if (order_to_move != (empty % 2 == 0) && !all_breakable(g, cells, used, pairs, npairs, unbroken, sizeof unbroken))
         return vr_why(why, why_len,
                     "%s to move with %d empty cells (needs an even number at Order's turn, or every pair "
                     "breakable: %s)",

@@ -28,8 +28,10 @@
  *   6. every live window is covered by a pair.
  * A pair is breakable when it is '~' and every live window holding both its
  * cells can still win for one symbol only, the same symbol S for all of
- * them (a pair in no live window is breakable). The line has one syntax
- * for both forms; the verifier decides which condition holds.
+ * them (a pair in no live window is breakable); or when it is '~' and has
+ * a witness: an empty cell outside every pair that lies in every live
+ * window holding both its cells. The line has one syntax for all the
+ * forms; the verifier decides which condition holds.
  *
  * Why the breakable form holds, with either side to move and no parity.
  * A pair is intact while both its cells are empty. Chaos's strategy: when
@@ -54,6 +56,16 @@
  * with X and O, and a window that holds b but not a held another intact
  * pair, still empty. The second never happens: on the full board no pair is
  * intact, so no window can still win.
+ *
+ * Why a witness is as good (2026-12-05). Chaos breaks a pair only when no
+ * empty cell outside the intact pairs is left, and a witness is such a cell
+ * from the start (it is in no pair), so at every break every witness is
+ * filled, with X or O, say T. A window that holds both cells of a pair and
+ * can still win could win at the start too (pieces only add), so it holds
+ * that pair's witness, hence T, and can win for T only: at the break the
+ * pair is breakable in the first sense, with S = T, which is all the
+ * argument above uses of a pair it breaks (that every live window holding
+ * both its cells can win for S only at that moment). No parity is used.
  *
  * Why the classic form holds. Chaos's strategy: when Order plays on a cell
  * of a pair, Chaos at once fills the other cell of the pair ('~' with the other

@@ -257,7 +257,7 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
         e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     }
     if (pairing && !v->bad_lemma[0]) {
-        char why[VERIFY_ERR_LEN / 2], pos[NOTATION_POS_LEN];
+        char why[VERIFY_ERR_LEN * 5 / 8], pos[NOTATION_POS_LEN]; /* room for a pair not breakable, named */
         if (!vr_pairing_lemma(&v->g, v->winner == VERIFY_WINNER_CHAOS, cells, pairs, npairs, why, sizeof why)) {
             vc_format_pos(cells, v->g.n, pos);
             snprintf(v->bad_lemma, sizeof v->bad_lemma, "lemma pairing at %s: %s (line %ld)", pos, why, line);
