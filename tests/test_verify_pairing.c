@@ -788,6 +788,27 @@ static int only_same_fails(const RefPos *p, const TPair *q, int nq)
     return p->rules == REF_EXACT && same && ref_status(p) == REF_ONGOING && spec_holds(&end, 1, q, nq);
 }
 
+/* q as a lemma line at p (in the frame of symmetry sym) in a certificate:
+ * the verifier must agree with this file's reading, and whatever it
+ * accepts must be a Chaos win for the brute force. The verifier's code
+ * (0: accepted, 1: refused). */
+static int judged(const RefPos *p, const TPair *q, int nq, int sym, BruteMemo *memo)
+{
+    char root[65], line[512];
+    ref_format(p, root);
+    lemma_line(p, q, nq, sym, line);
+    char *text = cert(p->n, p->k, p->rules, "chaos", root, line);
+    VerifyResult r;
+    int rc = check(text, &r), want = spec_holds(p, 1, q, nq);
+    cr_assert(rc == 0 || rc == 1, "%s\n%s", r.error, text);
+    cr_assert_eq(rc == 0, want, "the verifier %s, this file's check %s:\n%s%s", rc ? "refuses" : "accepts",
+                 want ? "holds" : "fails", text, r.error);
+    RefPos copy = *p; /* the brute force plays on its position */
+    if (rc == 0) cr_assert(!brute_order_wins(memo, &copy), "accepted, but Order wins:\n%s", text);
+    free(text);
+    return rc;
+}
+
 Test(verify_pairing, where_the_verifier_accepts_chaos_wins_by_brute_force, .timeout = 300)
 {
     static const Config cfg[] = {
@@ -831,17 +852,7 @@ Test(verify_pairing, where_the_verifier_accepts_chaos_wins_by_brute_force, .time
                 for (int j = 0; j < nq; j++) clash |= j != i && (q[j].a == cell || q[j].b == cell);
                 if (!clash) q[i].b = cell;
             }
-            char root[65], line[512];
-            ref_format(&p, root);
-            lemma_line(&p, q, nq, tl_below(&rng, 16), line);
-            char *text = cert(n, k, rules, "chaos", root, line);
-            VerifyResult r;
-            int rc = check(text, &r), want = spec_holds(&p, 1, q, nq);
-            cr_assert(rc == 0 || rc == 1, "%s\n%s", r.error, text);
-            cr_assert_eq(rc == 0, want, "the verifier %s, this file's check %s:\n%s%s", rc ? "refuses" : "accepts",
-                         want ? "holds" : "fails", text, r.error);
-            if (rc == 0) {
-                cr_assert(!brute_order_wins(memo, &p), "accepted, but Order wins:\n%s", text);
+            if (judged(&p, q, nq, tl_below(&rng, 16), memo) == 0) {
                 accepted++;
                 odd_accepted += n % 2;
                 by_rules[rules]++;
@@ -863,7 +874,6 @@ Test(verify_pairing, where_the_verifier_accepts_chaos_wins_by_brute_force, .time
                     refused_order_wins += brute_order_wins(memo, &p);
                 }
             }
-            free(text);
         }
     brute_free(memo);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
@@ -1013,20 +1023,8 @@ Test(verify_pairing, witnesses_against_the_brute_force, .timeout = 300)
             RefPos p;
             if (tl_random_ongoing(&p, n, cfg[c].k, rules, nn - empty, &rng) != 0) continue;
             if (find_pairing(&s, &p, 0, 0) != 1 || !needs_witness(&p, s.pair, s.npairs)) continue;
-            char root[65], line[512];
-            ref_format(&p, root);
-            lemma_line(&p, s.pair, s.npairs, tl_below(&rng, 16), line);
-            char *text = cert(n, cfg[c].k, rules, "chaos", root, line);
-            VerifyResult r;
-            int rc = check(text, &r), want = spec_holds(&p, 1, s.pair, s.npairs);
-            cr_assert(rc == 0 || rc == 1, "%s\n%s", r.error, text);
-            cr_assert_eq(rc == 0, want, "the verifier %s, this file's check %s:\n%s%s", rc ? "refuses" : "accepts",
-                         want ? "holds" : "fails", text, r.error);
-            if (rc == 0) {
-                cr_assert(!brute_order_wins(memo, &p), "accepted, but Order wins:\n%s", text);
-                accepted++;
-            } else refused++;
-            free(text);
+            if (judged(&p, s.pair, s.npairs, tl_below(&rng, 16), memo) == 0) accepted++;
+            else refused++;
         }
     brute_free(memo);
     cr_log_info("witnesses vs brute force: %d accepted, %d refused", accepted, refused);
