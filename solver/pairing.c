@@ -132,14 +132,20 @@ bool pairing_opposite(const uint64_t *in, int nin, int budget)
 /* The live windows of a position as bit sets: in[c] holds the windows
  * with c among their empty cells, at_end[c] those with c as an empty end
  * (exact-end only, where same pairs are allowed). In the breakable form
- * (brk) lean[S] holds the windows live for S alone, and only breakable
- * opposite pairs are options. */
+ * (brk) lean[S] holds the windows live for S alone, two those live for
+ * both, and only breakable opposite pairs are options; with witnesses
+ * (wit) also an opposite pair whose live windows share an empty cell that
+ * no chosen pair takes. Such a pair's witnesses (need) must keep one cell
+ * outside every pair chosen after it: each choice is checked against all
+ * the earlier ones (lazily, no branching over which cell is the witness),
+ * so every pairing the search returns has a witness for each such pair. */
 typedef struct {
     int nw, budget;
-    bool brk;
+    bool brk, wit;
     uint64_t free[64], ends[64]; /* each live window's empty cells and empty ends */
     uint64_t in[64], at_end[64];
-    uint64_t lean[2];
+    uint64_t lean[2], two; /* windows live for X only, O only, both */
+    uint64_t need[PAIRING_MAX]; /* wit: each chosen pair's witnesses, 0 for a breakable pair */
     PairSet *out;
 } Finder;
 
@@ -151,24 +157,43 @@ static inline int live_for(const Rules *r, int i, uint64_t x, uint64_t o)
     return (int)((o & w) == 0 && (x & e) == 0) | (int)((x & w) == 0 && (o & e) == 0) << 1;
 }
 
-/* Is the opposite pair {a, b} breakable (pairing.h)? Every live window
- * holding both leans one way (the finder gives up on any window live for
- * both), so it is breakable when they do not lean both ways. */
-static inline bool breakable(const Finder *f, int a, int b)
+/* Is the opposite pair {a, b} an option (pairing.h)? Outside the
+ * breakable form, always. In it, when every live window holding both
+ * leans one way, the same for all (*need = 0); else, with witnesses, when
+ * those windows share an empty cell outside a, b and the used cells
+ * (*need = those cells). */
+static inline bool pair_ok(const Finder *f, int a, int b, uint64_t used, uint64_t *need)
 {
+    *need = 0;
+    if (!f->brk) return true;
     uint64_t both = f->in[a] & f->in[b];
-    return !f->brk || (both & f->lean[PIECE_X]) == 0 || (both & f->lean[PIECE_O]) == 0;
+    if ((both & f->two) == 0 && ((both & f->lean[PIECE_X]) == 0 || (both & f->lean[PIECE_O]) == 0)) return true;
+    if (!f->wit) return false;
+    uint64_t w = ~(used | 1ULL << a | 1ULL << b);
+    for (uint64_t i = both; i && w;) w &= f->free[bb_pop(&i)];
+    *need = w;
+    return w != 0;
 }
 
-/* The breakable opposite pairs of the cells in fr. */
-static int breakable_ways(const Finder *f, uint64_t fr)
+/* The opposite pairs of the cells in fr that are options. */
+static int breakable_ways(const Finder *f, uint64_t fr, uint64_t used)
 {
     int ways = 0;
+    uint64_t need;
     for (uint64_t x = fr; x;) {
         int a = bb_pop(&x);
-        for (uint64_t y = x; y;) ways += breakable(f, a, bb_pop(&y));
+        for (uint64_t y = x; y;) ways += pair_ok(f, a, bb_pop(&y), used, &need);
     }
     return ways;
+}
+
+/* Do the witnesses of the pairs chosen so far (depth of them) keep a cell
+ * outside the used cells u? */
+static bool witnesses_left(const Finder *f, int depth, uint64_t u)
+{
+    for (int d = 0; d < depth; d++)
+        if (f->need[d] && (f->need[d] & ~u) == 0) return false;
+    return true;
 }
 
 /* The windows the pair {a, b} of the given kind covers. */
@@ -181,7 +206,7 @@ typedef struct {
     uint8_t a, b;
     bool same;
     int gain;
-    uint64_t cov;
+    uint64_t cov, need;
 } Option;
 
 /* The open window with the fewest ways to be covered by unused cells, and
@@ -192,7 +217,7 @@ static int tightest(const Finder *f, uint64_t open, uint64_t used, int *ways)
     for (uint64_t o = open; o;) {
         int i = bb_pop(&o);
         int nf = __builtin_popcountll(f->free[i] & ~used), ne = __builtin_popcountll(f->ends[i] & ~used);
-        int w = f->brk ? breakable_ways(f, f->free[i] & ~used) : nf * (nf - 1) / 2 + nf * ne;
+        int w = f->brk ? breakable_ways(f, f->free[i] & ~used, used) : nf * (nf - 1) / 2 + nf * ne;
         if (w < fewest) {
             fewest = w;
             best = i;
@@ -213,11 +238,13 @@ static int options(const Finder *f, int i, uint64_t open, uint64_t used, Option 
         int a = bb_pop(&x);
         for (uint64_t y = x; y;) {
             int b = bb_pop(&y);
-            if (breakable(f, a, b)) opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, pair_covers(f, a, b, false)};
+            uint64_t need;
+            if (pair_ok(f, a, b, used, &need))
+                opt[n++] = (Option){(uint8_t)a, (uint8_t)b, false, 0, pair_covers(f, a, b, false), need};
         }
         for (uint64_t y = en; y;) {
             int b = bb_pop(&y);
-            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, true, 0, pair_covers(f, a, b, true)};
+            opt[n++] = (Option){(uint8_t)a, (uint8_t)b, true, 0, pair_covers(f, a, b, true), 0};
         }
     }
     for (int j = 0; j < n; j++) opt[j].gain = __builtin_popcountll(opt[j].cov & open);
@@ -244,8 +271,10 @@ static bool find_from(Finder *f, uint64_t open, uint64_t used, int depth)
     Option opt[28 + 16];
     int n = options(f, i, open, used, opt);
     for (int j = 0; j < n; j++) {
-        if (f->out) f->out->p[depth] = (PairingPair){opt[j].a, opt[j].b, opt[j].same};
         uint64_t u = used | (1ULL << opt[j].a) | (1ULL << opt[j].b);
+        if (f->wit && !witnesses_left(f, depth, u)) continue; /* (opt[j].need avoids u already) */
+        if (f->out) f->out->p[depth] = (PairingPair){opt[j].a, opt[j].b, opt[j].same};
+        f->need[depth] = opt[j].need;
         if (find_from(f, open & ~opt[j].cov, u, depth + 1)) return true;
         if (f->budget < 0) return false;
     }
@@ -272,19 +301,25 @@ bool pairing_lines_may(const Rules *r, Board b)
 
 bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
 {
-    return pairing_lines_may(r, b) && pairing_search(r, b, budget, out);
+    return pairing_lines_may(r, b) && pairing_search_with(r, b, budget, true, out);
 }
 
 bool pairing_search(const Rules *r, Board b, int budget, PairSet *out)
 {
+    return pairing_search_with(r, b, budget, false, out);
+}
+
+bool pairing_search_with(const Rules *r, Board b, int budget, bool witnesses, PairSet *out)
+{
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O], occ = x | o;
     Finder f;
     f.brk = !pairing_parity(r, b); /* no parity: the breakable form */
-    if (f.brk && !pairing_breakable_may(r, b)) return false; /* the usual failure, found first */
+    f.wit = f.brk && witnesses;
+    if (f.brk && !f.wit && !pairing_breakable_may(r, b)) return false; /* the usual failure, found first */
     const bool same = r->rules == RULES_EXACT_END && !f.brk;
     memset(f.in, 0, sizeof f.in);
     memset(f.at_end, 0, sizeof f.at_end);
-    f.lean[0] = f.lean[1] = 0;
+    f.lean[0] = f.lean[1] = f.two = 0;
     f.nw = 0;
     f.budget = budget;
     f.out = out;
@@ -293,7 +328,8 @@ bool pairing_search(const Rules *r, Board b, int budget, PairSet *out)
         int live = live_for(r, i, x, o);
         if (!live) continue;
         if (f.nw == 64) return false;
-        if (f.brk) f.lean[live - 1] |= 1ULL << f.nw;
+        if (f.brk && live == 3) f.two |= 1ULL << f.nw;
+        else if (f.brk) f.lean[live - 1] |= 1ULL << f.nw;
         f.free[f.nw] = w & ~occ;
         f.ends[f.nw] = same ? e & ~occ : 0;
         for (uint64_t c = f.free[f.nw]; c;) f.in[bb_pop(&c)] |= 1ULL << f.nw;
@@ -306,19 +342,25 @@ bool pairing_search(const Rules *r, Board b, int budget, PairSet *out)
 
 /* Is each opposite pair of ps breakable in b (pairing.h), read plainly:
  * every live window holding both its cells live for one symbol only, the
- * same one for the pair? */
+ * same one for the pair; or an empty cell in no pair of ps lying in every
+ * such window (a witness)? */
 static bool each_pair_breakable(const Rules *r, Board b, const PairSet *ps)
 {
+    const uint64_t occ = board_occupied(b);
+    uint64_t paired = 0;
+    for (int j = 0; j < ps->n; j++) paired |= (1ULL << ps->p[j].a) | (1ULL << ps->p[j].b);
     for (int j = 0; j < ps->n; j++) {
         if (ps->p[j].same) return false;
         uint64_t cells = (1ULL << ps->p[j].a) | (1ULL << ps->p[j].b);
-        int lean = 0; /* 1: X, 2: O (live_for's bits) */
+        uint64_t witness = r->cells & ~occ & ~paired;
+        int lean = 0; /* 1: X, 2: O (live_for's bits); 3: both ways */
         for (int i = 0; i < r->nwin; i++) {
             int live = live_for(r, i, b.s[PIECE_X], b.s[PIECE_O]);
             if (!live || (r->win[i] & cells) != cells) continue;
-            if (live == 3 || (lean && lean != live)) return false;
-            lean = live;
+            witness &= r->win[i];
+            lean = lean && lean != live ? 3 : lean | live;
         }
+        if (lean == 3 && witness == 0) return false;
     }
     return true;
 }

@@ -108,6 +108,24 @@
  *   On an even board every position has the parity, and a breakable
  *   pairing is a classic one, so the form is looked for on odd boards only
  *   (where pairing_parity fails).
+ *   Witnesses (2026-12-05; the verifier's own argument is in
+ *   verify/verify_pairing.h). An opposite pair that is not breakable as
+ *   above may still be taken when it has a witness: an empty cell in no
+ *   pair that lies in every live window holding both its cells. The
+ *   strategy is the same. Chaos breaks a pair only when no empty cell
+ *   outside the intact pairs is left; a witness is such a cell from the
+ *   start, so at every break every witness is filled, with X or O, say T.
+ *   A window live at the break that holds both cells of the pair was live
+ *   at the start (pieces only add), so it holds the witness, hence T, and
+ *   is live for T only: the pair is breakable at that moment with s = T,
+ *   which is all the argument uses of a pair Chaos breaks (invariant (i)
+ *   is needed only there). No parity is used. A window may now be live for
+ *   both symbols, so pairing_breakable_may's first test does not apply:
+ *   the search with witnesses (pairing_search_with) skips it, and costs a
+ *   real search where the plain one fails at once. It decides the empty
+ *   7x7 board with k = 7, where every line is live for both symbols: 16
+ *   pairs, one in each line, each line keeping an empty cell outside the
+ *   pairs (results/claims/odd-pairing.md).
  *
  * Two searches for a pairing, both sound: a found pairing is checked above;
  * not finding one (budget spent, or none exists) proves nothing.
@@ -198,24 +216,31 @@ bool pairing_lines_may(const Rules *r, Board b);
  * and the number of empty cells. */
 static inline bool pairing_lines_enough(uint64_t lines, int empty) { return 2 * __builtin_popcountll(lines) <= empty; }
 
-/* pairing_find without the lines gate: for tests (the gate's with/without
- * comparison) and for callers that asked the gate already. */
+/* The search behind pairing_find, without the lines gate; with witnesses
+ * or not (below). The search's nodes take it without witnesses
+ * (knowledge.c), after pairing_breakable_may: most odd-board positions
+ * fail that first test at once. */
+bool pairing_search_with(const Rules *r, Board b, int budget, bool witnesses, PairSet *out);
+
+/* pairing_search_with without witnesses: for tests (the gate's
+ * with/without comparison) and for callers that asked the gate already. */
 bool pairing_search(const Rules *r, Board b, int budget, PairSet *out);
 
 /* A pairing for the ongoing position b, within budget steps (after the
  * lines gate above): true and the pairs in out (when out is not NULL), or
  * false. Where the parity holds,
  * the classic form (same pairs only under exact-end); where it fails (odd
- * boards), the breakable form: opposite pairs only, each breakable, found
- * by the same search over breakable pairs alone. At most 64 live windows
- * (false with more). */
+ * boards), the breakable form: opposite pairs only, each breakable or
+ * with a witness, found by the same search over those pairs alone. For
+ * roots and certificates: with witnesses there is no cheap first test. At
+ * most 64 live windows (false with more). */
 bool pairing_find(const Rules *r, Board b, int budget, PairSet *out);
 
 /* Is ps a pairing for b: disjoint empty cells on the board, every live
  * window covered, and either the classic form (kinds the rules allow, the
- * parity) or the breakable form (opposite pairs only, each breakable; any
- * side to move)? The plain check, for tests and for the proof writer's own
- * assertion. */
+ * parity) or the breakable form (opposite pairs only, each breakable or
+ * with a witness; any side to move)? The plain check, for tests and for
+ * the proof writer's own assertion. */
 bool pairing_holds(const Rules *r, Board b, const PairSet *ps);
 
 #endif

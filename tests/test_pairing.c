@@ -127,21 +127,50 @@ static bool tp_breakable_pair(const RefPos *p, const Windows *w, int a, int b)
     return true;
 }
 
-/* The breakable form: a pairing (tp_valid) of opposite pairs, each breakable. */
+/* Is cell c a witness of the pair {a, b} (pairing.h): empty, outside the
+ * cells marked in paired, and in every live window holding both a and b? */
+static bool tp_witness(const RefPos *p, const Windows *w, int a, int b, int c, const char *paired)
+{
+    if (p->cell[c] != '.' || paired[c]) return false;
+    for (int i = 0; i < w->nw; i++)
+        if (in_window(w, i, a) && in_window(w, i, b) && live(p, w, i) && !in_window(w, i, c)) return false;
+    return true;
+}
+
+/* Does the pair {a, b} have a witness outside the cells in paired? */
+static bool tp_has_witness(const RefPos *p, const Windows *w, int a, int b, const char *paired)
+{
+    for (int c = 0; c < p->n * p->n; c++)
+        if (c != a && c != b && tp_witness(p, w, a, b, c, paired)) return true;
+    return false;
+}
+
+/* The breakable form: a pairing (tp_valid) of opposite pairs, each
+ * breakable or with a witness (a cell in no pair of t). */
 static bool tp_breakable(const RefPos *p, const Windows *w, const TPairs *t)
 {
     if (!tp_valid(p, w, t)) return false;
+    char paired[64] = {0};
+    for (int j = 0; j < t->n; j++) paired[t->a[j]] = paired[t->b[j]] = 1;
     for (int j = 0; j < t->n; j++)
-        if (t->same[j] || !tp_breakable_pair(p, w, t->a[j], t->b[j])) return false;
+        if (t->same[j] ||
+            (!tp_breakable_pair(p, w, t->a[j], t->b[j]) && !tp_has_witness(p, w, t->a[j], t->b[j], paired)))
+            return false;
     return true;
 }
 
 /* Exhaustive: a pairing covering every live window from window i on, same
- * pairs allowed or not; with brk, breakable opposite pairs only. */
-static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char *used, bool same, bool brk)
+ * pairs allowed or not; with brk (BRK_PLAIN), breakable opposite pairs
+ * only; with BRK_WITNESS, the whole breakable form: opposite pairs, each
+ * breakable or with a cell that may yet be its witness, the pairing
+ * checked by tp_breakable when every window is covered (so every pairing
+ * of the form is tried: a pair's witness is in no pair of the finished
+ * pairing). */
+enum { BRK_NONE, BRK_PLAIN, BRK_WITNESS };
+static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char *used, bool same, int brk)
 {
     while (i < w->nw && (!live(p, w, i) || covered(w, i, t))) i++;
-    if (i == w->nw) return true;
+    if (i == w->nw) return brk != BRK_WITNESS || tp_breakable(p, w, t);
     int nn = p->n * p->n;
     for (int a = 0; a < nn; a++) {
         if (p->cell[a] != '.' || used[a] || !in_window(w, i, a)) continue;
@@ -150,7 +179,9 @@ static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char
             for (int kind = 0; kind < 1 + same; kind++) {
                 if (kind == 0 && (b < a || !in_window(w, i, b))) continue;
                 if (kind == 1 && !at_end(w, i, b)) continue;
-                if (brk && (kind == 1 || !tp_breakable_pair(p, w, a, b))) continue;
+                if (brk && (kind == 1 || (!tp_breakable_pair(p, w, a, b) &&
+                                          (brk == BRK_PLAIN || !tp_has_witness(p, w, a, b, used)))))
+                    continue;
                 t->a[t->n] = a, t->b[t->n] = b, t->same[t->n] = kind == 1, t->n++;
                 used[a] = used[b] = 1;
                 bool ok = exhaustive(p, w, i + 1, t, used, same, brk);
@@ -167,14 +198,23 @@ static bool has_pairing(const RefPos *p, const Windows *w, bool same)
 {
     TPairs t = {0};
     char used[64] = {0};
-    return exhaustive(p, w, 0, &t, used, same, false);
+    return exhaustive(p, w, 0, &t, used, same, BRK_NONE);
 }
 
+/* A pairing of the breakable form, witnesses allowed (pairing_find's). */
 static bool has_breakable(const RefPos *p, const Windows *w, TPairs *t)
 {
     char used[64] = {0};
     t->n = 0;
-    return exhaustive(p, w, 0, t, used, false, true);
+    return exhaustive(p, w, 0, t, used, false, BRK_WITNESS);
+}
+
+/* One with no witness needed (pairing_search's). */
+static bool has_plain_breakable(const RefPos *p, const Windows *w)
+{
+    TPairs t = {0};
+    char used[64] = {0};
+    return exhaustive(p, w, 0, &t, used, false, BRK_PLAIN);
 }
 
 /* The parity of pairing.h, from the reference position. */
@@ -198,17 +238,26 @@ static TPairs to_ref(const PairSet *ps, int n)
     return t;
 }
 
+/* The opposite pair of reference cells a, b on an n x n board. */
+static PairingPair from_ref(int a, int b, int n)
+{
+    return (PairingPair){(uint8_t)board_cell(a / n, a % n), (uint8_t)board_cell(b / n, b % n), false};
+}
+
 /* ---- Against the brute force ---- */
 
 typedef struct {
     int n, k, rules, count, min_empty, max_empty, want_claims, want_same;
     uint64_t seed;
+    int want_witness; /* odd boards: claims that need a witness */
 } Sample;
 
 /* Random ongoing positions: whatever pairing_find claims must be a
  * pairing by the tests' own check and a Chaos win for the brute force;
  * with a budget it never reaches here it must find one exactly when the
- * exhaustive search (with the parity) does. */
+ * exhaustive search (with the parity) does. Without the parity (odd
+ * boards) pairing_search, the form without witnesses, must agree with the
+ * exhaustive search for that form too. */
 static void sample(Sample s)
 {
     Windows w;
@@ -217,7 +266,7 @@ static void sample(Sample s)
     BruteMemo *memo = brute_new();
     cr_assert(memo);
     uint64_t rng = s.seed;
-    int claims = 0, need_same = 0, tried = 0;
+    int claims = 0, need_same = 0, need_witness = 0, tried = 0;
     for (int t = 0; t < s.count; t++) {
         RefPos p;
         int empty = s.min_empty + tl_below(&rng, s.max_empty - s.min_empty + 1);
@@ -232,7 +281,15 @@ static void sample(Sample s)
         ref_format(&p, str);
         cr_expect_eq(got, own, "%dx%d k=%d rules %d %s: pairing_find %d, exhaustive %d", s.n, s.n, s.k, s.rules, str,
                      got, own);
+        bool plain = false;
+        if (!parity_ok(&p)) {
+            plain = has_plain_breakable(&p, &w);
+            bool fast = pairing_search(&r, tl_board(&p), 1000000, NULL);
+            cr_expect_eq(fast, plain, "%s k=%d rules %d: pairing_search %d, exhaustive without witnesses %d", str,
+                         s.k, s.rules, fast, plain);
+        }
         if (!got) continue;
+        need_witness += !parity_ok(&p) && !plain;
         claims++;
         TPairs tp = to_ref(&ps, s.n);
         cr_expect(tp_valid(&p, &w, &tp), "%s: the pairs found are no pairing", str);
@@ -243,10 +300,11 @@ static void sample(Sample s)
         cr_expect(!brute_order_wins(memo, &p), "%s (rules %d): claimed by a pairing, but Order wins", str, s.rules);
         need_same += !has_pairing(&p, &w, false);
     }
-    cr_log_info("%dx%d k=%d rules %d: %d positions, %d pairing claims, %d of them need a same pair", s.n, s.n, s.k,
-                s.rules, tried, claims, need_same);
+    cr_log_info("%dx%d k=%d rules %d: %d positions, %d pairing claims, %d of them need a same pair, %d a witness",
+                s.n, s.n, s.k, s.rules, tried, claims, need_same, need_witness);
     cr_expect_geq(claims, s.want_claims, "too few claims to test");
     cr_expect_geq(need_same, s.want_same, "too few claims that need a same pair");
+    cr_expect_geq(need_witness, s.want_witness, "too few claims that need a witness");
     brute_free(memo);
 }
 
@@ -258,7 +316,7 @@ Test(pairing, brute_4x4)
     for (int k = 3; k <= 4; k++)
         for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++)
             sample((Sample){4, k, rs, 2000, 2, 14, k == 4 ? 50 : 0, 0,
-                            (uint64_t)(70 + 3 * k + rs)});
+                            (uint64_t)(70 + 3 * k + rs), 0});
 }
 
 /* The line of window i, by the test's own geometry: its direction (from
@@ -354,7 +412,7 @@ Test(pairing, parity_needed_5x5)
             cr_expect(!pairing_find(&r, tl_board(&p), 1000000, NULL), "%s: claimed without a breakable pairing", str);
             TPairs any = {0};
             char used[64] = {0};
-            if (!exhaustive(&p, &w, 0, &any, used, rs == REF_EXACT_END, false)) continue;
+            if (!exhaustive(&p, &w, 0, &any, used, rs == REF_EXACT_END, BRK_NONE)) continue;
             PairSet ps = {.n = any.n};
             for (int i = 0; i < any.n; i++)
                 ps.p[i] = (PairingPair){(uint8_t)board_cell(any.a[i] / 5, any.a[i] % 5),
@@ -372,9 +430,11 @@ Test(pairing, parity_needed_5x5)
 }
 
 /* The breakable form on odd boards (pairing.h): whatever pairing_find
- * claims is breakable by this file's own check and a Chaos win for the
- * brute force, with either side to move; it finds one exactly when this
- * file's exhaustive search for breakable pairings does. */
+ * claims is breakable (or has witnesses) by this file's own check and a
+ * Chaos win for the brute force, with either side to move; it finds one
+ * exactly when this file's exhaustive search for the form does, and
+ * pairing_search exactly when the search without witnesses does. On 5x5
+ * with k = 5 some claims must need a witness (20 of 1 500 here). */
 Test(pairing, breakable_odd_boards, .timeout = 900)
 {
     static const struct {
@@ -383,7 +443,7 @@ Test(pairing, breakable_odd_boards, .timeout = 900)
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
         for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++)
             sample((Sample){cfg[c].n, cfg[c].k, rs, cfg[c].count, cfg[c].min_empty, cfg[c].max_empty, cfg[c].want,
-                            0, (uint64_t)(500 + 10 * c + (size_t)rs)});
+                            0, (uint64_t)(500 + 10 * c + (size_t)rs), c == 0 ? 3 : 0});
 }
 
 /* The same search's answers split by the side to move: the breakable form
@@ -444,7 +504,7 @@ Test(pairing, breakable_spoiled)
         if (spoil == 3) { /* a covering pairing, breakable or not */
             TPairs any = {0};
             char used[64] = {0};
-            if (!exhaustive(&p, &w, 0, &any, used, false, false)) continue;
+            if (!exhaustive(&p, &w, 0, &any, used, false, BRK_NONE)) continue;
             ps.n = any.n;
             for (int i = 0; i < any.n; i++)
                 ps.p[i] = (PairingPair){(uint8_t)board_cell(any.a[i] / n, any.a[i] % n),
@@ -492,7 +552,11 @@ Test(pairing, breakable_spoiled)
 
 /* The empty boards: 6x6 under exact-end has a pairing, and the one found is
  * one by the tests' own check (the claim itself rests on pairing.h's
- * argument, tested above); the 4x4 empty boards against the brute force. */
+ * argument, tested above); the 4x4 empty boards against the brute force;
+ * 7x7 with k = 7 has one of the breakable form with witnesses under every
+ * rule set (every line is live for both symbols there, so it needs a
+ * witness for each pair), found within the root budgets, and none without
+ * witnesses. */
 Test(pairing, empty_boards)
 {
     Windows w;
@@ -521,6 +585,48 @@ Test(pairing, empty_boards)
             if (got) cr_expect(!brute_order_wins(memo, &p), "4x4 k=%d rules %d: claimed, but Order wins", k, rs);
         }
     brute_free(memo);
+    char empty49[50];
+    memset(empty49, '.', 49);
+    empty49[49] = '\0';
+    windows(7, 7, &w);
+    for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
+        ref_parse(&p, 7, 7, rs, empty49);
+        tl_init_rules(&r, &p);
+        cr_expect(!pairing_search(&r, board_empty(), 1000000, NULL), "7x7 k=7 rules %d: no witness needed?", rs);
+        cr_assert(pairing_find(&r, board_empty(), 2000, &ps), "7x7 k=7 rules %d: no pairing within 2000 steps", rs);
+        tp = to_ref(&ps, 7);
+        cr_expect(tp_breakable(&p, &w, &tp), "7x7 k=7 rules %d: not a pairing of the form by the test's check", rs);
+        cr_expect(pairing_holds(&r, board_empty(), &ps));
+        for (int j = 0; j < tp.n; j++)
+            cr_expect(!tp_breakable_pair(&p, &w, tp.a[j], tp.b[j]), "7x7 k=7: a pair breakable with no witness?");
+        /* Pair up every witness of the first pair (with another free cell
+         * if their number is odd): the pairing still covers every window,
+         * but that pair has no witness left, and both checks refuse it. */
+        char paired[64] = {0}, stolen[64] = {0};
+        for (int j = 0; j < tp.n; j++) paired[tp.a[j]] = paired[tp.b[j]] = 1;
+        PairSet spoilt = ps;
+        int odd = -1;
+        for (int c = 0; c < 49; c++) {
+            if (!tp_witness(&p, &w, tp.a[0], tp.b[0], c, paired)) continue;
+            stolen[c] = 1;
+            if (odd < 0) {
+                odd = c;
+                continue;
+            }
+            spoilt.p[spoilt.n++] = from_ref(odd, c, 7);
+            odd = -1;
+        }
+        for (int c = 0; c < 49 && odd >= 0; c++)
+            if (!paired[c] && !stolen[c]) {
+                spoilt.p[spoilt.n++] = from_ref(odd, c, 7);
+                odd = -1;
+            }
+        cr_assert(odd < 0 && spoilt.n > ps.n);
+        TPairs st = to_ref(&spoilt, 7);
+        cr_expect(tp_valid(&p, &w, &st), "7x7 k=7 rules %d: the spoilt pairing should still cover", rs);
+        cr_expect(!tp_breakable(&p, &w, &st), "7x7 k=7 rules %d: the test's check takes a pair with no witness", rs);
+        cr_expect(!pairing_holds(&r, board_empty(), &spoilt), "7x7 k=7 rules %d: a pair with no witness held", rs);
+    }
 }
 
 /* pairing_holds rejects what is not a pairing: one pair taken away from a
