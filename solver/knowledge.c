@@ -229,9 +229,16 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
+/* On an odd board: can the breakable form hold, without witnesses
+ * (pairing_breakable_may) or with them (their lines gate)? */
+static bool odd_pairs_may(const Rules *r, const Knowledge *kn, Board b)
+{
+    return pairing_breakable_may(r, b) || (kn->pairing_witness && pairing_witness_lines_may(r, b));
+}
+
 bool kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
 {
-    if ((r->n & 1) && !pairing_breakable_may(r, b)) return false;
+    if ((r->n & 1) && !odd_pairs_may(r, kn, b)) return false;
     return !lines_gated(r, kn) || pairing_lines_may(r, b);
 }
 
@@ -240,10 +247,14 @@ static bool chaos_pairs_search(const Rules *r, const Knowledge *kn, Board b)
 {
     /* Pairing needs Order to move on an even number of empty cells or Chaos
      * on an odd one: on an even board that is every position. On an odd
-     * board, none: there pairing_find looks for the breakable form, which
-     * needs no parity (pairing.h); a window live for both symbols ends it
-     * at once, so it is cheap where it fails. */
-    if (r->n & 1) return pairing_search(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
+     * board, none: there the search looks for the breakable form, which
+     * needs no parity (pairing.h); where a window is live for both
+     * symbols, only with witnesses, and only past their lines gate. */
+    if (r->n & 1) {
+        if (pairing_breakable_may(r, b)) return pairing_search(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
+        return kn->pairing_witness && pairing_witness_lines_may(r, b) &&
+               pairing_search_with(r, b, KN_PAIRING_ODD * kn->pairing, true, NULL);
+    }
     if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
         return pairing_search(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */

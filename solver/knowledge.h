@@ -88,6 +88,9 @@ typedef struct {
     bool pairing_lines; /* the lines gate (pairing.h) before the pairing
                          * search (exact-end, odd boards): changes no
                          * answer, only the time */
+    bool pairing_witness; /* odd boards: where a window is live for both
+                           * symbols, the breakable form with witnesses
+                           * (pairing.h), behind its own lines gate */
 } Knowledge;
 
 /* One pass over the windows (the engine's rules_scan) and the live list. */

@@ -125,7 +125,9 @@
  *   real search where the plain one fails at once. It decides the empty
  *   7x7 board with k = 7, where every line is live for both symbols: 16
  *   pairs, one in each line, each line keeping an empty cell outside the
- *   pairs (results/claims/odd-pairing.md).
+ *   pairs (results/claims/odd-pairing.md). The search's nodes look for it
+ *   too where pairing_breakable_may fails, behind its own lines gate
+ *   (pairing_witness_lines_may, below; knowledge.h).
  *
  * Two searches for a pairing, both sound: a found pairing is checked above;
  * not finding one (budget spent, or none exists) proves nothing.
@@ -211,6 +213,21 @@ bool pairing_breakable_may(const Rules *r, Board b);
  * nodes/s from the empty board, 13x at the job level); 5x5 k = 4 1.7-2.4x,
  * 6x6 k = 5 exact-end 1.3-3.3x. */
 bool pairing_lines_may(const Rules *r, Board b);
+
+/* The lines gate for the breakable form with witnesses (odd boards, where
+ * pairing_breakable_may fails). Besides one pair on each line with a live
+ * window (above), such a pairing needs witnesses: a window live for both
+ * symbols holds the pair that covers it, so that pair is not breakable
+ * and needs a witness, an empty cell in no pair inside that window, on
+ * its line. A cell lies on at most four lines (one a direction), so with
+ * L lines holding a live window and L2 of them one live for both symbols,
+ *     2 x L + ceil(L2 / 4) <= empty cells.
+ * False when that fails: then no pairing of the form exists, and the
+ * search with witnesses need not run. It holds wherever the form holds,
+ * so it changes no answer, only the time. On 7x7 k = 6 (20 lines) it
+ * leaves at most 4 pieces with every line live both ways, against 9 for
+ * the plain gate. */
+bool pairing_witness_lines_may(const Rules *r, Board b);
 
 /* The count itself, for a caller that has the lines (RulesScan.live_lines)
  * and the number of empty cells. */

@@ -343,6 +343,64 @@ static bool own_lines_may(const RefPos *p, const Windows *w)
     return 2 * lines <= empty;
 }
 
+/* The witnesses' lines gate (pairing.h) by the test's own count: 2 x
+ * (lines with a live window) + ceil((lines with a window live for both
+ * symbols) / 4) <= empty cells? */
+static bool own_witness_lines_may(const RefPos *p, const Windows *w)
+{
+    char seen[4 * 64] = {0}, seen2[4 * 64] = {0};
+    int lines = 0, both = 0, empty = 0;
+    for (int i = 0; i < w->nw; i++) {
+        int key = line_key(w, i, p->n);
+        if (live(p, w, i) && !seen[key]++) lines++;
+        if (live_for(p, w, i, 0) && live_for(p, w, i, 1) && !seen2[key]++) both++;
+    }
+    for (int c = 0; c < p->n * p->n; c++) empty += p->cell[c] == '.';
+    return 2 * lines + (both + 3) / 4 <= empty;
+}
+
+/* The witnesses' lines gate against the exhaustive search for the form
+ * (witnesses allowed): where it says no, there is none (5x5); it agrees
+ * with the test's own count; and it fires where the plain lines gate does
+ * not (else it would add nothing). Odd boards, positions past the cheap
+ * first test of the plain form (a window live for both symbols). */
+Test(pairing, witness_lines_gate)
+{
+    static const struct { int n, k, min_empty, max_empty, count; } cfg[] = {
+        {5, 5, 8, 16, 300}, {5, 4, 8, 16, 300}, {7, 6, 24, 40, 300}, {7, 5, 24, 40, 300}};
+    for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
+        for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
+            Windows w;
+            windows(cfg[c].n, cfg[c].k, &w);
+            Rules r;
+            uint64_t rng = 800 + 10 * c + (uint64_t)rs;
+            int fired = 0, beyond = 0, n2 = cfg[c].n * cfg[c].n;
+            for (int t = 0; t < cfg[c].count; t++) {
+                RefPos p;
+                int empty = cfg[c].min_empty + tl_below(&rng, cfg[c].max_empty - cfg[c].min_empty + 1);
+                if (tl_random_ongoing(&p, cfg[c].n, cfg[c].k, rs, n2 - empty, &rng) != 0) continue;
+                tl_init_rules(&r, &p);
+                if (pairing_breakable_may(&r, tl_board(&p))) continue;
+                char str[65];
+                ref_format(&p, str);
+                bool gate = pairing_witness_lines_may(&r, tl_board(&p));
+                cr_expect_eq(gate, own_witness_lines_may(&p, &w), "%s k=%d rules %d: the gate's count is wrong", str,
+                             cfg[c].k, rs);
+                if (gate) continue;
+                fired++;
+                beyond += pairing_lines_may(&r, tl_board(&p));
+                TPairs tb; /* (7x7 with 24-40 empty cells: too many for the exhaustive search) */
+                if (cfg[c].n == 5)
+                    cr_expect(!has_breakable(&p, &w, &tb), "%s k=%d rules %d: gated, but a pairing exists", str,
+                              cfg[c].k, rs);
+            }
+            cr_log_info("%dx%d k=%d rules %d: the witnesses' gate fired %d times, %d of them past the plain gate",
+                        cfg[c].n, cfg[c].n, cfg[c].k, rs, fired, beyond);
+            cr_expect_gt(beyond, 0, "%dx%d k=%d rules %d: the gate never fired past the plain one", cfg[c].n,
+                         cfg[c].n, cfg[c].k, rs);
+        }
+}
+
 /* The lines gate against the exhaustive searches: where it says no, no
  * pairing exists in any form (same pairs allowed whatever the rules, or
  * the breakable form), and pairing_search finds none with any budget; it

@@ -503,3 +503,60 @@ Test(solver, certificates_from_a_tiny_table, .timeout = 600)
     }
     cr_expect_geq(written, 45 / SCALE, "too few certificates written");
 }
+
+/* Pairs with witnesses in the search's nodes (knowledge.c, pairing.h) on
+ * odd boards: with them and without (kn.pairing_witness), df-pn gives the
+ * brute force's value on random 5x5 k = 5 and 7x7 k = 7 positions, and
+ * the certificates written with them verify. They
+ * must have decided something, or nothing was tested: fewer nodes with
+ * them on some positions. */
+Test(solver, witness_pairs_mid_search, .timeout = 600)
+{
+    static const struct { int n, k, min_empty, max_empty, count; } cases[] = {{5, 5, 13, 14, 8}, {7, 7, 8, 10, 6}};
+    int fewer = 0, lines = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int rs = 0; rs < 3; rs++) {
+            DfpnConfig off = dfpn_default_config();
+            off.kn.pairing_witness = false;
+            Bench on, b;
+            bench_open(&on, cases[i].n, cases[i].k, rs, NULL);
+            bench_open(&b, cases[i].n, cases[i].k, rs, &off);
+            uint64_t rng = 900 + 7 * i + (uint64_t)rs;
+            int n2 = cases[i].n * cases[i].n;
+            for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
+                RefPos p;
+                int empty = cases[i].min_empty + tl_below(&rng, cases[i].max_empty - cases[i].min_empty + 1);
+                if (tl_random_ongoing(&p, cases[i].n, cases[i].k, rs, n2 - empty, &rng) != 0) continue;
+                /* the brute force once (one memo), both searches from empty tables */
+                Winner want = brute_dtw(on.memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
+                uint64_t nodes[2];
+                Bench *both[2] = {&on, &b};
+                for (int j = 0; j < 2; j++) {
+                    tt_clear(&both[j]->tt);
+                    Dfpn d;
+                    dfpn_init(&d, &both[j]->r, &both[j]->cfg, &both[j]->tt);
+                    uint32_t pn, dn;
+                    Winner v = dfpn_solve(&d, tl_board(&p), &pn, &dn);
+                    char str[65];
+                    ref_format(&p, str);
+                    cr_assert_eq(v, want, "%s n=%d rules=%d, witnesses %s: df-pn %d, the brute force %d", str,
+                                 cases[i].n, rs, j ? "off" : "on", v, want);
+                    nodes[j] = d.nodes;
+                }
+                fewer += nodes[0] < nodes[1];
+                tt_clear(&on.tt);
+                Winner v;
+                char *text = certificate(&on, tl_board(&p), &v);
+                VerifyResult res;
+                cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s\n%s", res.error, text);
+                cr_assert_eq(res.winner, v == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS);
+                lines += strstr(text, " lemma pairing ") != NULL;
+                free(text);
+            }
+            bench_close(&on);
+            bench_close(&b);
+        }
+    cr_log_info("witness pairs in the search: fewer nodes on %d positions; %d certificates with pairing lines",
+                fewer, lines);
+    cr_expect_gt(fewer, 0, "the witness pairs never saved a node");
+}
