@@ -142,6 +142,30 @@ Test(solver, each_reduction_alone, .timeout = 600)
     }
 }
 
+/* Random positions of an n x n board with k, min_empty..max_empty empty
+ * cells, count of them a rule set. */
+typedef struct {
+    int n, k, min_empty, max_empty, count;
+} RandomCase;
+
+/* One such position under rule set rs into p: 0, or -1 (none drawn). */
+static int random_case_position(const RandomCase *c, int rs, uint64_t *rng, RefPos *p)
+{
+    int empty = c->min_empty + tl_below(rng, c->max_empty - c->min_empty + 1);
+    return tl_random_ongoing(p, c->n, c->k, rs, c->n * c->n - empty, rng);
+}
+
+/* df-pn from an empty table of b: the nodes, and the value in *v. */
+static uint64_t nodes_from_empty(Bench *b, const RefPos *p, Winner *v)
+{
+    tt_clear(&b->tt);
+    Dfpn d;
+    dfpn_init(&d, &b->r, &b->cfg, &b->tt);
+    uint32_t pn, dn;
+    *v = dfpn_solve(&d, tl_board(p), &pn, &dn);
+    return d.nodes;
+}
+
 /* The lines gate before the pairing search (pairing.h) changes no answer
  * of any pairing search, so the search with it and without it is the same
  * search: the same value (the brute force's) and the same node count, on
@@ -150,7 +174,7 @@ Test(solver, each_reduction_alone, .timeout = 600)
  * empty cells. It must also have fired, or nothing was tested. */
 Test(solver, pairing_lines_gate_with_without, .timeout = 600)
 {
-    static const struct { int n, k, min_empty, max_empty, count; } cases[] = {
+    static const RandomCase cases[] = {
         {4, 3, 4, 12, 60}, {4, 4, 4, 13, 60}, {5, 3, 5, 12, 40}, {5, 4, 5, 14, 40}, {5, 5, 5, 14, 30}, {6, 4, 6, 12, 30}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int rs = 0; rs < 3; rs++) {
@@ -160,24 +184,14 @@ Test(solver, pairing_lines_gate_with_without, .timeout = 600)
             bench_open(&on, cases[i].n, cases[i].k, rs, NULL);
             bench_open(&b, cases[i].n, cases[i].k, rs, &off);
             uint64_t rng = 300 + 7 * i + (uint64_t)rs;
-            int n2 = cases[i].n * cases[i].n, fired = 0;
+            int fired = 0;
             for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
                 RefPos p;
-                int empty = cases[i].min_empty + tl_below(&rng, cases[i].max_empty - cases[i].min_empty + 1);
-                if (tl_random_ongoing(&p, cases[i].n, cases[i].k, rs, n2 - empty, &rng) != 0) continue;
+                if (random_case_position(&cases[i], rs, &rng, &p) != 0) continue;
                 check_position(&on, &p, false);
                 check_position(&b, &p, false);
-                /* the node counts, from empty tables */
-                uint64_t nodes[2];
-                Bench *both[2] = {&on, &b};
-                for (int j = 0; j < 2; j++) {
-                    tt_clear(&both[j]->tt);
-                    Dfpn d;
-                    dfpn_init(&d, &both[j]->r, &both[j]->cfg, &both[j]->tt);
-                    uint32_t pn, dn;
-                    dfpn_solve(&d, tl_board(&p), &pn, &dn);
-                    nodes[j] = d.nodes;
-                }
+                Winner v; /* the node counts, from empty tables */
+                uint64_t nodes[2] = {nodes_from_empty(&on, &p, &v), nodes_from_empty(&b, &p, &v)};
                 char s[65];
                 ref_format(&p, s);
                 cr_expect_eq(nodes[0], nodes[1], "%s n=%d k=%d rules=%d: %llu nodes with the gate, %llu without", s,
@@ -512,7 +526,7 @@ Test(solver, certificates_from_a_tiny_table, .timeout = 600)
  * them on some positions. */
 Test(solver, witness_pairs_mid_search, .timeout = 600)
 {
-    static const struct { int n, k, min_empty, max_empty, count; } cases[] = {{5, 5, 13, 14, 8}, {7, 7, 8, 10, 6}};
+    static const RandomCase cases[] = {{5, 5, 13, 14, 8}, {7, 7, 8, 10, 6}};
     int fewer = 0, lines = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int rs = 0; rs < 3; rs++) {
@@ -522,26 +536,20 @@ Test(solver, witness_pairs_mid_search, .timeout = 600)
             bench_open(&on, cases[i].n, cases[i].k, rs, NULL);
             bench_open(&b, cases[i].n, cases[i].k, rs, &off);
             uint64_t rng = 900 + 7 * i + (uint64_t)rs;
-            int n2 = cases[i].n * cases[i].n;
             for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
                 RefPos p;
-                int empty = cases[i].min_empty + tl_below(&rng, cases[i].max_empty - cases[i].min_empty + 1);
-                if (tl_random_ongoing(&p, cases[i].n, cases[i].k, rs, n2 - empty, &rng) != 0) continue;
+                if (random_case_position(&cases[i], rs, &rng, &p) != 0) continue;
                 /* the brute force once (one memo), both searches from empty tables */
                 Winner want = brute_dtw(on.memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
                 uint64_t nodes[2];
                 Bench *both[2] = {&on, &b};
                 for (int j = 0; j < 2; j++) {
-                    tt_clear(&both[j]->tt);
-                    Dfpn d;
-                    dfpn_init(&d, &both[j]->r, &both[j]->cfg, &both[j]->tt);
-                    uint32_t pn, dn;
-                    Winner v = dfpn_solve(&d, tl_board(&p), &pn, &dn);
+                    Winner v;
+                    nodes[j] = nodes_from_empty(both[j], &p, &v);
                     char str[65];
                     ref_format(&p, str);
                     cr_assert_eq(v, want, "%s n=%d rules=%d, witnesses %s: df-pn %d, the brute force %d", str,
                                  cases[i].n, rs, j ? "off" : "on", v, want);
-                    nodes[j] = d.nodes;
                 }
                 fewer += nodes[0] < nodes[1];
                 tt_clear(&on.tt);
