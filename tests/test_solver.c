@@ -155,6 +155,14 @@ static int random_case_position(const RandomCase *c, int rs, uint64_t *rng, RefP
     return tl_random_ongoing(p, c->n, c->k, rs, c->n * c->n - empty, rng);
 }
 
+/* Two benches for case c under rule set rs: the default configuration in
+ * on, off_cfg in off (a with/without comparison). */
+static void bench_open_pair(Bench *on, Bench *off, const RandomCase *c, int rs, const DfpnConfig *off_cfg)
+{
+    bench_open(on, c->n, c->k, rs, NULL);
+    bench_open(off, c->n, c->k, rs, off_cfg);
+}
+
 /* df-pn from an empty table of b: the nodes, and the value in *v. */
 static uint64_t nodes_from_empty(Bench *b, const RefPos *p, Winner *v)
 {
@@ -181,8 +189,7 @@ Test(solver, pairing_lines_gate_with_without, .timeout = 600)
             DfpnConfig off = dfpn_default_config();
             off.kn.pairing_lines = false;
             Bench on, b;
-            bench_open(&on, cases[i].n, cases[i].k, rs, NULL);
-            bench_open(&b, cases[i].n, cases[i].k, rs, &off);
+            bench_open_pair(&on, &b, &cases[i], rs, &off);
             uint64_t rng = 300 + 7 * i + (uint64_t)rs;
             int fired = 0;
             for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
@@ -527,43 +534,43 @@ Test(solver, certificates_from_a_tiny_table, .timeout = 600)
 Test(solver, witness_pairs_mid_search, .timeout = 600)
 {
     static const RandomCase cases[] = {{5, 5, 13, 14, 8}, {7, 7, 8, 10, 6}};
+    DfpnConfig off = dfpn_default_config();
+    off.kn.pairing_witness = false;
     int fewer = 0, lines = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        for (int rs = 0; rs < 3; rs++) {
-            DfpnConfig off = dfpn_default_config();
-            off.kn.pairing_witness = false;
-            Bench on, b;
-            bench_open(&on, cases[i].n, cases[i].k, rs, NULL);
-            bench_open(&b, cases[i].n, cases[i].k, rs, &off);
-            uint64_t rng = 900 + 7 * i + (uint64_t)rs;
-            for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
-                RefPos p;
-                if (random_case_position(&cases[i], rs, &rng, &p) != 0) continue;
-                /* the brute force once (one memo), both searches from empty tables */
-                Winner want = brute_dtw(on.memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
-                uint64_t nodes[2];
-                Bench *both[2] = {&on, &b};
-                for (int j = 0; j < 2; j++) {
-                    Winner v;
-                    nodes[j] = nodes_from_empty(both[j], &p, &v);
-                    char str[65];
-                    ref_format(&p, str);
-                    cr_assert_eq(v, want, "%s n=%d rules=%d, witnesses %s: df-pn %d, the brute force %d", str,
-                                 cases[i].n, rs, j ? "off" : "on", v, want);
-                }
-                fewer += nodes[0] < nodes[1];
-                tt_clear(&on.tt);
+    for (int run = 0; run < 6; run++) { /* each case under each rule set */
+        size_t i = (size_t)run / 3;
+        int rs = run % 3;
+        Bench on, b;
+        bench_open_pair(&on, &b, &cases[i], rs, &off);
+        uint64_t rng = 900 + 7 * i + (uint64_t)rs;
+        for (int t = 0; t < cases[i].count / SCALE + 1; t++) {
+            RefPos p;
+            if (random_case_position(&cases[i], rs, &rng, &p) != 0) continue;
+            /* the brute force once (one memo), both searches from empty tables */
+            Winner want = brute_dtw(on.memo, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
+            uint64_t nodes[2];
+            Bench *both[2] = {&on, &b};
+            for (int j = 0; j < 2; j++) {
                 Winner v;
-                char *text = certificate(&on, tl_board(&p), &v);
-                VerifyResult res;
-                cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s\n%s", res.error, text);
-                cr_assert_eq(res.winner, v == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS);
-                lines += strstr(text, " lemma pairing ") != NULL;
-                free(text);
+                nodes[j] = nodes_from_empty(both[j], &p, &v);
+                char str[65];
+                ref_format(&p, str);
+                cr_assert_eq(v, want, "%s n=%d rules=%d, witnesses %s: df-pn %d, the brute force %d", str,
+                             cases[i].n, rs, j ? "off" : "on", v, want);
             }
-            bench_close(&on);
-            bench_close(&b);
+            fewer += nodes[0] < nodes[1];
+            tt_clear(&on.tt);
+            Winner v;
+            char *text = certificate(&on, tl_board(&p), &v);
+            VerifyResult res;
+            cr_assert_eq(verify_expect(text, &p, &res), VERIFY_VALID, "%s\n%s", res.error, text);
+            cr_assert_eq(res.winner, v == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS);
+            lines += strstr(text, " lemma pairing ") != NULL;
+            free(text);
         }
+        bench_close(&on);
+        bench_close(&b);
+    }
     cr_log_info("witness pairs in the search: fewer nodes on %d positions; %d certificates with pairing lines",
                 fewer, lines);
     cr_expect_gt(fewer, 0, "the witness pairs never saved a node");
