@@ -1,9 +1,13 @@
 /*
  * brute.c - brute-force minimax with exact distance to win, for tests only.
  * See brute.h for the definitions.  Deliberately naive: every empty cell
- * times {X, O} is tried, positions are judged only by ref_status(), and the
- * only help is a memo of exact positions.  No pruning, no symmetry, no
- * threat logic.
+ * times {X, O} is tried in board order, positions are judged only by the
+ * reference rules (ref_status at the root, ref_status_after below it: the
+ * lines through the cell just played), and the only help is a memo of
+ * exact positions.  No symmetry, no threat logic, and one cut that keeps
+ * the value exact: a node stops at a child whose value no other child can
+ * beat (for Order 1, a win on this move, since a child's dtw is never
+ * below 0; for Chaos INF, a child Chaos wins).
  *
  * The memo is a plain array indexed by the position written in base 3:
  * the memo has a "base" position B with empty cells e_0 < e_1 < ... < e_{E-1};
@@ -12,7 +16,10 @@
  *     index(Q) = sum_j s_j * 3^j,  s_j = 0 / 1 / 2 if cell e_j of Q is . / X / O.
  * This is a bijection between such positions and 0 .. 3^E - 1, so slot
  * index(Q) belongs to Q alone: no hashing, no collisions, no key compare.
- * Slot value 0 = not computed yet, otherwise dtw + 2 (dtw = -1 for Chaos).
+ * Slot value 0 = not computed yet, otherwise dtw + 2 (dtw = -1 for Chaos),
+ * or ORDER_NO_DTW: Order wins, found by the value search (brute_value),
+ * which stops at the first child that decides; the dtw search takes such a
+ * slot as not computed and fills it.
  */
 #include "brute.h"
 
@@ -21,6 +28,7 @@
 #include <string.h>
 
 #define BRUTE_INF 1000           /* internal "Chaos wins"; never returned */
+#define ORDER_NO_DTW 127         /* slot: Order wins, distance not computed */
 
 struct BruteMemo {
     int have_base;               /* 0: no base yet */
@@ -92,14 +100,13 @@ static void set_base(BruteMemo *m, const RefPos *p)
 }
 
 /* Exact dtw of p (BRUTE_INF if Chaos wins); idx = index(p), pieces = number
- * of pieces on the board.  p is restored on return. */
-static int solve(BruteMemo *m, RefPos *p, size_t idx, int pieces)
+ * of pieces on the board, st = ref_status(p).  p is restored on return. */
+static int solve(BruteMemo *m, RefPos *p, size_t idx, int pieces, int st)
 {
-    if (m->val[idx] != 0)
+    if (m->val[idx] != 0 && m->val[idx] != ORDER_NO_DTW)
         return m->val[idx] == 1 ? BRUTE_INF : m->val[idx] - 2;
 
     int result;
-    int st = ref_status(p);
     if (st == REF_ORDER_WINS) {
         result = 0;
     } else if (st == REF_CHAOS_WINS) {
@@ -107,14 +114,15 @@ static int solve(BruteMemo *m, RefPos *p, size_t idx, int pieces)
     } else {
         int order_to_move = (pieces % 2 == 0);
         int best = order_to_move ? BRUTE_INF : -1;
+        const int unbeatable = order_to_move ? 1 : BRUTE_INF;
         int any_move = 0;
-        for (int i = 0; i < p->n * p->n; i++) {
+        for (int i = 0; i < p->n * p->n && best != unbeatable; i++) {
             if (p->cell[i] != '.')
                 continue;
-            for (int s = 1; s <= 2; s++) {           /* 1: X, 2: O */
+            for (int s = 1; s <= 2 && best != unbeatable; s++) { /* 1: X, 2: O */
                 any_move = 1;
                 p->cell[i] = (s == 1) ? 'X' : 'O';
-                int d = solve(m, p, idx + (size_t)s * m->weight[i], pieces + 1);
+                int d = solve(m, p, idx + (size_t)s * m->weight[i], pieces + 1, ref_status_after(p, i));
                 p->cell[i] = '.';
                 int v = (d == BRUTE_INF) ? BRUTE_INF : 1 + d;
                 if (order_to_move ? v < best : v > best)
@@ -129,16 +137,48 @@ static int solve(BruteMemo *m, RefPos *p, size_t idx, int pieces)
     return result;
 }
 
-int brute_dtw(BruteMemo *m, RefPos *p)
+/* Does Order win p? Plain minimax over the values alone: Order's node
+ * stops at its first child Order wins, Chaos's at its first child Chaos
+ * wins (no other child can change a node's value then). */
+static int solve_value(BruteMemo *m, RefPos *p, size_t idx, int pieces, int st)
+{
+    signed char have = m->val[idx];
+    if (have != 0)
+        return have != 1;
+    int win;
+    if (st != REF_ONGOING) {
+        win = st == REF_ORDER_WINS;
+    } else {
+        int order_to_move = (pieces % 2 == 0);
+        win = !order_to_move;               /* what no move changes */
+        for (int i = 0; i < p->n * p->n && win != order_to_move; i++) {
+            if (p->cell[i] != '.')
+                continue;
+            for (int s = 1; s <= 2 && win != order_to_move; s++) {
+                p->cell[i] = (s == 1) ? 'X' : 'O';
+                int c = solve_value(m, p, idx + (size_t)s * m->weight[i], pieces + 1, ref_status_after(p, i));
+                p->cell[i] = '.';
+                if (c == order_to_move)
+                    win = c;
+            }
+        }
+    }
+    m->val[idx] = (signed char)(win ? ORDER_NO_DTW : 1);
+    return win;
+}
+
+/* Checks p, makes it the memo's base unless it extends the base, and
+ * gives its index and its number of pieces. */
+static size_t prepare(BruteMemo *m, RefPos *p, int *pieces)
 {
     if (m == NULL || p == NULL)
         die("NULL argument");
     if (p->n < 1 || p->n > 8)
         die("board size out of range");
-    int pieces = 0;
+    *pieces = 0;
     for (int i = 0; i < p->n * p->n; i++) {
         if (p->cell[i] == 'X' || p->cell[i] == 'O')
-            pieces++;
+            ++*pieces;
         else if (p->cell[i] != '.')
             die("bad cell");
     }
@@ -154,6 +194,20 @@ int brute_dtw(BruteMemo *m, RefPos *p)
         else if (p->cell[i] == 'O')
             idx += 2 * (size_t)m->weight[i];
     }
-    int d = solve(m, p, idx, pieces);
+    return idx;
+}
+
+int brute_dtw(BruteMemo *m, RefPos *p)
+{
+    int pieces;
+    size_t idx = prepare(m, p, &pieces);
+    int d = solve(m, p, idx, pieces, ref_status(p));
     return d == BRUTE_INF ? -1 : d;
+}
+
+int brute_value(BruteMemo *m, RefPos *p)
+{
+    int pieces;
+    size_t idx = prepare(m, p, &pieces);
+    return solve_value(m, p, idx, pieces, ref_status(p));
 }

@@ -97,6 +97,42 @@ int ref_status(const RefPos *p)
     return REF_ONGOING;
 }
 
+/* The length of the run of cell's symbol through cell along (dr, dc). */
+static int run_through(const RefPos *p, int cell, int dr, int dc)
+{
+    int n = p->n, r0 = cell / n, c0 = cell % n, len = 1;
+    char s = p->cell[cell];
+    for (int sign = -1; sign <= 1; sign += 2) {
+        int r = r0 + sign * dr, c = c0 + sign * dc;
+        while (on_board(n, r, c) && p->cell[r * n + c] == s) {
+            len++;
+            r += sign * dr;
+            c += sign * dc;
+        }
+    }
+    return len;
+}
+
+/* Why only the lines through cell: the position before the move was
+ * ongoing. Under original and exact that means it had no winning run
+ * (ref_status looks at lines first), and a move changes only the runs
+ * through its own cell, so p has a winning run iff one of those is. Under
+ * exact-end only the full board is judged, by ref_has_line itself. The
+ * tests check this against ref_status on random positions (test_rules.c). */
+int ref_status_after(const RefPos *p, int cell)
+{
+    static const int dirs[4][2] = { {0, 1}, {1, 0}, {1, 1}, {1, -1} };
+    int full = is_full(p);
+    if (p->rules == REF_EXACT_END)
+        return !full ? REF_ONGOING : ref_has_line(p) ? REF_ORDER_WINS : REF_CHAOS_WINS;
+    for (int d = 0; d < 4; d++) {
+        int len = run_through(p, cell, dirs[d][0], dirs[d][1]);
+        if (p->rules == REF_ORIGINAL ? len >= p->k : len == p->k)
+            return REF_ORDER_WINS;
+    }
+    return full ? REF_CHAOS_WINS : REF_ONGOING;
+}
+
 uint64_t ref_perft(RefPos *p, int depth)
 {
     static const char syms[2] = { 'X', 'O' };

@@ -178,7 +178,7 @@ static const char *cli_rules(int rules)
     return rules == REF_ORIGINAL ? "original" : rules == REF_EXACT ? "exact" : "exact-end";
 }
 
-static const char *brute_name(BruteMemo *bm, RefPos *p) { return brute_dtw(bm, p) >= 0 ? "order" : "chaos"; }
+static const char *brute_name(BruteMemo *bm, RefPos *p) { return brute_order_wins(bm, p) ? "order" : "chaos"; }
 
 /* A random ongoing 6x6 k=5 position of `empties` empty cells, as text. */
 static void random_position(RefPos *p, char s[65], int rules, int empties, uint64_t *rng)

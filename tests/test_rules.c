@@ -2,6 +2,7 @@
  * positions for each rule set and on random ones against ref.c. */
 #include <criterion/criterion.h>
 
+#include "brute.h"
 #include "testlib.h"
 
 static Winner status_of(const char *pos, int n, int k, int rs)
@@ -124,6 +125,61 @@ Test(rules, status_after_a_move_matches_reference)
             }
         }
     }
+}
+
+/* The brute force judges the moves below its root by ref_status_after
+ * (brute.c): it must be ref_status itself wherever the position before
+ * the move was ongoing. */
+Test(rules, reference_status_after_a_move)
+{
+    uint64_t rng = 61;
+    int wins = 0, ends = 0;
+    for (int t = 0; t < 3000; t++) {
+        int n = 4 + tl_below(&rng, 5), k = 3 + tl_below(&rng, n - 2), rs = tl_below(&rng, 3);
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rs, tl_below(&rng, n * n), &rng) != 0) continue;
+        for (int c = 0; c < n * n; c++) {
+            if (p.cell[c] != '.') continue;
+            for (int s = 0; s < 2; s++) {
+                p.cell[c] = s ? 'O' : 'X';
+                int want = ref_status(&p);
+                cr_assert_eq(ref_status_after(&p, c), want, "n=%d k=%d rules=%d cell %d", n, k, rs, c);
+                wins += want == REF_ORDER_WINS;
+                ends += want == REF_CHAOS_WINS;
+                p.cell[c] = '.';
+            }
+        }
+    }
+    cr_expect(wins > 100 && ends > 10, "%d wins and %d Chaos ends: too few to test", wins, ends);
+}
+
+/* The brute force's value search (brute_value: a node stops at its first
+ * deciding child) against the sign of its full distance search, each with
+ * a memo of its own, and then with one memo shared both ways round. */
+Test(rules, brute_value_is_the_sign_of_brute_dtw)
+{
+    BruteMemo *a = brute_new(), *b = brute_new(), *both = brute_new();
+    cr_assert(a && b && both);
+    uint64_t rng = 62;
+    int wins = 0, tried = 0;
+    for (int t = 0; t < 200; t++) {
+        int n = 4 + tl_below(&rng, 2), k = 3 + tl_below(&rng, n - 2), rs = tl_below(&rng, 3);
+        RefPos p;
+        if (tl_random_ongoing(&p, n, k, rs, n * n - 6 - tl_below(&rng, 5), &rng) != 0) continue;
+        int dtw = brute_dtw(a, &p), v = brute_value(b, &p);
+        cr_assert_eq(v, dtw >= 0, "n=%d k=%d rules=%d: value %d, dtw %d", n, k, rs, v, dtw);
+        int first_value = t & 1;
+        int v2 = first_value ? brute_value(both, &p) : -1, d2 = brute_dtw(both, &p);
+        if (!first_value) v2 = brute_value(both, &p);
+        cr_assert_eq(d2, dtw, "shared memo: dtw %d, alone %d", d2, dtw);
+        cr_assert_eq(v2, v, "shared memo: value %d, alone %d", v2, v);
+        wins += v;
+        tried++;
+    }
+    cr_expect(tried > 100 && wins > tried / 10 && wins < tried - tried / 10, "%d of %d Order wins", wins, tried);
+    brute_free(a);
+    brute_free(b);
+    brute_free(both);
 }
 
 Test(rules, winning_cells_match_reference)

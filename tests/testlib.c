@@ -140,13 +140,13 @@ static int store_record(const StoreKey *key, const StoreValue *v, void *ctx)
     StoreSample *s = ctx;
     RefPos p = key_pos(key, s->rules);
     s->checked++;
-    s->bad += (brute_dtw(s->m, &p) >= 0 ? WINNER_ORDER : WINNER_CHAOS) != v->winner;
+    s->bad += (brute_order_wins(s->m, &p) ? WINNER_ORDER : WINNER_CHAOS) != v->winner;
     return 0;
 }
 
 Winner tl_brute_winner(BruteMemo *m, RefPos *p)
 {
-    return brute_dtw(m, p) >= 0 ? WINNER_ORDER : WINNER_CHAOS;
+    return brute_order_wins(m, p) ? WINNER_ORDER : WINNER_CHAOS;
 }
 
 int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked)
