@@ -192,6 +192,36 @@ static int ns_pids(const char *ns, pid_t *pids, int max)
     return n;
 }
 
+/* What every host looks like, for a run near its hang guard: its
+ * processes (state, age, where they wait), its sockets and its neighbour
+ * table, appended to DIR/hang.txt, which the failing assertion prints. */
+static void dump_hosts(const Cluster *cl)
+{
+    char cmd[1024];
+    for (int h = 0; h < cl->hosts; h++) {
+        snprintf(cmd, sizeof cmd,
+                 "{ echo '== host %d (%sh%d)'; pids=$(ip netns pids %sh%d 2>/dev/null | tr '\\n' ,); "
+                 "[ -n \"$pids\" ] && ps -o pid,ppid,stat,etime,time,wchan:24,args -p \"${pids%%,}\"; "
+                 "ip -n %sh%d neigh; ip -n %sh%d -s link show eth0; ip netns exec %sh%d ss -tanpo; } >> '%s/hang.txt' 2>&1",
+                 h, cl->prefix, h, cl->prefix, h, cl->prefix, h, cl->prefix, h, cl->prefix, h, cl->dir);
+        if (system(cmd) != 0) { /* the dump is only a help; its failure says nothing of the run */
+        }
+    }
+}
+
+static char *hang_text(const Cluster *cl)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/hang.txt", cl->dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    static char buf[16384];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
 /* The MPI rank of process pid (OMPI_COMM_WORLD_RANK), -1 if none. */
 static int rank_of(pid_t pid)
 {
@@ -277,8 +307,13 @@ static void crun_v(CRun *r, const Cluster *cl, int np, const RunOpts *o, const c
     }
     double started = -1;
     int st = 0;
+    bool dumped = false;
     for (;;) {
         if (waitpid(pid, &st, WNOHANG) == pid) break;
+        if (!dumped && now_s() - t0 > HANG_GUARD - 15) {
+            dump_hosts(cl); /* mpirun's timeout comes soon: how it stands */
+            dumped = true;
+        }
         if (now_s() - t0 > HANG_GUARD + 30) { /* mpirun's own --timeout failed too */
             kill(pid, SIGKILL);
             cr_assert_fail("the run did not end within %d s", HANG_GUARD + 30);
@@ -341,7 +376,8 @@ static void crun_free(CRun *r)
 static void expect_result(const CRun *r, const char *want, const char *what)
 {
     char got[64] = "";
-    cr_assert(r->exited && r->code == 0, "%s: exit %d (signal %d): %s", what, r->code, r->signo, r->err);
+    cr_assert(r->exited && r->code == 0, "%s: exit %d (signal %d) after %.1f s: %s\nits output: %s", what, r->code,
+              r->signo, r->seconds, r->err, r->out);
     line_value(r->out, "result: ", got, sizeof got);
     cr_expect_str_eq(got, want, "%s: %s, expected %s", what, got, want);
 }
@@ -459,6 +495,7 @@ Test(netns, host_killed_then_resume)
     RunOpts oa = {.store = store, .kill_host = -1};
     crun(&again, &cl, 5, &oa, "jobs", "--no-centre", "--job-nodes", "2000", "--job-tt-mb", "4", "--store", store,
          FAULT_POS);
+    if (!(again.exited && again.code == 0)) cr_log_error("%s", hang_text(&cl) ? hang_text(&cl) : "(no dump)");
     expect_result(&again, want, "rerun on the store");
     char buf[256];
     unsigned long long nodes = 0, expa = 0, stat = 0, hits = 0;
@@ -467,6 +504,7 @@ Test(netns, host_killed_then_resume)
                      &hits) == 4 &&
                   hits > 0,
               "the rerun took nothing from the store: %s", again.out);
+    cr_log_info("the rerun on the store: %.1f s, %llu top-tree nodes, %llu from the store", again.seconds, nodes, hits);
     crun_free(&again);
     char cmd[PATH_MAX + 32];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", store);
