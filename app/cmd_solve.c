@@ -58,6 +58,10 @@ static const char solve_help[] =
     "  --pairing B        pairing search budget (default 32; 0 = no pairing)\n"
     "  --no-pairing-lines no lines gate before the pairing search (pairing.h; it\n"
     "                     changes no result and no node count, only the time)\n"
+    "  --witness-slack N  odd boards: pairs with witnesses in the search's nodes\n"
+    "                     only where N empty cells are spare beyond the ones\n"
+    "                     their lines need (default 7; 0 = wherever they may\n"
+    "                     hold; a heuristic: it changes no value, only nodes)\n"
     "  --no-witness       odd boards: no pairs with witnesses in the search's\n"
     "                     nodes (pairing.h; the root still looks for them)\n"
     "  --no-centre        no centre-strategy lemma (Order's static wins, centre.h;\n"
@@ -135,7 +139,7 @@ typedef struct {
 } SolveCli;
 
 enum { O_TT = 1000, O_NODES, O_DTW, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR,
-       O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_DTW_METHOD, O_NOSUBBOARD, O_NOLINES, O_NOWITNESS };
+       O_THREADS, O_CKPT, O_CKPT_EVERY, O_RESUME, O_ORDER, O_DTW_METHOD, O_NOSUBBOARD, O_NOLINES, O_NOWITNESS, O_WSLACK };
 
 static const struct option solve_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -150,7 +154,8 @@ static const struct option solve_longopts[] = {
     {"checkpoint-every", required_argument, NULL, O_CKPT_EVERY}, {"resume", required_argument, NULL, O_RESUME},
     {"order", required_argument, NULL, O_ORDER},        {"dtw-method", required_argument, NULL, O_DTW_METHOD},
     {"no-subboard", no_argument, NULL, O_NOSUBBOARD},  {"no-pairing-lines", no_argument, NULL, O_NOLINES},
-    {"no-witness", no_argument, NULL, O_NOWITNESS},     {"help", no_argument, NULL, 'h'},
+    {"no-witness", no_argument, NULL, O_NOWITNESS},     {"witness-slack", required_argument, NULL, O_WSLACK},
+    {"help", no_argument, NULL, 'h'},
     {0, 0, 0, 0}};
 
 /* The tuning switches (dfpn.h, knowledge.h); false if opt is not one. */
@@ -173,6 +178,7 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
     case O_PAIR: cfg->kn.pairing = (int)cli_number(arg, "--pairing", 0, 1000000); return true;
     case O_NOLINES: cfg->kn.pairing_lines = false; return true;
     case O_NOWITNESS: cfg->kn.pairing_witness = false; return true;
+    case O_WSLACK: cfg->kn.pairing_witness_slack = (int)cli_number(arg, "--witness-slack", 0, 64); return true;
     default: return false;
     }
 }

@@ -38,13 +38,14 @@ bool dfpn_kernel_chaos_pairs(const DfpnKernel *k, Board b, Board key, uint64_t h
      * costs less than the memo probe and the prefetch (they cost the 7x7
      * search a third of its rate); boards with many short lines (6x6 k=4)
      * likewise fail the lines gate (pairing.h) */
-    if (!kn_pairs_quick(k->r, k->kn, b)) return false;
+    KnPairs form = kn_pairs_quick(k->r, k->kn, b);
+    if (form == KN_PAIRS_NONE) return false;
     Board *m = k->memo ? dfpn_kernel_pairing_slot(k->memo, b) : NULL;
     if (m && board_equal(*m, b)) return false;
     /* The bucket a win goes into (the probe that led here read only the
      * fingerprints) loads while the test runs. */
     tt_prefetch_hashed(k->tt, h);
-    if (!kn_chaos_pairs_quicked(k->r, k->kn, b)) {
+    if (!kn_chaos_pairs_quicked(k->r, k->kn, b, form)) {
         if (m) *m = b;
         return false;
     }

@@ -229,32 +229,39 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
-/* On an odd board: can the breakable form hold, without witnesses
- * (pairing_breakable_may) or with them (their lines gate)? */
-static bool odd_pairs_may(const Rules *r, const Knowledge *kn, Board b)
+/* Why the search with witnesses waits for slack (KN_WITNESS_SLACK): on
+ * 7x7 k = 6 after X d4 the nodes tried it 5.37 M times for 83 844 nodes
+ * (every child of every expanded node), and 95 % of the tries spent the
+ * whole 32-step budget. By the slack of pairing_witness_slack the tries
+ * that found a pairing were 3.1 K of 3.4 M at slack 0..6, and 257 K of
+ * 2.0 M at 7 and more. Nodes and seconds (one thread, 256 MiB, the
+ * machine busy with other runs, so the seconds are rough), slack 0 / 7 / 9:
+ *   X d4:  83 844 / 84 063 / 412 545 nodes
+ *   X b2:  81 270 / 113 923 / 918 396 nodes, 25.8 / 8.0 / 51.4 s
+ *   X c3: 209 192 / 213 808 / 734 977 nodes, 66.4 / 20.9 / 24.8 s
+ * Which tries run changes only the nodes, never a value: a pairing found
+ * is checked as ever, and one not looked for proves nothing either way. */
+KnPairs kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
 {
-    return pairing_breakable_may(r, b) || (kn->pairing_witness && pairing_witness_lines_may(r, b));
+    if (!kn->pairing) return KN_PAIRS_NONE;
+    /* On an odd board the breakable form without witnesses, where no
+     * window is live for both symbols; else with them, behind their own
+     * lines gate, which implies the plain one (2 * lines <= empty). */
+    if ((r->n & 1) && !pairing_breakable_may(r, b))
+        return kn->pairing_witness && pairing_witness_slack(r, b) >= kn->pairing_witness_slack ? KN_PAIRS_WITNESS
+                                                                                              : KN_PAIRS_NONE;
+    return !lines_gated(r, kn) || pairing_lines_may(r, b) ? KN_PAIRS_PLAIN : KN_PAIRS_NONE;
 }
 
-bool kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
-{
-    if ((r->n & 1) && !odd_pairs_may(r, kn, b)) return false;
-    return !lines_gated(r, kn) || pairing_lines_may(r, b);
-}
-
-/* The pairing search itself, past the gates (kn_chaos_pairs). */
-static bool chaos_pairs_search(const Rules *r, const Knowledge *kn, Board b)
+bool kn_chaos_pairs_quicked(const Rules *r, const Knowledge *kn, Board b, KnPairs form)
 {
     /* Pairing needs Order to move on an even number of empty cells or Chaos
      * on an odd one: on an even board that is every position. On an odd
      * board, none: there the search looks for the breakable form, which
-     * needs no parity (pairing.h); where a window is live for both
-     * symbols, only with witnesses, and only past their lines gate. */
-    if (r->n & 1) {
-        if (pairing_breakable_may(r, b)) return pairing_search(r, b, KN_PAIRING_ODD * kn->pairing, NULL);
-        return kn->pairing_witness && pairing_witness_lines_may(r, b) &&
-               pairing_search_with(r, b, KN_PAIRING_ODD * kn->pairing, true, NULL);
-    }
+     * needs no parity (pairing.h), with witnesses where kn_pairs_quick
+     * found a window live for both symbols. */
+    if (form == KN_PAIRS_NONE) return false;
+    if (r->n & 1) return pairing_search_with(r, b, KN_PAIRING_ODD * kn->pairing, form == KN_PAIRS_WITNESS, NULL);
     if (r->rules == RULES_EXACT_END) /* same pairs too (pairing.h) */
         return pairing_search(r, b, KN_PAIRING_EXACT_END * kn->pairing, NULL);
     KnScan sc; /* only the live list: pairing reads nothing else */
@@ -264,19 +271,10 @@ static bool chaos_pairs_search(const Rules *r, const Knowledge *kn, Board b)
 
 bool kn_chaos_pairs(const Rules *r, const Knowledge *kn, Board b)
 {
-    if (!kn->pairing) return false;
-    /* The lines gate (pairing.h): no pairing of any form exists when it
-     * fails, so it changes no answer below; kn->pairing_lines off is only
-     * for measuring it and for the tests' with/without comparison. */
-    if (lines_gated(r, kn) && !pairing_lines_may(r, b)) return false;
-    return chaos_pairs_search(r, kn, b);
-}
-
-bool kn_chaos_pairs_quicked(const Rules *r, const Knowledge *kn, Board b)
-{
-    /* kn_pairs_quick held, and it holds the lines gate (the one place it
-     * runs on this path: counting the lines twice cost a scan per test) */
-    return kn->pairing && chaos_pairs_search(r, kn, b);
+    /* The gates (pairing.h) change no answer: no pairing of the form they
+     * rule out exists; kn->pairing_lines off is only for measuring the
+     * lines gate and for the tests' with/without comparison. */
+    return kn_chaos_pairs_quicked(r, kn, b, kn_pairs_quick(r, kn, b));
 }
 
 /* Whether keys fill dead cells (knowledge.h: row 7 of the X word holds

@@ -91,7 +91,18 @@ typedef struct {
     bool pairing_witness; /* odd boards: where a window is live for both
                            * symbols, the breakable form with witnesses
                            * (pairing.h), behind its own lines gate */
+    int pairing_witness_slack; /* ... only where that gate passes with at
+                                * least this many empty cells to spare
+                                * (pairing_witness_slack). A heuristic, never
+                                * a soundness matter: with less slack the
+                                * search nearly always spends its budget and
+                                * fails (knowledge.c has the figures); 0 =
+                                * wherever the gate passes */
 } Knowledge;
+
+/* The default of Knowledge.pairing_witness_slack (dfpn_default_config):
+ * measured in knowledge.c, above kn_pairs_quick. */
+enum { KN_WITNESS_SLACK = 7 };
 
 /* One pass over the windows (the engine's rules_scan) and the live list. */
 typedef struct {
@@ -142,17 +153,24 @@ static inline bool kn_pairs_may(const Rules *r, const Knowledge *kn, int nlive)
     return kn->pairing && (nlive <= kn->pairing_live || r->rules == RULES_EXACT_END || (r->n & 1));
 }
 
-/* A cheap "no" for kn_chaos_pairs at b, before the work around it (its
- * memo, a prefetch): on odd boards, a window live for both symbols rules
- * out the breakable form (pairing_breakable_may); with kn->pairing_lines,
- * under exact-end and on odd boards, the lines gate (pairing_lines_may:
- * too few empty cells for one pair on each line with a live window) rules
- * out every form. Else true. */
-bool kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b);
+/* Which pairing search kn_chaos_pairs may need at b, by cheap tests
+ * before the work around it (its memo, a prefetch):
+ *   KN_PAIRS_NONE     no pairing can hold (or kn->pairing is off);
+ *   KN_PAIRS_PLAIN    search without witnesses;
+ *   KN_PAIRS_WITNESS  on an odd board where a window is live for both
+ *                     symbols (pairing_breakable_may fails): only the form
+ *                     with witnesses can hold, past its lines gate
+ *                     (pairing_witness_slack, with kn->pairing_witness, at
+ *                     least kn->pairing_witness_slack).
+ * With kn->pairing_lines, under exact-end and on odd boards, the lines
+ * gate (pairing_lines_may: too few empty cells for one pair on each line
+ * with a live window) rules out every form; the witnesses' gate implies it. */
+typedef enum { KN_PAIRS_NONE, KN_PAIRS_PLAIN, KN_PAIRS_WITNESS } KnPairs;
+KnPairs kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b);
 
-/* kn_chaos_pairs at a position where kn_pairs_quick(r, kn, b) was true:
- * the same answer without its gates again (dfpn_kernel_chaos_pairs). */
-bool kn_chaos_pairs_quicked(const Rules *r, const Knowledge *kn, Board b);
+/* kn_chaos_pairs with the form kn_pairs_quick(r, kn, b) gave: the same
+ * answer without its gates again (dfpn_kernel_chaos_pairs). */
+bool kn_chaos_pairs_quicked(const Rules *r, const Knowledge *kn, Board b, KnPairs form);
 
 /* exact-end: a window all S whose ends on the board all hold the other
  * symbol, a run of exactly k that nothing can change any more (above). */

@@ -300,7 +300,7 @@ bool pairing_breakable_may(const Rules *r, Board b)
     return true;
 }
 
-bool pairing_witness_lines_may(const Rules *r, Board b)
+int pairing_witness_slack(const Rules *r, Board b)
 {
     const uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
     uint64_t lines = 0, both = 0;
@@ -310,7 +310,7 @@ bool pairing_witness_lines_may(const Rules *r, Board b)
         both |= live == 3 ? r->line_bit[i] : 0;
     }
     int empty = __builtin_popcountll(r->cells & ~(x | o));
-    return 2 * __builtin_popcountll(lines) + (__builtin_popcountll(both) + 3) / 4 <= empty;
+    return empty - (2 * __builtin_popcountll(lines) + (__builtin_popcountll(both) + 3) / 4);
 }
 
 bool pairing_lines_may(const Rules *r, Board b)

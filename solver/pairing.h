@@ -226,8 +226,12 @@ bool pairing_lines_may(const Rules *r, Board b);
  * search with witnesses need not run. It holds wherever the form holds,
  * so it changes no answer, only the time. On 7x7 k = 6 (20 lines) it
  * leaves at most 4 pieces with every line live both ways, against 9 for
- * the plain gate. */
-bool pairing_witness_lines_may(const Rules *r, Board b);
+ * the plain gate.
+ * pairing_witness_slack gives the margin, empty cells - (2 x L +
+ * ceil(L2 / 4)): negative when the gate fails. The search's nodes ask for
+ * more than 0 (Knowledge.pairing_witness_slack, a heuristic). */
+int pairing_witness_slack(const Rules *r, Board b);
+static inline bool pairing_witness_lines_may(const Rules *r, Board b) { return pairing_witness_slack(r, b) >= 0; }
 
 /* The count itself, for a caller that has the lines (RulesScan.live_lines)
  * and the number of empty cells. */
