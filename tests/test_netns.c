@@ -491,6 +491,16 @@ Test(netns, host_killed_then_resume)
         cr_log_info("host %d %s: the run ended %.1f s after", host, cut ? "cut off and killed" : "killed", r.seconds);
         crun_free(&r);
     }
+    /* The rerun on a new cluster: what it checks is the store, and the
+     * cut run's namespaces keep the kernel's state of that network fault
+     * (neighbour entries, sockets the killed processes left) that a run
+     * resumed on a repaired cluster does not meet. On the old cluster the
+     * rerun twice printed nothing within mpirun's 90 s (on the CI's
+     * machine, and once in 20 runs here under heavy load): not one of the
+     * progress lines rank 0 prints every 5 s once its search runs. Not
+     * understood; dump_hosts shows such a run if it happens again. */
+    cluster_down(&cl);
+    cluster_up(&cl, 3, -1);
     CRun again;
     RunOpts oa = {.store = store, .kill_host = -1};
     crun(&again, &cl, 5, &oa, "jobs", "--no-centre", "--job-nodes", "2000", "--job-tt-mb", "4", "--store", store,
