@@ -17,7 +17,7 @@ enum { DFPN_ROOT_PAIRING = 20000 };
 
 DfpnConfig dfpn_default_config(void)
 {
-    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .center_first = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12, .threat_plies = THREATS_DEFAULT_PLIES, .threat_nodes = THREATS_DEFAULT_NODES, .pairing_lines = true, .pairing_witness = true, .pairing_witness_slack = KN_WITNESS_SLACK}};
+    return (DfpnConfig){.epsilon = 0.5, .chaos_pn_moves = true, .order_dn_moves = true, .center_first = true, .kn = {.threats = true, .dead_cells = true, .sym_pieces = 8, .pairing = 32, .centre = true, .pairing_live = 12, .threat_plies = THREATS_DEFAULT_PLIES, .threat_nodes = THREATS_DEFAULT_NODES, .pairing_lines = true, .pairing_witness = true, .pairing_witness_slack = KN_WITNESS_SLACK_BY_BOARD}};
 }
 
 void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)

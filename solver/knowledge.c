@@ -12,8 +12,17 @@
 enum { KN_PAIRING_EXACT_END = 8 };
 
 /* On odd boards (the breakable form, at every node as under exact-end),
- * this many times the budget. */
-enum { KN_PAIRING_ODD = 1 };
+ * this many times the budget: a pairing there needs about one step per
+ * line (20 on 7x7 k = 6), and most that were found took 16 or more of 32.
+ * 7x7 k = 6 `original`, one thread, slack 7 (below), machine busy with two
+ * other runs at nice 19; budget 32 / 64 / 96:
+ *   X b2: 113 923 / 66 076 / 48 840 nodes, 13.8 / 12.8 / 10.5 s
+ *   X c3: 213 808 / 84 947 / 59 641 nodes, 24.7 / 12.7 / 14.0 s
+ *   X d4:  84 063 / 47 758 / 35 015 nodes, 11.9 / 11.2 / 10.8 s
+ *   X d3: (428 074 nodes, 95 s at nice 19) / 142 958 / 121 261 nodes,
+ *         33.8 / 39.2 s
+ * and with 64, slack 5 or 9 instead of 7 took 1.5 to 4 times as long. */
+enum { KN_PAIRING_ODD = 2 };
 
 /* A KnScan is the engine's window scan (rules_scan: fours, four makers,
  * live cells) under the rule-set adjustment below, plus the list of live
@@ -229,18 +238,28 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
 }
 
-/* Why the search with witnesses waits for slack (KN_WITNESS_SLACK): on
- * 7x7 k = 6 after X d4 the nodes tried it 5.37 M times for 83 844 nodes
- * (every child of every expanded node), and 95 % of the tries spent the
- * whole 32-step budget. By the slack of pairing_witness_slack the tries
- * that found a pairing were 3.1 K of 3.4 M at slack 0..6, and 257 K of
- * 2.0 M at 7 and more. Nodes and seconds (one thread, 256 MiB, the
+/* Why the search with witnesses waits for slack on 7x7: on 7x7 k = 6
+ * after X d4 the nodes tried it 5.37 M times for 83 844 nodes (every
+ * child of every expanded node), and 95 % of the tries spent the whole
+ * 32-step budget. By the slack of pairing_witness_slack the tries that
+ * found a pairing were 3.1 K of 3.4 M at slack 0..6, and 257 K of 2.0 M at
+ * 7 and more. Nodes and seconds (one thread, 256 MiB, budget 32, the
  * machine busy with other runs, so the seconds are rough), slack 0 / 7 / 9:
  *   X d4:  83 844 / 84 063 / 412 545 nodes
  *   X b2:  81 270 / 113 923 / 918 396 nodes, 25.8 / 8.0 / 51.4 s
  *   X c3: 209 192 / 213 808 / 734 977 nodes, 66.4 / 20.9 / 24.8 s
+ * On 5x5 (12 lines, 25 cells) slack that large almost never comes, and
+ * the tries are cheap: the empty 5x5 board with k = 5 (`original`, budget
+ * 64) took 1 735 nodes with slack 0, 5 652 with 2, 307 273 with 4 and
+ * 1 872 798 with 7. Hence a slack per board: 0 up to 5x5, 7 from 7x7 on.
  * Which tries run changes only the nodes, never a value: a pairing found
  * is checked as ever, and one not looked for proves nothing either way. */
+static inline int witness_slack(const Rules *r, const Knowledge *kn)
+{
+    if (kn->pairing_witness_slack != KN_WITNESS_SLACK_BY_BOARD) return kn->pairing_witness_slack;
+    return r->n >= 7 ? 7 : 0;
+}
+
 KnPairs kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
 {
     if (!kn->pairing) return KN_PAIRS_NONE;
@@ -248,8 +267,8 @@ KnPairs kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)
      * window is live for both symbols; else with them, behind their own
      * lines gate, which implies the plain one (2 * lines <= empty). */
     if ((r->n & 1) && !pairing_breakable_may(r, b))
-        return kn->pairing_witness && pairing_witness_slack(r, b) >= kn->pairing_witness_slack ? KN_PAIRS_WITNESS
-                                                                                              : KN_PAIRS_NONE;
+        return kn->pairing_witness && pairing_witness_slack(r, b) >= witness_slack(r, kn) ? KN_PAIRS_WITNESS
+                                                                                          : KN_PAIRS_NONE;
     return !lines_gated(r, kn) || pairing_lines_may(r, b) ? KN_PAIRS_PLAIN : KN_PAIRS_NONE;
 }
 

@@ -93,16 +93,19 @@ typedef struct {
                            * (pairing.h), behind its own lines gate */
     int pairing_witness_slack; /* ... only where that gate passes with at
                                 * least this many empty cells to spare
-                                * (pairing_witness_slack). A heuristic, never
-                                * a soundness matter: with less slack the
-                                * search nearly always spends its budget and
-                                * fails (knowledge.c has the figures); 0 =
+                                * (pairing_witness_slack; -1: the board's
+                                * own, KN_WITNESS_SLACK_BY_BOARD). A
+                                * heuristic, never a soundness matter: on
+                                * 7x7, with less slack the search nearly
+                                * always spends its budget and fails
+                                * (knowledge.c has the figures); 0 =
                                 * wherever the gate passes */
 } Knowledge;
 
-/* The default of Knowledge.pairing_witness_slack (dfpn_default_config):
- * measured in knowledge.c, above kn_pairs_quick. */
-enum { KN_WITNESS_SLACK = 7 };
+/* Knowledge.pairing_witness_slack's default (dfpn_default_config): the
+ * board's own (witness_slack in knowledge.c: 0 on 5x5, 7 on 7x7), measured in
+ * knowledge.c above kn_pairs_quick. */
+enum { KN_WITNESS_SLACK_BY_BOARD = -1 };
 
 /* One pass over the windows (the engine's rules_scan) and the live list. */
 typedef struct {

@@ -23,6 +23,8 @@ Test(cli_solve, rejects_bad_options)
     expect_reject("--time-limit", "solve", "--time-limit", "-3");
     expect_reject("--search", "solve", "--search", "magic");
     expect_reject("--epsilon", "solve", "--epsilon", "x");
+    expect_reject("--witness-slack", "solve", "--witness-slack", "-1");
+    expect_reject("--witness-slack", "solve", "--witness-slack", "65");
     expect_reject("log file", "solve", "--log", "/nonexistent-dir/log.csv");
     expect_reject("proof file", "solve", "--proof", "/nonexistent-dir/p.txt");
 }

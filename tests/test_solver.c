@@ -529,9 +529,9 @@ Test(solver, certificates_from_a_tiny_table, .timeout = 600)
  * odd boards: with them and without (kn.pairing_witness), df-pn gives the
  * brute force's value on random 5x5 k = 5 and 7x7 k = 7 positions, and
  * the certificates written with them verify. With them wherever their
- * lines gate passes (slack 0: the default's slack of 7 leaves few such
- * nodes on these small boards), and they must have decided something, or
- * nothing was tested: fewer nodes with them on some positions. */
+ * lines gate passes (slack 0: the default's slack of 7 on 7x7 leaves few
+ * such nodes on positions this small), and they must have decided
+ * something, or nothing was tested: fewer nodes on some positions. */
 Test(solver, witness_pairs_mid_search, .timeout = 600)
 {
     static const RandomCase cases[] = {{5, 5, 13, 14, 8}, {7, 7, 8, 10, 6}};
