@@ -327,6 +327,9 @@ bool pairing_find(const Rules *r, Board b, int budget, PairSet *out)
 
 bool pairing_search(const Rules *r, Board b, int budget, PairSet *out)
 {
+    /* without parity only the breakable form can hold: the usual failure,
+     * found before the finder is set up */
+    if (!pairing_parity(r, b) && !pairing_breakable_may(r, b)) return false;
     return pairing_search_with(r, b, budget, false, out);
 }
 
@@ -336,7 +339,6 @@ bool pairing_search_with(const Rules *r, Board b, int budget, bool witnesses, Pa
     Finder f;
     f.brk = !pairing_parity(r, b); /* no parity: the breakable form */
     f.wit = f.brk && witnesses;
-    if (f.brk && !f.wit && !pairing_breakable_may(r, b)) return false; /* the usual failure, found first */
     const bool same = r->rules == RULES_EXACT_END && !f.brk;
     memset(f.in, 0, sizeof f.in);
     memset(f.at_end, 0, sizeof f.at_end);

@@ -238,13 +238,15 @@ static inline bool pairing_witness_lines_may(const Rules *r, Board b) { return p
 static inline bool pairing_lines_enough(uint64_t lines, int empty) { return 2 * __builtin_popcountll(lines) <= empty; }
 
 /* The search behind pairing_find, without the lines gate; with witnesses
- * or not (below). The search's nodes take it without witnesses
- * (knowledge.c), after pairing_breakable_may: most odd-board positions
- * fail that first test at once. */
+ * or not (below). Without witnesses and without parity it finds nothing
+ * where pairing_breakable_may fails, but does not ask it first: the
+ * search's nodes (knowledge.c) have asked already, and most odd-board
+ * positions fail that first test at once. */
 bool pairing_search_with(const Rules *r, Board b, int budget, bool witnesses, PairSet *out);
 
-/* pairing_search_with without witnesses: for tests (the gate's
- * with/without comparison) and for callers that asked the gate already. */
+/* pairing_search_with without witnesses, after pairing_breakable_may
+ * where there is no parity: for tests (the gate's with/without
+ * comparison) and for callers that asked the lines gate already. */
 bool pairing_search(const Rules *r, Board b, int budget, PairSet *out);
 
 /* A pairing for the ongoing position b, within budget steps (after the
