@@ -207,6 +207,11 @@ typedef struct {
     int nlive;          /* windows live for X or for O */
     uint64_t live_lines; /* rules_scan_lines only (else 0): the lines (as
                           * line_bit) holding a window live for X or O */
+    uint64_t both_lines; /* rules_scan_lines only (else 0): the lines holding
+                          * a window live for X and for O */
+    bool clear;          /* rules_scan_lines only (else false): some window
+                          * has no piece in it (nor on its ends when ends
+                          * matter) */
 } RulesScan;
 
 /* The scan for pieces x and o, with or without the ends (exact rule sets
@@ -222,7 +227,7 @@ static inline __attribute__((always_inline)) RulesScan rules_scan_with(const Rul
 {
     const uint64_t occ = x | o;
     const int nwin = r->nwin;
-    uint64_t live = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0, lines = 0;
+    uint64_t live = 0, wx = 0, wo = 0, mx = 0, mo = 0, nlive = 0, lines = 0, both = 0, clear = 0;
     for (int i = 0; i < nwin; i++) {
         uint64_t w = r->win[i], e = ends_matter ? r->ends[i] : 0;
         uint64_t lx = -(uint64_t)((o & w) == 0 && (x & e) == 0); /* live for X: all ones */
@@ -236,9 +241,13 @@ static inline __attribute__((always_inline)) RulesScan rules_scan_with(const Rul
         mx |= lx & two;
         mo |= lo & two;
         nlive += (lx | lo) & 1;
-        if (want_lines) lines |= (lx | lo) & r->line_bit[i];
+        if (want_lines) {
+            lines |= (lx | lo) & r->line_bit[i];
+            both |= lx & lo & r->line_bit[i];
+            clear |= ((w | e) & occ) == 0;
+        }
     }
-    return (RulesScan){{wx, wo}, {mx, mo}, live, (int)nlive, lines};
+    return (RulesScan){{wx, wo}, {mx, mo}, live, (int)nlive, lines, both, clear != 0};
 }
 
 /* The scan under r's rule set: the loop compiled twice, since the original

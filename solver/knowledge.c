@@ -171,6 +171,46 @@ static inline bool lines_gated(const Rules *r, const Knowledge *kn)
     return kn->pairing && kn->pairing_lines && (r->rules == RULES_EXACT_END || (r->n & 1));
 }
 
+/* Why the search with witnesses waits for slack on 7x7: on 7x7 k = 6
+ * after X d4 the nodes tried it 5.37 M times for 83 844 nodes (every
+ * child of every expanded node), and 95 % of the tries spent the whole
+ * 32-step budget. By the slack of pairing_witness_slack the tries that
+ * found a pairing were 3.1 K of 3.4 M at slack 0..6, and 257 K of 2.0 M at
+ * 7 and more. Nodes and seconds (one thread, 256 MiB, budget 32, the
+ * machine busy with other runs, so the seconds are rough), slack 0 / 7 / 9:
+ *   X d4:  83 844 / 84 063 / 412 545 nodes
+ *   X b2:  81 270 / 113 923 / 918 396 nodes, 25.8 / 8.0 / 51.4 s
+ *   X c3: 209 192 / 213 808 / 734 977 nodes, 66.4 / 20.9 / 24.8 s
+ * On 5x5 (12 lines, 25 cells) slack that large almost never comes, and
+ * the tries are cheap: the empty 5x5 board with k = 5 (`original`, budget
+ * 64) took 1 735 nodes with slack 0, 5 652 with 2, 307 273 with 4 and
+ * 1 872 798 with 7. Hence a slack per board: 0 up to 5x5, 7 from 7x7 on.
+ * Which tries run changes only the nodes, never a value: a pairing found
+ * is checked as ever, and one not looked for proves nothing either way. */
+static inline int witness_slack(const Rules *r, const Knowledge *kn)
+{
+    if (kn->pairing_witness_slack != KN_WITNESS_SLACK_BY_BOARD) return kn->pairing_witness_slack;
+    return r->n >= 7 ? 7 : 0;
+}
+
+/* kn_pairs_quick's KN_PAIRS_NONE, read from kn_node's scan with its lines
+ * (sc: rules_scan_lines, nempty empty cells) instead of two scans of its
+ * own: on an odd board, a window clear of pieces (pairing_breakable_may
+ * fails) leaves only the form with witnesses, behind its slack; else the
+ * lines gate where it is on. Why: on 7x7 k = 6 pairing_witness_slack's own
+ * scan, run for every new child, took 19 % of the search's time (perf,
+ * X c1, 60 s). The same definitions as pairing.c's (a window live for S,
+ * its line_bit, its ends when ends matter), so the same answer; the test
+ * solver::kn_node_pairs_gate_is_kn_pairs_quick checks it on random
+ * positions of every odd and even board and rule set. */
+static bool pairs_none(const Rules *r, const Knowledge *kn, const RulesScan *sc, int nempty)
+{
+    if ((r->n & 1) && sc->clear)
+        return !kn->pairing_witness ||
+               pairing_witness_margin(sc->live_lines, sc->both_lines, nempty) < witness_slack(r, kn);
+    return lines_gated(r, kn) && !pairing_lines_enough(sc->live_lines, nempty);
+}
+
 void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
 {
     Board b = board_regs(bin); /* see board_regs: a stall otherwise */
@@ -195,11 +235,12 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
      * the lines gate (pairing.h) it can fail, the scan counts the lines
      * too, sparing the pairing test a scan of its own. */
     int nempty = __builtin_popcountll(empty);
-    bool lines = lines_gated(r, kn) && 2 * r->nlines > nempty;
+    bool odd = kn->pairing && (r->n & 1);
+    bool lines = odd || (lines_gated(r, kn) && 2 * r->nlines > nempty);
     RulesScan sc = lines ? rules_scan_lines(r, b.s[PIECE_X], b.s[PIECE_O]) : rules_scan(r, b.s[PIECE_X], b.s[PIECE_O]);
     scan_adjust(r, b, &sc);
     out->nlive = sc.nlive;
-    out->no_pairing = lines && !pairing_lines_enough(sc.live_lines, nempty);
+    out->no_pairing = lines && pairs_none(r, kn, &sc, nempty);
     uint64_t cand = empty;
     if (kn->dead_cells) {
         cand = empty & sc.live_cells;
@@ -236,28 +277,6 @@ void kn_node(const Rules *r, const Knowledge *kn, Board bin, KnNode *out)
         }
     }
     out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]) + out->tempo;
-}
-
-/* Why the search with witnesses waits for slack on 7x7: on 7x7 k = 6
- * after X d4 the nodes tried it 5.37 M times for 83 844 nodes (every
- * child of every expanded node), and 95 % of the tries spent the whole
- * 32-step budget. By the slack of pairing_witness_slack the tries that
- * found a pairing were 3.1 K of 3.4 M at slack 0..6, and 257 K of 2.0 M at
- * 7 and more. Nodes and seconds (one thread, 256 MiB, budget 32, the
- * machine busy with other runs, so the seconds are rough), slack 0 / 7 / 9:
- *   X d4:  83 844 / 84 063 / 412 545 nodes
- *   X b2:  81 270 / 113 923 / 918 396 nodes, 25.8 / 8.0 / 51.4 s
- *   X c3: 209 192 / 213 808 / 734 977 nodes, 66.4 / 20.9 / 24.8 s
- * On 5x5 (12 lines, 25 cells) slack that large almost never comes, and
- * the tries are cheap: the empty 5x5 board with k = 5 (`original`, budget
- * 64) took 1 735 nodes with slack 0, 5 652 with 2, 307 273 with 4 and
- * 1 872 798 with 7. Hence a slack per board: 0 up to 5x5, 7 from 7x7 on.
- * Which tries run changes only the nodes, never a value: a pairing found
- * is checked as ever, and one not looked for proves nothing either way. */
-static inline int witness_slack(const Rules *r, const Knowledge *kn)
-{
-    if (kn->pairing_witness_slack != KN_WITNESS_SLACK_BY_BOARD) return kn->pairing_witness_slack;
-    return r->n >= 7 ? 7 : 0;
 }
 
 KnPairs kn_pairs_quick(const Rules *r, const Knowledge *kn, Board b)

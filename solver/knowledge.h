@@ -131,10 +131,11 @@ typedef struct {
     int nmoves;
     uint64_t dead;    /* dead empty cells */
     int nlive;        /* live windows; -1 when not counted (no scan) */
-    bool no_pairing;  /* left open, with kn->pairing and kn->pairing_lines,
-                       * under exact-end or on an odd board: the lines gate
-                       * failed (pairing.h), so kn_chaos_pairs is false here
-                       * and callers may skip it (the same scan) */
+    bool no_pairing;  /* left open, with kn->pairing, under exact-end or on
+                       * an odd board: kn_pairs_quick's gates fail (the lines
+                       * gate, or on an odd board the witness slack; pairing.h,
+                       * knowledge.c pairs_none), so kn_chaos_pairs is false
+                       * here and callers may skip it (the same scan) */
     uint64_t maker[2]; /* Order to move, left open with the fours knowledge on:
                         * the cells where S makes a four (no four stands), for
                         * the threat search (threats.h); else 0 */

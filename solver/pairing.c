@@ -309,8 +309,7 @@ int pairing_witness_slack(const Rules *r, Board b)
         lines |= live ? r->line_bit[i] : 0;
         both |= live == 3 ? r->line_bit[i] : 0;
     }
-    int empty = __builtin_popcountll(r->cells & ~(x | o));
-    return empty - (2 * __builtin_popcountll(lines) + (__builtin_popcountll(both) + 3) / 4);
+    return pairing_witness_margin(lines, both, __builtin_popcountll(r->cells & ~(x | o)));
 }
 
 bool pairing_lines_may(const Rules *r, Board b)

@@ -231,6 +231,13 @@ bool pairing_lines_may(const Rules *r, Board b);
  * ceil(L2 / 4)): negative when the gate fails. The search's nodes ask for
  * more than 0 (Knowledge.pairing_witness_slack, a heuristic). */
 int pairing_witness_slack(const Rules *r, Board b);
+
+/* The margin itself, for a caller that has the lines (RulesScan.live_lines
+ * and both_lines) and the number of empty cells. */
+static inline int pairing_witness_margin(uint64_t lines, uint64_t both, int empty)
+{
+    return empty - (2 * __builtin_popcountll(lines) + (__builtin_popcountll(both) + 3) / 4);
+}
 static inline bool pairing_witness_lines_may(const Rules *r, Board b) { return pairing_witness_slack(r, b) >= 0; }
 
 /* The count itself, for a caller that has the lines (RulesScan.live_lines)
