@@ -142,6 +142,7 @@ bool pairing_opposite(const uint64_t *in, int nin, int budget)
 typedef struct {
     int nw, budget;
     bool brk, wit;
+    bool any_ends; /* some window has empty ends (same pairs allowed) */
     uint64_t free[64], ends[64]; /* each live window's empty cells and empty ends */
     uint64_t in[64], at_end[64];
     uint64_t lean[2], two; /* windows live for X only, O only, both */
@@ -188,12 +189,41 @@ static int breakable_ways(const Finder *f, uint64_t fr, uint64_t used, int limit
     return ways;
 }
 
-/* Do the witnesses of the pairs chosen so far (depth of them) keep a cell
- * outside the used cells u? */
-static bool witnesses_left(const Finder *f, int depth, uint64_t u)
+/* What a next pair may not take, so that the witnesses of the pairs chosen
+ * so far (depth of them) keep a cell outside the used cells: a pair {a, b}
+ * leaves pair d none exactly when d's witnesses outside `used` lie in
+ * {a, b}, so one such cell (one1) or two (two[], exactly {a, b}) bars it.
+ * Read once a step instead of a walk over the chosen pairs for each of its
+ * options. Returns false when some pair has no witness left at all (not
+ * after a step that kept them: find_from's invariant). */
+typedef struct {
+    uint64_t one1;
+    int ntwo;
+    uint64_t two[PAIRING_MAX];
+} Barred;
+
+static bool witnesses_barred(const Finder *f, int depth, uint64_t used, Barred *bar)
 {
-    for (int d = 0; d < depth; d++)
-        if (f->need[d] && (f->need[d] & ~u) == 0) return false;
+    bar->one1 = 0;
+    bar->ntwo = 0;
+    for (int d = 0; d < depth; d++) {
+        if (!f->need[d]) continue;
+        uint64_t rem = f->need[d] & ~used;
+        int c = __builtin_popcountll(rem);
+        if (c == 0) return false;
+        if (c == 1) bar->one1 |= rem;
+        if (c == 2) bar->two[bar->ntwo++] = rem;
+    }
+    return true;
+}
+
+/* Do the witnesses of the pairs chosen so far keep a cell outside the
+ * pair ab (two cells) too? */
+static inline bool witnesses_left(const Barred *bar, uint64_t ab)
+{
+    if (ab & bar->one1) return false;
+    for (int t = 0; t < bar->ntwo; t++)
+        if (bar->two[t] == ab) return false;
     return true;
 }
 
@@ -221,6 +251,22 @@ typedef struct {
  * is covered first, never what is accepted. */
 static int tightest(const Finder *f, uint64_t open, uint64_t used, int *ways)
 {
+    if (!f->any_ends && !(f->brk && !f->wit)) {
+        /* The count is nf (nf - 1) / 2, 0 for nf < 2 and rising after: the
+         * least nf picks the same window (the first of the least), without
+         * the multiplications' chain; measured below (tightest_cells). */
+        int best = -1, fewest = 64;
+        for (uint64_t o = open; o;) {
+            int i = bb_pop(&o), nf = __builtin_popcountll(f->free[i] & ~used);
+            if (nf < fewest) {
+                fewest = nf;
+                best = i;
+                if (nf < 2) break;
+            }
+        }
+        *ways = fewest * (fewest - 1) / 2;
+        return best;
+    }
     int best = -1, fewest = 1 << 30;
     for (uint64_t o = open; o;) {
         int i = bb_pop(&o);
@@ -278,9 +324,13 @@ static bool find_from(Finder *f, uint64_t open, uint64_t used, int depth)
     /* A window has at most 8 cells and 2 ends: 28 + 16 ways. */
     Option opt[28 + 16];
     int n = options(f, i, open, used, opt);
+    Barred bar;
+    bar.one1 = 0;
+    bar.ntwo = 0;
+    if (f->wit && !witnesses_barred(f, depth, used, &bar)) return false;
     for (int j = 0; j < n; j++) {
-        uint64_t u = used | (1ULL << opt[j].a) | (1ULL << opt[j].b);
-        if (f->wit && !witnesses_left(f, depth, u)) continue; /* (opt[j].need avoids u already) */
+        uint64_t ab = (1ULL << opt[j].a) | (1ULL << opt[j].b), u = used | ab;
+        if (f->wit && !witnesses_left(&bar, ab)) continue; /* (opt[j].need avoids u already) */
         if (f->out) f->out->p[depth] = (PairingPair){opt[j].a, opt[j].b, opt[j].same};
         f->need[depth] = opt[j].need;
         if (find_from(f, open & ~opt[j].cov, u, depth + 1)) return true;
@@ -343,6 +393,7 @@ bool pairing_search_with(const Rules *r, Board b, int budget, bool witnesses, Pa
     memset(f.at_end, 0, sizeof f.at_end);
     f.lean[0] = f.lean[1] = f.two = 0;
     f.nw = 0;
+    f.any_ends = false;
     f.budget = budget;
     f.out = out;
     for (int i = 0; i < r->nwin; i++) {
@@ -354,6 +405,7 @@ bool pairing_search_with(const Rules *r, Board b, int budget, bool witnesses, Pa
         else if (f.brk) f.lean[live - 1] |= 1ULL << f.nw;
         f.free[f.nw] = w & ~occ;
         f.ends[f.nw] = same ? e & ~occ : 0;
+        f.any_ends |= f.ends[f.nw] != 0;
         for (uint64_t c = f.free[f.nw]; c;) f.in[bb_pop(&c)] |= 1ULL << f.nw;
         for (uint64_t c = f.ends[f.nw]; c;) f.at_end[bb_pop(&c)] |= 1ULL << f.nw;
         f.nw++;

@@ -9,240 +9,10 @@
 
 #include "../solver/pairing.h"
 #include "brute.h"
+#include "tpair.h"
 #include "testlib.h"
 
 TestSuite(pairing, .timeout = 600);
-
-/* ---- The tests' own windows and pairings, on RefPos cells (r * n + c) ---- */
-
-typedef struct {
-    int nw, len[400];
-    int cell[400][8];
-    int end[400][2], nend[400];
-} Windows;
-
-static void windows(int n, int k, Windows *w)
-{
-    static const int dir[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    w->nw = 0;
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++)
-            for (int d = 0; d < 4; d++) {
-                int dr = dir[d][0], dc = dir[d][1], er = r + (k - 1) * dr, ec = c + (k - 1) * dc;
-                if (er < 0 || er >= n || ec < 0 || ec >= n) continue;
-                int i = w->nw++;
-                for (int j = 0; j < k; j++) w->cell[i][j] = (r + j * dr) * n + c + j * dc;
-                w->len[i] = k;
-                w->nend[i] = 0;
-                int br = r - dr, bc = c - dc, ar = er + dr, ac = ec + dc;
-                if (br >= 0 && br < n && bc >= 0 && bc < n) w->end[i][w->nend[i]++] = br * n + bc;
-                if (ar >= 0 && ar < n && ac >= 0 && ac < n) w->end[i][w->nend[i]++] = ar * n + ac;
-            }
-}
-
-/* Can window i still become a winning line (for X or for O)? */
-static bool live(const RefPos *p, const Windows *w, int i)
-{
-    for (int s = 0; s < 2; s++) {
-        char me = "XO"[s], other = "OX"[s];
-        bool ok = true;
-        for (int j = 0; j < w->len[i] && ok; j++) ok = p->cell[w->cell[i][j]] != other;
-        if (p->rules != REF_ORIGINAL)
-            for (int j = 0; j < w->nend[i] && ok; j++) ok = p->cell[w->end[i][j]] != me;
-        if (ok) return true;
-    }
-    return false;
-}
-
-static bool in_window(const Windows *w, int i, int cell)
-{
-    for (int j = 0; j < w->len[i]; j++)
-        if (w->cell[i][j] == cell) return true;
-    return false;
-}
-
-static bool at_end(const Windows *w, int i, int cell)
-{
-    for (int j = 0; j < w->nend[i]; j++)
-        if (w->end[i][j] == cell) return true;
-    return false;
-}
-
-typedef struct {
-    int n, a[32], b[32];
-    bool same[32];
-} TPairs;
-
-static bool covered(const Windows *w, int i, const TPairs *t)
-{
-    for (int j = 0; j < t->n; j++) {
-        if (!t->same[j] && in_window(w, i, t->a[j]) && in_window(w, i, t->b[j])) return true;
-        if (t->same[j] && ((in_window(w, i, t->a[j]) && at_end(w, i, t->b[j])) ||
-                           (in_window(w, i, t->b[j]) && at_end(w, i, t->a[j]))))
-            return true;
-    }
-    return false;
-}
-
-/* Is t a pairing of p (disjoint empty cells, every live window covered;
- * parity apart)? */
-static bool tp_valid(const RefPos *p, const Windows *w, const TPairs *t)
-{
-    char used[64] = {0};
-    for (int j = 0; j < t->n; j++) {
-        int a = t->a[j], b = t->b[j];
-        if (a == b || p->cell[a] != '.' || p->cell[b] != '.' || used[a] || used[b]) return false;
-        used[a] = used[b] = 1;
-    }
-    for (int i = 0; i < w->nw; i++)
-        if (live(p, w, i) && !covered(w, i, t)) return false;
-    return true;
-}
-
-/* Is window i live for symbol s (0: X, 1: O)? */
-static bool live_for(const RefPos *p, const Windows *w, int i, int s)
-{
-    char me = "XO"[s], other = "OX"[s];
-    for (int j = 0; j < w->len[i]; j++)
-        if (p->cell[w->cell[i][j]] == other) return false;
-    if (p->rules != REF_ORIGINAL)
-        for (int j = 0; j < w->nend[i]; j++)
-            if (p->cell[w->end[i][j]] == me) return false;
-    return true;
-}
-
-/* Is the opposite pair {a, b} breakable (pairing.h): every live window
- * holding both live for one symbol only, the same one? */
-static bool tp_breakable_pair(const RefPos *p, const Windows *w, int a, int b)
-{
-    int lean = -1;
-    for (int i = 0; i < w->nw; i++) {
-        if (!in_window(w, i, a) || !in_window(w, i, b)) continue;
-        bool lx = live_for(p, w, i, 0), lo = live_for(p, w, i, 1);
-        if (!lx && !lo) continue;
-        if (lx && lo) return false;
-        if (lean >= 0 && lean != lo) return false;
-        lean = lo;
-    }
-    return true;
-}
-
-/* Is cell c a witness of the pair {a, b} (pairing.h): empty, outside the
- * cells marked in paired, and in every live window holding both a and b? */
-static bool tp_witness(const RefPos *p, const Windows *w, int a, int b, int c, const char *paired)
-{
-    if (p->cell[c] != '.' || paired[c]) return false;
-    for (int i = 0; i < w->nw; i++)
-        if (in_window(w, i, a) && in_window(w, i, b) && live(p, w, i) && !in_window(w, i, c)) return false;
-    return true;
-}
-
-/* Does the pair {a, b} have a witness outside the cells in paired? */
-static bool tp_has_witness(const RefPos *p, const Windows *w, int a, int b, const char *paired)
-{
-    for (int c = 0; c < p->n * p->n; c++)
-        if (c != a && c != b && tp_witness(p, w, a, b, c, paired)) return true;
-    return false;
-}
-
-/* The breakable form: a pairing (tp_valid) of opposite pairs, each
- * breakable or with a witness (a cell in no pair of t). */
-static bool tp_breakable(const RefPos *p, const Windows *w, const TPairs *t)
-{
-    if (!tp_valid(p, w, t)) return false;
-    char paired[64] = {0};
-    for (int j = 0; j < t->n; j++) paired[t->a[j]] = paired[t->b[j]] = 1;
-    for (int j = 0; j < t->n; j++)
-        if (t->same[j] ||
-            (!tp_breakable_pair(p, w, t->a[j], t->b[j]) && !tp_has_witness(p, w, t->a[j], t->b[j], paired)))
-            return false;
-    return true;
-}
-
-/* Exhaustive: a pairing covering every live window from window i on, same
- * pairs allowed or not; with brk (BRK_PLAIN), breakable opposite pairs
- * only; with BRK_WITNESS, the whole breakable form: opposite pairs, each
- * breakable or with a cell that may yet be its witness, the pairing
- * checked by tp_breakable when every window is covered (so every pairing
- * of the form is tried: a pair's witness is in no pair of the finished
- * pairing). */
-enum { BRK_NONE, BRK_PLAIN, BRK_WITNESS };
-static bool exhaustive(const RefPos *p, const Windows *w, int i, TPairs *t, char *used, bool same, int brk)
-{
-    while (i < w->nw && (!live(p, w, i) || covered(w, i, t))) i++;
-    if (i == w->nw) return brk != BRK_WITNESS || tp_breakable(p, w, t);
-    int nn = p->n * p->n;
-    for (int a = 0; a < nn; a++) {
-        if (p->cell[a] != '.' || used[a] || !in_window(w, i, a)) continue;
-        for (int b = 0; b < nn; b++) {
-            if (b == a || p->cell[b] != '.' || used[b]) continue;
-            for (int kind = 0; kind < 1 + same; kind++) {
-                if (kind == 0 && (b < a || !in_window(w, i, b))) continue;
-                if (kind == 1 && !at_end(w, i, b)) continue;
-                if (brk && (kind == 1 || (!tp_breakable_pair(p, w, a, b) &&
-                                          (brk == BRK_PLAIN || !tp_has_witness(p, w, a, b, used)))))
-                    continue;
-                t->a[t->n] = a, t->b[t->n] = b, t->same[t->n] = kind == 1, t->n++;
-                used[a] = used[b] = 1;
-                bool ok = exhaustive(p, w, i + 1, t, used, same, brk);
-                used[a] = used[b] = 0;
-                t->n--;
-                if (ok) return true;
-            }
-        }
-    }
-    return false;
-}
-
-static bool has_pairing(const RefPos *p, const Windows *w, bool same)
-{
-    TPairs t = {0};
-    char used[64] = {0};
-    return exhaustive(p, w, 0, &t, used, same, BRK_NONE);
-}
-
-/* A pairing of the breakable form, witnesses allowed (pairing_find's). */
-static bool has_breakable(const RefPos *p, const Windows *w, TPairs *t)
-{
-    char used[64] = {0};
-    t->n = 0;
-    return exhaustive(p, w, 0, t, used, false, BRK_WITNESS);
-}
-
-/* One with no witness needed (pairing_search's). */
-static bool has_plain_breakable(const RefPos *p, const Windows *w)
-{
-    TPairs t = {0};
-    char used[64] = {0};
-    return exhaustive(p, w, 0, &t, used, false, BRK_PLAIN);
-}
-
-/* The parity of pairing.h, from the reference position. */
-static bool parity_ok(const RefPos *p)
-{
-    int empty = 0, nn = p->n * p->n;
-    for (int i = 0; i < nn; i++) empty += p->cell[i] == '.';
-    bool order = (nn - empty) % 2 == 0;
-    return order == (empty % 2 == 0);
-}
-
-static TPairs to_ref(const PairSet *ps, int n)
-{
-    TPairs t = {0};
-    t.n = ps->n;
-    for (int j = 0; j < ps->n; j++) {
-        t.a[j] = cell_row(ps->p[j].a) * n + cell_col(ps->p[j].a);
-        t.b[j] = cell_row(ps->p[j].b) * n + cell_col(ps->p[j].b);
-        t.same[j] = ps->p[j].same;
-    }
-    return t;
-}
-
-/* The opposite pair of reference cells a, b on an n x n board. */
-static PairingPair from_ref(int a, int b, int n)
-{
-    return (PairingPair){(uint8_t)board_cell(a / n, a % n), (uint8_t)board_cell(b / n, b % n), false};
-}
 
 /* ---- Against the brute force ---- */
 
@@ -260,8 +30,8 @@ typedef struct {
  * exhaustive search for that form too. */
 static void sample(Sample s)
 {
-    Windows w;
-    windows(s.n, s.k, &w);
+    TWindows w;
+    tp_windows(s.n, s.k, &w);
     Rules r;
     BruteMemo *memo = brute_new();
     cr_assert(memo);
@@ -276,29 +46,29 @@ static void sample(Sample s)
         PairSet ps;
         bool got = pairing_find(&r, tl_board(&p), 1000000, &ps);
         TPairs own_pairs;
-        bool own = parity_ok(&p) ? has_pairing(&p, &w, s.rules == REF_EXACT_END) : has_breakable(&p, &w, &own_pairs);
+        bool own = tp_parity_ok(&p) ? tp_has_pairing(&p, &w, s.rules == REF_EXACT_END) : tp_has_breakable(&p, &w, &own_pairs);
         char str[65];
         ref_format(&p, str);
         cr_expect_eq(got, own, "%dx%d k=%d rules %d %s: pairing_find %d, exhaustive %d", s.n, s.n, s.k, s.rules, str,
                      got, own);
         bool plain = false;
-        if (!parity_ok(&p)) {
-            plain = has_plain_breakable(&p, &w);
+        if (!tp_parity_ok(&p)) {
+            plain = tp_has_plain_breakable(&p, &w);
             bool fast = pairing_search(&r, tl_board(&p), 1000000, NULL);
             cr_expect_eq(fast, plain, "%s k=%d rules %d: pairing_search %d, exhaustive without witnesses %d", str,
                          s.k, s.rules, fast, plain);
         }
         if (!got) continue;
-        need_witness += !parity_ok(&p) && !plain;
+        need_witness += !tp_parity_ok(&p) && !plain;
         claims++;
-        TPairs tp = to_ref(&ps, s.n);
+        TPairs tp = tp_from_set(&ps, s.n);
         cr_expect(tp_valid(&p, &w, &tp), "%s: the pairs found are no pairing", str);
-        cr_expect(parity_ok(&p) || tp_breakable(&p, &w, &tp), "%s: no parity, and a pair found is not breakable", str);
+        cr_expect(tp_parity_ok(&p) || tp_breakable(&p, &w, &tp), "%s: no parity, and a pair found is not breakable", str);
         cr_expect(pairing_holds(&r, tl_board(&p), &ps), "%s: pairing_holds refuses what pairing_find found", str);
         for (int j = 0; j < tp.n; j++)
             cr_expect(!tp.same[j] || s.rules == REF_EXACT_END, "%s: a same pair under rules %d", str, s.rules);
         cr_expect(!brute_order_wins(memo, &p), "%s (rules %d): claimed by a pairing, but Order wins", str, s.rules);
-        need_same += !has_pairing(&p, &w, false);
+        need_same += !tp_has_pairing(&p, &w, false);
     }
     cr_log_info("%dx%d k=%d rules %d: %d positions, %d pairing claims, %d of them need a same pair, %d a witness",
                 s.n, s.n, s.k, s.rules, tried, claims, need_same, need_witness);
@@ -319,45 +89,6 @@ Test(pairing, brute_4x4)
                             (uint64_t)(70 + 3 * k + rs), 0});
 }
 
-/* The line of window i, by the test's own geometry: its direction (from
- * its first two cells) and the first on-board cell of the line, found by
- * stepping back; as a number, direction * 64 + that cell. */
-static int line_key(const Windows *w, int i, int n)
-{
-    int r = w->cell[i][0] / n, c = w->cell[i][0] % n;
-    int dr = w->cell[i][1] / n - r, dc = w->cell[i][1] % n - c;
-    while (r - dr >= 0 && r - dr < n && c - dc >= 0 && c - dc < n) r -= dr, c -= dc;
-    int dir = dr == 0 ? 0 : dc == 0 ? 1 : dc == 1 ? 2 : 3;
-    return dir * 64 + r * n + c;
-}
-
-/* The lines gate (pairing.h) by the test's own count: 2 x (lines with a
- * live window) <= empty cells? */
-static bool own_lines_may(const RefPos *p, const Windows *w)
-{
-    char seen[4 * 64] = {0};
-    int lines = 0, empty = 0;
-    for (int i = 0; i < w->nw; i++)
-        if (live(p, w, i) && !seen[line_key(w, i, p->n)]++) lines++;
-    for (int c = 0; c < p->n * p->n; c++) empty += p->cell[c] == '.';
-    return 2 * lines <= empty;
-}
-
-/* The witnesses' lines gate (pairing.h) by the test's own count: 2 x
- * (lines with a live window) + ceil((lines with a window live for both
- * symbols) / 4) <= empty cells? */
-static bool own_witness_lines_may(const RefPos *p, const Windows *w)
-{
-    char seen[4 * 64] = {0}, seen2[4 * 64] = {0};
-    int lines = 0, both = 0, empty = 0;
-    for (int i = 0; i < w->nw; i++) {
-        int key = line_key(w, i, p->n);
-        if (live(p, w, i) && !seen[key]++) lines++;
-        if (live_for(p, w, i, 0) && live_for(p, w, i, 1) && !seen2[key]++) both++;
-    }
-    for (int c = 0; c < p->n * p->n; c++) empty += p->cell[c] == '.';
-    return 2 * lines + (both + 3) / 4 <= empty;
-}
 
 /* The witnesses' lines gate against the exhaustive search for the form
  * (witnesses allowed): where it says no, there is none (5x5); it agrees
@@ -370,8 +101,8 @@ Test(pairing, witness_lines_gate)
         {5, 5, 8, 16, 300}, {5, 4, 8, 16, 300}, {7, 6, 24, 40, 300}, {7, 5, 24, 40, 300}};
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
         for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
-            Windows w;
-            windows(cfg[c].n, cfg[c].k, &w);
+            TWindows w;
+            tp_windows(cfg[c].n, cfg[c].k, &w);
             Rules r;
             uint64_t rng = 800 + 10 * c + (uint64_t)rs;
             int fired = 0, beyond = 0, n2 = cfg[c].n * cfg[c].n;
@@ -384,14 +115,14 @@ Test(pairing, witness_lines_gate)
                 char str[65];
                 ref_format(&p, str);
                 bool gate = pairing_witness_lines_may(&r, tl_board(&p));
-                cr_expect_eq(gate, own_witness_lines_may(&p, &w), "%s k=%d rules %d: the gate's count is wrong", str,
+                cr_expect_eq(gate, tp_witness_lines_may(&p, &w), "%s k=%d rules %d: the gate's count is wrong", str,
                              cfg[c].k, rs);
                 if (gate) continue;
                 fired++;
                 beyond += pairing_lines_may(&r, tl_board(&p));
                 TPairs tb; /* (7x7 with 24-40 empty cells: too many for the exhaustive search) */
                 if (cfg[c].n == 5)
-                    cr_expect(!has_breakable(&p, &w, &tb), "%s k=%d rules %d: gated, but a pairing exists", str,
+                    cr_expect(!tp_has_breakable(&p, &w, &tb), "%s k=%d rules %d: gated, but a pairing exists", str,
                               cfg[c].k, rs);
             }
             cr_log_info("%dx%d k=%d rules %d: the witnesses' gate fired %d times, %d of them past the plain gate",
@@ -412,8 +143,8 @@ Test(pairing, lines_gate)
         {5, 5, 3, 14, 300}, {6, 4, 4, 12, 200}, {6, 5, 4, 12, 100}};
     for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++)
         for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
-            Windows w;
-            windows(cfg[c].n, cfg[c].k, &w);
+            TWindows w;
+            tp_windows(cfg[c].n, cfg[c].k, &w);
             Rules r;
             uint64_t rng = 700 + 10 * c + (uint64_t)rs;
             int fired = 0, n2 = cfg[c].n * cfg[c].n;
@@ -425,13 +156,13 @@ Test(pairing, lines_gate)
                 char str[65];
                 ref_format(&p, str);
                 bool gate = pairing_lines_may(&r, tl_board(&p));
-                cr_expect_eq(gate, own_lines_may(&p, &w), "%s k=%d rules %d: the gate's count is wrong", str,
+                cr_expect_eq(gate, tp_lines_may(&p, &w), "%s k=%d rules %d: the gate's count is wrong", str,
                              cfg[c].k, rs);
                 if (gate) continue;
                 fired++;
                 TPairs tb;
-                cr_expect(!has_pairing(&p, &w, true), "%s k=%d rules %d: gated, but a pairing exists", str, cfg[c].k, rs);
-                cr_expect(!has_breakable(&p, &w, &tb), "%s k=%d rules %d: gated, but a breakable one exists", str,
+                cr_expect(!tp_has_pairing(&p, &w, true), "%s k=%d rules %d: gated, but a pairing exists", str, cfg[c].k, rs);
+                cr_expect(!tp_has_breakable(&p, &w, &tb), "%s k=%d rules %d: gated, but a breakable one exists", str,
                           cfg[c].k, rs);
                 cr_expect(!pairing_search(&r, tl_board(&p), 1000000, NULL), "%s: gated, but pairing_search found one",
                           str);
@@ -451,8 +182,8 @@ Test(pairing, lines_gate)
 Test(pairing, parity_needed_5x5)
 {
     for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs += 2) {
-        Windows w;
-        windows(5, 4, &w);
+        TWindows w;
+        tp_windows(5, 4, &w);
         Rules r;
         BruteMemo *memo = brute_new();
         cr_assert(memo);
@@ -466,11 +197,10 @@ Test(pairing, parity_needed_5x5)
             char str[26];
             ref_format(&p, str);
             TPairs tb;
-            if (has_breakable(&p, &w, &tb)) continue;
+            if (tp_has_breakable(&p, &w, &tb)) continue;
             cr_expect(!pairing_find(&r, tl_board(&p), 1000000, NULL), "%s: claimed without a breakable pairing", str);
-            TPairs any = {0};
-            char used[64] = {0};
-            if (!exhaustive(&p, &w, 0, &any, used, rs == REF_EXACT_END, BRK_NONE)) continue;
+            TPairs any;
+            if (!tp_find_covering(&p, &w, rs == REF_EXACT_END, &any)) continue;
             PairSet ps = {.n = any.n};
             for (int i = 0; i < any.n; i++)
                 ps.p[i] = (PairingPair){(uint8_t)board_cell(any.a[i] / 5, any.a[i] % 5),
@@ -509,8 +239,8 @@ Test(pairing, breakable_odd_boards, .timeout = 900)
  * force agrees for both. */
 Test(pairing, breakable_either_side_to_move)
 {
-    Windows w;
-    windows(5, 5, &w);
+    TWindows w;
+    tp_windows(5, 5, &w);
     Rules r;
     BruteMemo *memo = brute_new();
     cr_assert(memo);
@@ -556,13 +286,12 @@ Test(pairing, breakable_spoiled)
         Rules r;
         tl_init_rules(&r, &p);
         PairSet ps;
-        Windows w;
-        windows(n, k, &w);
+        TWindows w;
+        tp_windows(n, k, &w);
         int spoil = tl_below(&rng, 4);
         if (spoil == 3) { /* a covering pairing, breakable or not */
-            TPairs any = {0};
-            char used[64] = {0};
-            if (!exhaustive(&p, &w, 0, &any, used, false, BRK_NONE)) continue;
+            TPairs any;
+            if (!tp_find_covering(&p, &w, false, &any)) continue;
             ps.n = any.n;
             for (int i = 0; i < any.n; i++)
                 ps.p[i] = (PairingPair){(uint8_t)board_cell(any.a[i] / n, any.a[i] % n),
@@ -585,7 +314,7 @@ Test(pairing, breakable_spoiled)
             cell = tl_below(&rng, nn);
             ps.p[j].b = (uint8_t)board_cell(cell / n, cell % n);
         }
-        TPairs tp = to_ref(&ps, n);
+        TPairs tp = tp_from_set(&ps, n);
         bool own = tp_breakable(&p, &w, &tp), got = pairing_holds(&r, tl_board(&p), &ps);
         char str[65];
         ref_format(&p, str);
@@ -617,18 +346,18 @@ Test(pairing, breakable_spoiled)
  * witnesses. */
 Test(pairing, empty_boards)
 {
-    Windows w;
+    TWindows w;
     RefPos p;
     Rules r;
     PairSet ps;
     char empty36[37];
     memset(empty36, '.', 36);
     empty36[36] = '\0';
-    windows(6, 5, &w);
+    tp_windows(6, 5, &w);
     ref_parse(&p, 6, 5, REF_EXACT_END, empty36);
     tl_init_rules(&r, &p);
     cr_assert(pairing_find(&r, board_empty(), 20000, &ps), "no pairing for the empty 6x6 board under exact-end");
-    TPairs tp = to_ref(&ps, 6);
+    TPairs tp = tp_from_set(&ps, 6);
     cr_expect(tp_valid(&p, &w, &tp), "the empty board's pairing is no pairing");
     cr_expect(pairing_holds(&r, board_empty(), &ps));
     BruteMemo *memo = brute_new();
@@ -637,22 +366,22 @@ Test(pairing, empty_boards)
         for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
             ref_parse(&p, 4, k, rs, "................");
             tl_init_rules(&r, &p);
-            windows(4, k, &w);
+            tp_windows(4, k, &w);
             bool got = pairing_find(&r, board_empty(), 1000000, &ps);
-            cr_expect_eq(got, has_pairing(&p, &w, rs == REF_EXACT_END), "4x4 k=%d rules %d", k, rs);
+            cr_expect_eq(got, tp_has_pairing(&p, &w, rs == REF_EXACT_END), "4x4 k=%d rules %d", k, rs);
             if (got) cr_expect(!brute_order_wins(memo, &p), "4x4 k=%d rules %d: claimed, but Order wins", k, rs);
         }
     brute_free(memo);
     char empty49[50];
     memset(empty49, '.', 49);
     empty49[49] = '\0';
-    windows(7, 7, &w);
+    tp_windows(7, 7, &w);
     for (int rs = REF_ORIGINAL; rs <= REF_EXACT_END; rs++) {
         ref_parse(&p, 7, 7, rs, empty49);
         tl_init_rules(&r, &p);
         cr_expect(!pairing_search(&r, board_empty(), 1000000, NULL), "7x7 k=7 rules %d: no witness needed?", rs);
         cr_assert(pairing_find(&r, board_empty(), 2000, &ps), "7x7 k=7 rules %d: no pairing within 2000 steps", rs);
-        tp = to_ref(&ps, 7);
+        tp = tp_from_set(&ps, 7);
         cr_expect(tp_breakable(&p, &w, &tp), "7x7 k=7 rules %d: not a pairing of the form by the test's check", rs);
         cr_expect(pairing_holds(&r, board_empty(), &ps));
         for (int j = 0; j < tp.n; j++)
@@ -671,16 +400,16 @@ Test(pairing, empty_boards)
                 odd = c;
                 continue;
             }
-            spoilt.p[spoilt.n++] = from_ref(odd, c, 7);
+            spoilt.p[spoilt.n++] = tp_pair_of(odd, c, 7);
             odd = -1;
         }
         for (int c = 0; c < 49 && odd >= 0; c++)
             if (!paired[c] && !stolen[c]) {
-                spoilt.p[spoilt.n++] = from_ref(odd, c, 7);
+                spoilt.p[spoilt.n++] = tp_pair_of(odd, c, 7);
                 odd = -1;
             }
         cr_assert(odd < 0 && spoilt.n > ps.n);
-        TPairs st = to_ref(&spoilt, 7);
+        TPairs st = tp_from_set(&spoilt, 7);
         cr_expect(tp_valid(&p, &w, &st), "7x7 k=7 rules %d: the spoilt pairing should still cover", rs);
         cr_expect(!tp_breakable(&p, &w, &st), "7x7 k=7 rules %d: the test's check takes a pair with no witness", rs);
         cr_expect(!pairing_holds(&r, board_empty(), &spoilt), "7x7 k=7 rules %d: a pair with no witness held", rs);
@@ -692,8 +421,8 @@ Test(pairing, empty_boards)
  * original, a pair on an occupied cell. */
 Test(pairing, holds_rejects)
 {
-    Windows w;
-    windows(6, 5, &w);
+    TWindows w;
+    tp_windows(6, 5, &w);
     RefPos p;
     Rules r;
     PairSet ps;
@@ -706,7 +435,7 @@ Test(pairing, holds_rejects)
     for (int j = 0; j < ps.n; j++) {
         PairSet less = ps;
         less.p[j] = less.p[--less.n];
-        TPairs tp = to_ref(&less, 6);
+        TPairs tp = tp_from_set(&less, 6);
         cr_expect_eq(pairing_holds(&r, board_empty(), &less), tp_valid(&p, &w, &tp), "pair %d left out", j);
     }
     Rules ro;
