@@ -254,7 +254,9 @@ static int tightest(const Finder *f, uint64_t open, uint64_t used, int *ways)
     if (!f->any_ends && !(f->brk && !f->wit)) {
         /* The count is nf (nf - 1) / 2, 0 for nf < 2 and rising after: the
          * least nf picks the same window (the first of the least), without
-         * the multiplications' chain; measured below (tightest_cells). */
+         * the multiplications' chain. With witnesses_barred: X c1 on 7x7
+         * k = 6, 400 K nodes, the same search in 8.93 s against 9.35 s
+         * (idle, medians of 3). */
         int best = -1, fewest = 64;
         for (uint64_t o = open; o;) {
             int i = bb_pop(&o), nf = __builtin_popcountll(f->free[i] & ~used);
