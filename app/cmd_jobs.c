@@ -56,6 +56,9 @@ static const char jobs_help[] =
     "                     with a shared table and one-thread jobs, it joins one as\n"
     "                     a second df-pn thread when all work left is busy or\n"
     "                     only speculative\n"
+    "  --no-siblings      a decided position never decides its siblings that\n"
+    "                     reach the position after its winning move (default:\n"
+    "                     it does, sound by transposition; for measuring)\n"
     "  --within D         ask only whether Order forces a line within D plies\n"
     "                     (0 to 64): jobs are depth-bounded df-pn searches, the\n"
     "                     top tree backs up yes/no; the store keeps bound\n"
@@ -104,7 +107,7 @@ static const char jobs_help[] =
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
 enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
-       O_NOHELP, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE };
+       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -119,7 +122,7 @@ static const struct option jobs_longopts[] = {
     {"focus-release", required_argument, NULL, O_RELEASE},
     {"reply-tables", required_argument, NULL, O_REPLYT}, {"reply-depth", required_argument, NULL, O_REPLYD},
     {"reply-order", required_argument, NULL, O_REPLYO},
-    {"no-help", no_argument, NULL, O_NOHELP},
+    {"no-help", no_argument, NULL, O_NOHELP}, {"no-siblings", no_argument, NULL, O_NOSIB},
     {"job-log", required_argument, NULL, O_JOBLOG},
     {"certs-later", no_argument, NULL, O_LATER},      {"cert-share", required_argument, NULL, O_SHARE},
     {"mpi-lease", required_argument, NULL, O_LEASE},
@@ -257,10 +260,11 @@ static void print_result(const JobsResult *res, bool with_certs, bool later, int
            (unsigned long long)res->msgs_sent, (unsigned long long)res->msgs_received,
            (unsigned long long)res->beats_received);
     printf("top tree: %llu nodes, %llu expansions, %llu decided statically, %llu from the store, %llu as "
-           "transpositions, %llu resumed from the journal\n",
+           "transpositions, %llu by a sibling's move, %llu resumed from the journal\n",
            (unsigned long long)res->tree_nodes, (unsigned long long)res->expansions,
            (unsigned long long)res->static_decided, (unsigned long long)res->store_hits,
-           (unsigned long long)res->twin_hits, (unsigned long long)res->journal_hits);
+           (unsigned long long)res->twin_hits, (unsigned long long)res->sibling_hits,
+           (unsigned long long)res->journal_hits);
     char pn[CLI_PN_LEN], dn[CLI_PN_LEN];
     printf("root pn %s dn %s\n", cli_pn(res->root_pn, pn), cli_pn(res->root_dn, dn));
     if (res->nchildren > 0) {
@@ -338,6 +342,7 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
             a->reply_order = true;
             break;
         case O_NOHELP: s->no_help = true; break;
+        case O_NOSIB: s->no_siblings = true; break;
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_LEASE:
             a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);

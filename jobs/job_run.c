@@ -119,10 +119,25 @@ int64_t jobrun_close_cert(FILE *f, const char *tmp, const char *path, int rc, co
 static void begin(JobRunner *jr, const JobOrder *o, JobOutcome *out, Dfpn *d)
 {
     memset(out, 0, sizeof *out);
+    out->move = MOVE_NONE;
     out->tag = o->tag;
     out->serial = o->serial;
     dfpn_init(d, jr->r, &jr->cfg, jr->tt);
     d->wins = jr->wins;
+}
+
+/* A winning move at the decided root b when the winner v is to move there
+ * (else MOVE_NONE): what the certificate writer would take (the table's
+ * proof, the side table, a threat search), any search again on the scratch
+ * table, so the job's table stays as the search left it. */
+static Move root_move(JobRunner *jr, Dfpn *d, Board b, Winner v)
+{
+    if (v == WINNER_NONE || board_order_to_move(b) != (v == WINNER_ORDER)) return MOVE_NONE;
+    if (!jr->scratch_ready) jr->scratch_ready = tt_init(&jr->scratch, JOBRUN_SCRATCH_BYTES, false) == 0;
+    if (!jr->scratch_ready) return MOVE_NONE;
+    d->scratch = &jr->scratch;
+    d->lim.node_limit = 0;
+    return dfpn_winning_move(d, b, v);
 }
 
 void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *interrupt, JobOutcome *out)
@@ -143,6 +158,9 @@ void jobrun_run(JobRunner *jr, const JobOrder *o, double deadline, atomic_bool *
     out->dn = dn;
     out->nodes = d.nodes;
     out->stopped = v == WINNER_NONE && d.stopped && d.nodes < o->node_limit; /* helpers take no budget */
+    /* before the certificate, so that the move is the same with
+     * certificates as without (the search's nodes are: jobs_cert tests) */
+    if (v != WINNER_NONE && !d.stopped) out->move = root_move(jr, &d, o->b, v);
     if (v != WINNER_NONE && o->certify && jr->cert_dir) {
         double c0 = clock_seconds();
         ProofShare share;

@@ -77,6 +77,11 @@ typedef struct {
     uint32_t pn, dn;     /* the root's numbers when undecided (bounded: 0 0
                           * when the table lost them) */
     int16_t depth;       /* bounded, yes: the depth of the proof (<= within) */
+    uint8_t move;        /* value jobs, decided with the winner to move at the
+                          * root: a winning move there (Move; MOVE_NONE when
+                          * not found); for the top tree's sibling
+                          * transpositions (top_tree.c sibling_of). Untrusted:
+                          * the coordinator checks it is legal */
     uint64_t nodes;      /* df-pn nodes of this job */
     uint64_t cert_lines; /* the certificate's position lines */
     double seconds;      /* the job's wall time, certificate included */

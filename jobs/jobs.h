@@ -155,6 +155,8 @@ typedef struct {
                             * next budget to this power (top_select.c
                             * choice_number); 0: the numbers alone */
     bool no_help;          /* idle workers never join a running job (jobs.c help_target) */
+    bool no_siblings;      /* a decided node never decides its siblings
+                            * (top_sibling.c); for measuring the rule */
     int job_threads;       /* df-pn threads per job (0: 1); also used by MPI ranks.
                             * Threads count nodes in batches of
                             * LIMITS_CLOCK_EVERY, so a budget below a few
@@ -225,6 +227,7 @@ typedef struct {
     uint64_t expansions;   /* top-tree leaves expanded */
     uint64_t static_decided, store_hits; /* children (and root) decided without a job */
     uint64_t twin_hits;    /* decided as another top-tree node of the same position */
+    uint64_t sibling_hits; /* decided by a sibling's winning move (top_sibling.c) */
     uint64_t journal_hits; /* leaves given a past run's undecided job outcome, not run again */
     uint64_t cert_files, cert_lines; /* certificate files written; the jobs' lines */
     uint64_t cert_composed, cert_resolved; /* of the files, composed from the store's

@@ -176,3 +176,65 @@ int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const cha
     if (rc != 0) snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
     return rc;
 }
+
+int topcert_root_move(const TopCert *tc, Board b, Board *pos, Move *m)
+{
+    char path[4096], line[256];
+    topcert_path(tc, b, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int rc = -1;
+    /* the header's five lines (and comments), then the root's own line */
+    for (int i = 0; i < 24 && fgets(line, sizeof line, f); i++) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || strncmp(line, "ocproof ", 8) == 0 || strncmp(line, "board ", 6) == 0 ||
+            strncmp(line, "rules ", 6) == 0 || strncmp(line, "winner ", 7) == 0 || strncmp(line, "root ", 5) == 0)
+            continue;
+        char *sp = strchr(line, ' '), e[NOTATION_ERR_LEN];
+        int size;
+        if (!sp) break;
+        *sp = '\0';
+        if (notation_parse_position(line, tc->r->n, pos, &size, e, sizeof e) == 0 &&
+            notation_parse_move(sp + 1, tc->r->n, m, e, sizeof e) == 0)
+            rc = 0;
+        break;
+    }
+    fclose(f);
+    if (rc == 0 && (!board_equal(sym_canonical(*pos, tc->r->n, NULL), sym_canonical(b, tc->r->n, NULL)) ||
+                    (board_occupied(*pos) >> move_cell(*m) & 1) || !(tc->r->cells >> move_cell(*m) & 1)))
+        rc = -1; /* not b's line, or not a move there */
+    return rc;
+}
+
+int topcert_reroot(TopCert *tc, Board from, Board to, char *err, int errlen)
+{
+    char src[4096], path[4096], tmp[4200], line[4300], pos[NOTATION_POS_LEN];
+    topcert_path(tc, from, src, sizeof src);
+    topcert_path(tc, to, path, sizeof path);
+    notation_format_position(to, tc->r->n, pos);
+    FILE *in = fopen(src, "r");
+    FILE *f = in ? jobrun_open_tmp(path, tmp, sizeof tmp) : NULL;
+    int rc = f ? 0 : -1;
+    bool rooted = false;
+    while (rc == 0 && fgets(line, sizeof line, in)) {
+        if (!rooted && strncmp(line, "root ", 5) == 0) {
+            rooted = true;
+            if (fprintf(f, "root %s\n", pos) < 0) rc = -1;
+        } else if (fputs(line, f) == EOF) {
+            rc = -1;
+        }
+    }
+    if (in && ferror(in)) rc = -1;
+    if (!rooted) rc = -1;
+    if (in) fclose(in);
+    if (f && (fflush(f) != 0 || ferror(f))) rc = -1;
+    if (f && fclose(f) != 0) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        if (f) remove(tmp);
+        snprintf(err, (size_t)errlen, "cannot write the certificate %s (from %s)", path, src);
+        return -1;
+    }
+    tc->written++;
+    return 0;
+}

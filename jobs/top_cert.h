@@ -98,4 +98,17 @@ int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *
  * b needs no line (topcert_trivial), the header alone. 0, or -1. */
 int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const char *prefix, char *err, int errlen);
 
+/* The move of b's own line in its certificate (the first line after the
+ * header: the job's proof writer writes the root first), in the frame of
+ * that line's position *pos (an image of b). 0, or -1 when the file has no
+ * such line (a lemma line, a see line, no file) or it is not a move at b. */
+int topcert_root_move(const TopCert *tc, Board b, Board *pos, Move *m);
+
+/* Writes the certificate of `to` as a copy of from's with its root line
+ * replaced: for a position whose whole proof lies inside from's (the
+ * child of from's root by its winning move; top_sibling.c). Lines for
+ * positions the proof of `to` never reaches (from's own) stay, unused. 0,
+ * or -1 with a message. */
+int topcert_reroot(TopCert *tc, Board from, Board to, char *err, int errlen);
+
 #endif

@@ -92,7 +92,7 @@ int top_new_node(Coordinator *c)
         c->t = t;
         c->cap = cap;
     }
-    c->t[c->nt] = (TNode){.move = MOVE_NONE, .parent = -1, .first = -1, .twin = -1, .focus = -1, .budget = c->job_nodes};
+    c->t[c->nt] = (TNode){.move = MOVE_NONE, .win = MOVE_NONE, .parent = -1, .first = -1, .twin = -1, .focus = -1, .budget = c->job_nodes};
     return (int)c->nt++;
 }
 
@@ -157,7 +157,7 @@ void top_push(Coordinator *c, int i)
 
 /* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
  * consequences follow in settle. */
-static void set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
+void top_set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
 {
     TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
@@ -345,14 +345,19 @@ static int announce(Coordinator *c, int i)
          * a certificate without a record (harmless), never the reverse */
         if (c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
         if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
+        c->t[i].win = m;
+        if (top_siblings(c, i) != 0) return -1;
     } else if (by == BY_JOB) {
         if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
+        if (top_siblings(c, i) != 0) return -1;
+    } else if (by == BY_SIBLING) { /* its certificate is written (top_sibling.c) */
+        if (put(c, n->b, w, n->win, STORE_SOURCE_DFPN) != 0) return -1;
     } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
         if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
         if (top_decided(&c->t[j])) continue;
-        set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
+        top_set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
         c->out->twin_hits++;
     }
     return 0;
@@ -434,20 +439,20 @@ int top_init_leaf(Coordinator *c, int i)
                           : static_value(c, b, &pn, &dn);
     if (w != WINNER_NONE) {
         if (c->bounded && w == WINNER_CHAOS) wdepth = top_question(c, c->t[i].b);
-        set_value(c, i, w, BY_STATIC, wdepth);
+        top_set_value(c, i, w, BY_STATIC, wdepth);
         c->out->static_decided++;
         return 0;
     }
     int twin = map_add(c, i);
     if (c->failed) return -1;
     if (twin >= 0 && top_decided(&c->t[twin])) {
-        set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
+        top_set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
         c->out->twin_hits++;
         return 0;
     }
     if ((c->bounded ? lookup_bound(c, b, &w, &wdepth) : lookup(c, b, &w)) != 0) return -1;
     if (w != WINNER_NONE) {
-        set_value(c, i, w, BY_STORE, wdepth);
+        top_set_value(c, i, w, BY_STORE, wdepth);
         c->out->store_hits++;
         return 0;
     }
@@ -641,7 +646,10 @@ int top_apply(Coordinator *c, int k, const JobOutcome *got)
         count_win(c, (Winner)o.value);
         n->state = T_RAN;
         r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
-        if (!top_decided(n)) set_value(c, i, (Winner)o.value, BY_JOB, o.depth);
+        if (!top_decided(n)) {
+            n->win = o.move; /* checked before use (top_sibling.c) */
+            top_set_value(c, i, (Winner)o.value, BY_JOB, o.depth);
+        }
         return top_settle(c);
     }
     if (top_decided(n)) { /* decided meanwhile (a node of the same position): nothing to change */

@@ -20,11 +20,14 @@
 /* A top-tree node's state (a decided node is told by its numbers). */
 enum { T_NEW, T_BUSY, T_RAN, T_INNER };
 /* How a node was decided (for its certificate). */
-enum { BY_NONE, BY_STATIC, BY_STORE, BY_JOB, BY_TREE, BY_TWIN };
+enum { BY_NONE, BY_STATIC, BY_STORE, BY_JOB, BY_TREE, BY_TWIN, BY_SIBLING };
 
 typedef struct {
     Board b;
     Move move;          /* from the parent (MOVE_NONE at the root) */
+    Move win;           /* decided with the winner to move: a winning move
+                         * when known (a job's, the tree's, a sibling's:
+                         * top_sibling.c), else MOVE_NONE */
     uint8_t state, by;
     uint8_t depth;      /* plies below the root */
     bool avail;         /* can be selected: a NEW or RAN undecided leaf, or an
@@ -172,5 +175,10 @@ int top_apply(Coordinator *c, int k, const JobOutcome *got);
 int top_proof_children(const Coordinator *c, int i, int kids[MOVES_MAX]);
 /* The certificate of decided inner node i at path, see lines prefixed. */
 int top_certify_inner(Coordinator *c, int i, const char *path, const char *prefix);
+/* Node i decided for w (how: BY_*; bounded: its wdepth), queued for settle. */
+void top_set_value(Coordinator *c, int i, Winner w, int by, int wdepth);
+/* Node i, just decided with its winner to move, decides the siblings that
+ * reach the position after its winning move in one move (top_sibling.c). */
+int top_siblings(Coordinator *c, int i);
 
 #endif
