@@ -84,6 +84,7 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
 {
     double t0 = clock_seconds();
     memset(out, 0, sizeof *out);
+    out->move = MOVE_NONE;
     out->tag = o->tag;
     out->serial = o->serial;
     DfpnDepth dd;

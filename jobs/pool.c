@@ -87,6 +87,7 @@ static void help(PWorker *w, const JobOrder *o, JobOutcome *out)
         jobrun_assist(&w->jr, &job, t->team, (int)(w - p->w) + 1, &w->stop, out);
     } else {
         memset(out, 0, sizeof *out);
+        out->move = MOVE_NONE;
         out->stopped = 1;
     }
     out->tag = o->tag;
