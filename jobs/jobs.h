@@ -40,7 +40,10 @@
  *     spec->expand_depth are expanded without a job: near the empty board
  *     one df-pn is the monolithic search the jobs are there to avoid.
  *   - Transpositions: top-tree nodes of the same position (up to symmetry)
- *     are chained; when one is decided, all are, at once.
+ *     are chained; when one is decided, all are, at once. A node decided
+ *     with its winner to move also decides the siblings that reach the
+ *     position after its winning move in one move (top_sibling.c; the
+ *     job reports that move, JobOutcome.move).
  *   - A child decided statically (rules_status, kn_node, the centre lemma
  *     and pairing when the DfpnConfig switches them on), by a decided
  *     top-tree node of the same position, or found in the store gets
@@ -61,7 +64,8 @@
  * backup stops at the first decided ancestor, and a job finishing inside
  * a decided subtree changes only its own leaf. Every decided value comes
  * from a job's df-pn, from the static knowledge, or from the store; the
- * top tree adds nothing but the backup rules. Jobs inside a subtree that
+ * top tree adds nothing but the backup rules and the sibling
+ * transposition (argued in top_sibling.c). Jobs inside a subtree that
  * has become decided are interrupted (their work is no longer needed).
  *
  * Why it is sound: pn = 0 at an OR node means a child is a proven Order

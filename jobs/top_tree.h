@@ -3,9 +3,10 @@
  * coordinator (jobs.c) does to the tree: create the root, expand a leaf,
  * select the most-proving leaf, apply a job's outcome and propagate.
  *
- * Invariants (argued in top_tree.c): a node is decided exactly when pn or
- * dn is 0, and a decision comes only from the rules, the store, a job or
- * its children (never from a guess); an inner node's numbers are those of
+ * Invariants (argued in top_tree.c and top_sibling.c): a node is decided
+ * exactly when pn or dn is 0, and a decision comes only from the rules,
+ * the store, a job, its children or a sibling's winning move (never from
+ * a guess); an inner node's numbers are those of
  * its children (recompute); every node of one canonical position is on one
  * twin chain, so a decision reaches all of them; `avail` marks exactly the
  * leaves a worker may take (and the inner nodes above one).
