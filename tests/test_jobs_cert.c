@@ -27,21 +27,6 @@
 
 TestSuite(jobs_cert, .timeout = 240);
 
-static JobsResult run_spec(const RefPos *p, JobsSpec *s)
-{
-    Rules r;
-    tl_init_rules(&r, p);
-    DfpnConfig cfg = dfpn_default_config();
-    cfg.kn.centre = false;
-    cfg.kn.threat_plies = 0; /* it decides most of these positions at once (threats.h);
-                              * test_threats.c runs jobs with it */
-    JobsResult res;
-    char err[256] = "";
-    cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
-    cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
-    return res;
-}
-
 static int count_files(const char *dir, const char *suffix)
 {
     DIR *d = opendir(dir);
@@ -62,7 +47,7 @@ static void pick_deep(RefPos *p, int rs, int empty, uint64_t *rng)
     for (int tries = 0; tries < 200; tries++) {
         if (tl_random_ongoing(p, 6, 5, rs, 36 - empty, rng) != 0) continue;
         JobsSpec s = {.workers = 1, .job_nodes = 1, .job_tt_bytes = (size_t)1 << 20};
-        if (run_spec(p, &s).expansions > 0) return;
+        if (tl_jobs_solve(p, &s).expansions > 0) return;
     }
     cr_assert_fail("no position with %d empty cells needed an expansion", empty);
 }
@@ -85,7 +70,7 @@ Test(jobs_cert, certificates_verify)
         /* Shared and separate tables, jobs of 1 and 2 df-pn threads. */
         JobsSpec s = {.workers = 2, .job_nodes = 1 + (uint64_t)(t % 4), .job_tt_bytes = (size_t)1 << 20,
                       .cert_dir = dir, .proof = proof, .job_threads = 1 + t % 2, .separate_tables = t % 3 == 2};
-        JobsResult res = run_spec(&p, &s);
+        JobsResult res = tl_jobs_solve(&p, &s);
         Winner want = tl_brute_winner(m, &p);
         char pos[65];
         ref_format(&p, pos);
@@ -120,9 +105,9 @@ Test(jobs_cert, certificates_leave_the_search_alone)
         char dir[256];
         tl_tmp_dir(dir, sizeof dir, "jobs-alone");
         JobsSpec s = {.workers = 1, .job_nodes = 50, .job_tt_bytes = (size_t)64 << 10, .cert_dir = dir};
-        JobsResult with = run_spec(&p, &s);
+        JobsResult with = tl_jobs_solve(&p, &s);
         s.cert_dir = NULL;
-        JobsResult without = run_spec(&p, &s);
+        JobsResult without = tl_jobs_solve(&p, &s);
         char pos[65];
         ref_format(&p, pos);
         cr_expect_gt(with.cert_files, 0, "%s: no certificate written", pos);
@@ -148,7 +133,7 @@ Test(jobs_cert, missing_job_certificate_fails)
         tl_tmp_dir(dir, sizeof dir, "jobs-cert-gone");
         snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
         JobsSpec s = {.workers = 1, .job_nodes = 2, .job_tt_bytes = (size_t)1 << 20, .cert_dir = dir, .proof = proof};
-        JobsResult res = run_spec(&p, &s);
+        JobsResult res = tl_jobs_solve(&p, &s);
         VerifyResult vr;
         cr_assert_eq(verify_file(proof, &vr), VERIFY_VALID, "%s", vr.error);
         /* remove the job certificate the top certificate's first see line names */
@@ -189,7 +174,7 @@ Test(jobs_cert, budgets_and_expand_depth)
          * decide where the budgets under test would have left it undecided. */
         JobsSpec s = {.workers = 2, .job_nodes = 1, .job_nodes_max = 1 << (2 * (1 + t % 3)),
                       .expand_depth = t % 2, .job_tt_bytes = (size_t)1 << 20, .no_help = true};
-        JobsResult res = run_spec(&p, &s);
+        JobsResult res = tl_jobs_solve(&p, &s);
         cr_assert_eq(res.winner, tl_brute_winner(m, &p), "t=%d", t);
         reruns += res.jobs_undecided > 0;
     }
@@ -209,7 +194,7 @@ Test(jobs_cert, store_and_certificates)
         cr_assert_lt(tries, 50, "no position needed a job");
         if (tl_random_ongoing(&p, 6, 5, 0, 36 - 13, &rng) != 0) continue;
         JobsSpec s = {.workers = 1, .job_nodes = 3, .job_tt_bytes = (size_t)1 << 20};
-        if (run_spec(&p, &s).jobs_run >= 3) break;
+        if (tl_jobs_solve(&p, &s).jobs_run >= 3) break;
     }
     char dir[256], certs[300], proof[300], err[256] = "";
     tl_tmp_dir(dir, sizeof dir, "jobs-store-certs");
@@ -226,7 +211,7 @@ Test(jobs_cert, store_and_certificates)
         cr_assert(st, "%s", err);
         JobsSpec s = {.workers = 2, .job_nodes = 3, .job_tt_bytes = (size_t)1 << 20, .store = st, .cert_dir = certs,
                       .proof = proof};
-        JobsResult res = run_spec(&p, &s);
+        JobsResult res = tl_jobs_solve(&p, &s);
         store_close(st);
         if (round == 1) cr_expect_eq(res.jobs_run, 0, "round 1 ran %llu jobs", (unsigned long long)res.jobs_run);
         if (round == 2) cr_expect_gt(res.jobs_run, 0, "trusted the store without certificates");

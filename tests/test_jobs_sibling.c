@@ -20,20 +20,6 @@
 
 TestSuite(jobs_sibling, .timeout = 300);
 
-static JobsResult run(const RefPos *p, JobsSpec *s)
-{
-    Rules r;
-    tl_init_rules(&r, p);
-    DfpnConfig cfg = dfpn_default_config();
-    cfg.kn.centre = false;
-    cfg.kn.threat_plies = 0; /* else most of these positions are decided at once */
-    JobsResult res;
-    char err[256] = "";
-    cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
-    cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
-    return res;
-}
-
 /* Every file of the folder written for a top-tree node ("a top-tree node"
  * in its header) verifies on its own, for the winner it claims; how many. */
 static int verify_node_files(const char *dir, const RefPos *p)
@@ -89,7 +75,7 @@ Test(jobs_sibling, siblings_are_the_brute_force_s_values)
         cr_assert(st, "%s", err);
         JobsSpec s = {.workers = 1 + t % 2, .job_nodes = 1 + (uint64_t)(t % 3), .job_tt_bytes = (size_t)1 << 20,
                       .cert_dir = certs, .proof = proof, .store = st};
-        JobsResult res = run(&p, &s);
+        JobsResult res = tl_jobs_solve(&p, &s);
         Winner want = tl_brute_winner(m, &p);
         char pos[65];
         ref_format(&p, pos);
@@ -104,7 +90,7 @@ Test(jobs_sibling, siblings_are_the_brute_force_s_values)
         hits += res.sibling_hits;
         JobsSpec off = {.workers = 1, .job_nodes = 1 + (uint64_t)(t % 3), .job_tt_bytes = (size_t)1 << 20,
                         .no_siblings = true};
-        JobsResult r0 = run(&p, &off);
+        JobsResult r0 = tl_jobs_solve(&p, &off);
         cr_assert_eq(r0.winner, want, "%s: without the rule, %s", pos, winner_name(r0.winner));
         cr_assert_eq(r0.sibling_hits, 0, "%s: decided by siblings with the rule off", pos);
         tl_rm_dir(certs);

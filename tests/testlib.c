@@ -180,3 +180,17 @@ int tl_store_bound_disagreements(Store *st, BruteMemo *m, int rules, int *checke
     if (checked) *checked = s.checked;
     return s.bad;
 }
+
+JobsResult tl_jobs_solve(const RefPos *p, JobsSpec *s)
+{
+    Rules r;
+    tl_init_rules(&r, p);
+    DfpnConfig cfg = dfpn_default_config();
+    cfg.kn.centre = false;
+    cfg.kn.threat_plies = 0;
+    JobsResult res;
+    char err[256] = "";
+    cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
+    cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
+    return res;
+}

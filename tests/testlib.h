@@ -11,6 +11,7 @@
 
 #include "../engine/board.h"
 #include "../engine/rules.h"
+#include "../jobs/jobs.h"
 #include "../tables/store.h"
 #include "brute.h"
 #include "ref.h"
@@ -54,5 +55,11 @@ int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
 /* The same for its bound records (tables/store.h): a yes at y must have
  * 0 <= dtw <= y, a no at n dtw > n or no win; checked may be NULL. */
 int tl_store_bound_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
+
+/* A job-level run of p to the end (no time limit: asserts a winner), with
+ * the default knowledge but the centre lemma and the threat search, which
+ * decide most small test positions at once (threats.h; test_threats.c
+ * runs jobs with it). */
+JobsResult tl_jobs_solve(const RefPos *p, JobsSpec *s);
 
 #endif
