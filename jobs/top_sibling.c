@@ -89,7 +89,7 @@ static int certify(Coordinator *c, int i, int j, Move r, Board x, Winner w)
     return 0;
 }
 
-int top_siblings(Coordinator *c, int i)
+int top_siblings(Coordinator *c, int i, int js[MOVES_MAX], Move rs[MOVES_MAX])
 {
     const TNode *p = &c->t[i];
     Winner w = top_value(p);
@@ -98,14 +98,14 @@ int top_siblings(Coordinator *c, int i)
         !won_position(c, i, &x))
         return 0;
     const TNode *a = &c->t[p->parent];
-    for (int j = a->first; j < a->first + a->nchild; j++) {
+    int k = 0;
+    for (int j = a->first; j < a->first + a->nchild && k < MOVES_MAX; j++) {
         if (j == i || top_decided(&c->t[j])) continue;
         Move r = reaching(c, c->t[j].b, x);
         if (r == MOVE_NONE) continue;
         if (c->certify && certify(c, i, j, r, x, w) != 0) return -1;
-        c->t[j].win = r;
-        top_set_value(c, j, w, BY_SIBLING, 0);
-        c->out->sibling_hits++;
+        js[k] = j;
+        rs[k++] = r;
     }
-    return 0;
+    return k;
 }

@@ -157,7 +157,7 @@ void top_push(Coordinator *c, int i)
 
 /* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
  * consequences follow in settle. */
-void top_set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
+static void set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
 {
     TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
@@ -326,6 +326,20 @@ static int put_bound(Coordinator *c, int i)
     return -1;
 }
 
+/* Decided node i decides its siblings by transposition (top_sibling.c). */
+static int siblings(Coordinator *c, int i)
+{
+    int js[MOVES_MAX];
+    Move rs[MOVES_MAX];
+    int k = top_siblings(c, i, js, rs);
+    for (int t = 0; t < k; t++) {
+        c->t[js[t]].win = rs[t];
+        set_value(c, js[t], top_value(&c->t[i]), BY_SIBLING, 0);
+        c->out->sibling_hits++;
+    }
+    return k < 0 ? -1 : 0;
+}
+
 /* What a decision of node i entails once: the store, the certificate, and
  * the other nodes of the same position. */
 static int announce(Coordinator *c, int i)
@@ -346,10 +360,10 @@ static int announce(Coordinator *c, int i)
         if (c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
         if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
         c->t[i].win = m;
-        if (top_siblings(c, i) != 0) return -1;
+        if (siblings(c, i) != 0) return -1;
     } else if (by == BY_JOB) {
         if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
-        if (top_siblings(c, i) != 0) return -1;
+        if (siblings(c, i) != 0) return -1;
     } else if (by == BY_SIBLING) { /* its certificate is written (top_sibling.c) */
         if (put(c, n->b, w, n->win, STORE_SOURCE_DFPN) != 0) return -1;
     } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
@@ -357,7 +371,7 @@ static int announce(Coordinator *c, int i)
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
         if (top_decided(&c->t[j])) continue;
-        top_set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
+        set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
         c->out->twin_hits++;
     }
     return 0;
@@ -439,20 +453,20 @@ int top_init_leaf(Coordinator *c, int i)
                           : static_value(c, b, &pn, &dn);
     if (w != WINNER_NONE) {
         if (c->bounded && w == WINNER_CHAOS) wdepth = top_question(c, c->t[i].b);
-        top_set_value(c, i, w, BY_STATIC, wdepth);
+        set_value(c, i, w, BY_STATIC, wdepth);
         c->out->static_decided++;
         return 0;
     }
     int twin = map_add(c, i);
     if (c->failed) return -1;
     if (twin >= 0 && top_decided(&c->t[twin])) {
-        top_set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
+        set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
         c->out->twin_hits++;
         return 0;
     }
     if ((c->bounded ? lookup_bound(c, b, &w, &wdepth) : lookup(c, b, &w)) != 0) return -1;
     if (w != WINNER_NONE) {
-        top_set_value(c, i, w, BY_STORE, wdepth);
+        set_value(c, i, w, BY_STORE, wdepth);
         c->out->store_hits++;
         return 0;
     }
@@ -648,7 +662,7 @@ int top_apply(Coordinator *c, int k, const JobOutcome *got)
         r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
         if (!top_decided(n)) {
             n->win = o.move; /* checked before use (top_sibling.c) */
-            top_set_value(c, i, (Winner)o.value, BY_JOB, o.depth);
+            set_value(c, i, (Winner)o.value, BY_JOB, o.depth);
         }
         return top_settle(c);
     }

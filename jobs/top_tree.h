@@ -176,10 +176,10 @@ int top_apply(Coordinator *c, int k, const JobOutcome *got);
 int top_proof_children(const Coordinator *c, int i, int kids[MOVES_MAX]);
 /* The certificate of decided inner node i at path, see lines prefixed. */
 int top_certify_inner(Coordinator *c, int i, const char *path, const char *prefix);
-/* Node i decided for w (how: BY_*; bounded: its wdepth), queued for settle. */
-void top_set_value(Coordinator *c, int i, Winner w, int by, int wdepth);
-/* Node i, just decided with its winner to move, decides the siblings that
- * reach the position after its winning move in one move (top_sibling.c). */
-int top_siblings(Coordinator *c, int i);
+/* Node i, just decided with its winner to move: the undecided siblings
+ * that reach the position after its winning move in one move, and those
+ * moves, into js and rs, each certified when the run writes certificates
+ * (top_sibling.c); how many, or -1 with the run's error set. */
+int top_siblings(Coordinator *c, int i, int js[MOVES_MAX], Move rs[MOVES_MAX]);
 
 #endif
