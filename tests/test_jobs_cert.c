@@ -9,7 +9,6 @@
  * agrees with the brute force. */
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,18 +25,6 @@
 #include "testlib.h"
 
 TestSuite(jobs_cert, .timeout = 240);
-
-static int count_files(const char *dir, const char *suffix)
-{
-    DIR *d = opendir(dir);
-    cr_assert(d, "cannot open %s", dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, suffix)) n++;
-    closedir(d);
-    return n;
-}
 
 /* A random ongoing 6x6 position (rules rs, `empty` empty cells) whose run
  * with a one-node budget needs at least one expansion, so that the top
@@ -216,7 +203,7 @@ Test(jobs_cert, store_and_certificates)
         if (round == 1) cr_expect_eq(res.jobs_run, 0, "round 1 ran %llu jobs", (unsigned long long)res.jobs_run);
         if (round == 2) cr_expect_gt(res.jobs_run, 0, "trusted the store without certificates");
         cr_assert_eq(verify_file(proof, &vr), VERIFY_VALID, "round %d: %s", round, vr.error);
-        cr_expect_gt(count_files(certs, ".ocproof"), 0);
+        cr_expect_gt(tl_each_file(certs, ".ocproof", NULL, NULL), 0);
     }
     tl_rm_dir(certs);
     tl_rm_dir(dir);

@@ -7,7 +7,6 @@
  * certificates where its proof does, and each sibling's file on its own). */
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,35 +19,41 @@
 
 TestSuite(jobs_sibling, .timeout = 300);
 
-/* Every file of the folder written for a top-tree node ("a top-tree node"
- * in its header) verifies on its own, for the winner it claims; how many. */
+typedef struct {
+    const RefPos *p;
+    int n;
+} NodeFiles;
+
+/* A file written for a top-tree node ("a top-tree node" in its header)
+ * verifies on its own, for the winner it claims; counted in arg's n. */
+static void verify_node_file(const char *path, void *arg)
+{
+    NodeFiles *nf = arg;
+    const RefPos *p = nf->p;
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    char line[128];
+    bool node = false;
+    Winner w = WINNER_NONE;
+    for (int i = 0; i < 6 && fgets(line, sizeof line, f); i++) {
+        node |= strstr(line, "a top-tree node") != NULL;
+        if (strncmp(line, "winner order", 12) == 0) w = WINNER_ORDER;
+        if (strncmp(line, "winner chaos", 12) == 0) w = WINNER_CHAOS;
+    }
+    fclose(f);
+    if (!node) return;
+    VerifyExpect x = {p->n, p->k, p->rules, w == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS, NULL};
+    VerifyResult vr;
+    cr_expect_eq(verify_file_ex(path, &x, &vr), VERIFY_VALID, "%s: %s", path, vr.error);
+    nf->n++;
+}
+
+/* The node files of dir verified (verify_node_file); how many. */
 static int verify_node_files(const char *dir, const RefPos *p)
 {
-    DIR *d = opendir(dir);
-    cr_assert(d, "cannot open %s", dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char path[600], line[128];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = strstr(e->d_name, ".ocproof") ? fopen(path, "r") : NULL;
-        if (!f) continue;
-        bool node = false;
-        Winner w = WINNER_NONE;
-        for (int i = 0; i < 6 && fgets(line, sizeof line, f); i++) {
-            node |= strstr(line, "a top-tree node") != NULL;
-            if (strncmp(line, "winner order", 12) == 0) w = WINNER_ORDER;
-            if (strncmp(line, "winner chaos", 12) == 0) w = WINNER_CHAOS;
-        }
-        fclose(f);
-        if (!node) continue;
-        VerifyExpect x = {p->n, p->k, p->rules, w == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS, NULL};
-        VerifyResult vr;
-        cr_expect_eq(verify_file_ex(path, &x, &vr), VERIFY_VALID, "%s: %s", path, vr.error);
-        n++;
-    }
-    closedir(d);
-    return n;
+    NodeFiles nf = {p, 0};
+    tl_each_file(dir, ".ocproof", verify_node_file, &nf);
+    return nf.n;
 }
 
 /* Runs with tiny budgets (many jobs, a top tree several plies deep), one

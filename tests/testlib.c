@@ -194,3 +194,20 @@ JobsResult tl_jobs_solve(const RefPos *p, JobsSpec *s)
     cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
     return res;
 }
+
+int tl_each_file(const char *dir, const char *part, void (*fn)(const char *path, void *arg), void *arg)
+{
+    DIR *d = opendir(dir);
+    cr_assert(d, "cannot open %s", dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strstr(e->d_name, part)) continue;
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (fn) fn(path, arg);
+        n++;
+    }
+    closedir(d);
+    return n;
+}

@@ -56,6 +56,10 @@ int tl_store_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
  * 0 <= dtw <= y, a no at n dtw > n or no win; checked may be NULL. */
 int tl_store_bound_disagreements(Store *st, BruteMemo *m, int rules, int *checked);
 
+/* Calls fn(path, arg) for each file of dir whose name holds `part` (fn
+ * may be NULL); how many there are. Asserts dir can be read. */
+int tl_each_file(const char *dir, const char *part, void (*fn)(const char *path, void *arg), void *arg);
+
 /* A job-level run of p to the end (no time limit: asserts a winner), with
  * the default knowledge but the centre lemma and the threat search, which
  * decide most small test positions at once (threats.h; test_threats.c
