@@ -1,4 +1,4 @@
-/* top_sibling.c - sibling transpositions in the top tree (top_tree.h).
+/* top_sibling.c - sibling transpositions in the top tree (top_sibling.h).
  *
  * The rule. Let node P = A + R (A its parent, R its move) be decided for
  * the side w that is to move at P, with a winning move M: the position
@@ -31,7 +31,7 @@
  * is inside it; topcert_reroot), else X proved again. A wrong M or R'
  * makes a certificate the verifier rejects, never one it accepts.
  */
-#include "top_tree.h"
+#include "top_sibling.h"
 
 #include "../engine/moves.h"
 #include "../engine/symmetry.h"

@@ -9,6 +9,7 @@
  * static_value and lookup, a job is a bounded one, and every decided node
  * carries the depth of its proof (or its certificate's horizon). */
 #include "top_tree.h"
+#include "top_sibling.h"
 
 #include <stdarg.h>
 #include <stdio.h>
