@@ -20,6 +20,11 @@
  * X f6, then O c3". One worker met such a sibling already proved in its
  * table (a job of one node); two workers, whose jobs run side by side,
  * proved it again, 0.46-0.60 M nodes each (results/jobs/jobs-efficiency.md).
+ * Measured worth there (make solve-search's jobs command, idle): one
+ * worker 201 jobs and 45.1 M nodes against 210 and 45.4 M, 13 siblings
+ * decided so; two workers 114.4 and 117.3 s against one worker's 195.8 s
+ * (1.71x, 1.67x; 1.50x before), and one run of 264 s that went through
+ * X c2 and then X c3 (the root's numbers, not this rule).
  *
  * Where M comes from: the job's (JobOutcome.move, found before its
  * certificate, so that a run takes the same jobs with certificates as
