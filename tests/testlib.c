@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../engine/notation.h"
+#include "../verify/verify.h"
 #include "../engine/rng.h"
 
 uint64_t tl_rand(uint64_t *state) { return rng_next(state); }
@@ -210,4 +211,16 @@ int tl_each_file(const char *dir, const char *part, void (*fn)(const char *path,
     }
     closedir(d);
     return n;
+}
+
+Winner tl_check_jobs_run(BruteMemo *m, RefPos *p, const JobsResult *res, const char *proof)
+{
+    Winner want = tl_brute_winner(m, p);
+    char pos[65];
+    ref_format(p, pos);
+    cr_assert_eq(res->winner, want, "%s: jobs %s, brute force %s", pos, winner_name(res->winner), winner_name(want));
+    VerifyExpect x = {p->n, p->k, p->rules, want == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS, pos};
+    VerifyResult vr;
+    cr_assert_eq(verify_file_ex(proof, &x, &vr), VERIFY_VALID, "%s (rules %d): %s", pos, p->rules, vr.error);
+    return want;
 }

@@ -60,6 +60,11 @@ int tl_store_bound_disagreements(Store *st, BruteMemo *m, int rules, int *checke
  * may be NULL); how many there are. Asserts dir can be read. */
 int tl_each_file(const char *dir, const char *part, void (*fn)(const char *path, void *arg), void *arg);
 
+/* A finished job-level run of p (6x6 k = 5) checked: its winner is the
+ * brute force's, and its certificate at `proof` verifies for that winner
+ * with p as root. Returns the winner. */
+Winner tl_check_jobs_run(BruteMemo *m, RefPos *p, const JobsResult *res, const char *proof);
+
 /* A job-level run of p to the end (no time limit: asserts a winner), with
  * the default knowledge but the centre lemma and the threat search, which
  * decide most small test positions at once (threats.h; test_threats.c
