@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../engine/moves.h"
@@ -177,11 +179,25 @@ int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const cha
     return rc;
 }
 
+/* The file at path for reading, if it is a regular file of at most
+ * max_bytes: the folder is outside input, and a FIFO put at a certificate's
+ * name would block fopen, /dev/zero or a huge file never end a copy
+ * (O_NONBLOCK, then fstat on what was opened). NULL otherwise. */
+static FILE *open_regular(const char *path, off_t max_bytes)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return NULL;
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= max_bytes ? fdopen(fd, "r") : NULL;
+    if (!f) close(fd);
+    return f;
+}
+
 int topcert_root_move(const TopCert *tc, Board b, Board *pos, Move *m)
 {
     char path[4096], line[256];
     topcert_path(tc, b, path, sizeof path);
-    FILE *f = fopen(path, "r");
+    FILE *f = open_regular(path, TOPCERT_REROOT_MAX);
     if (!f) return -1;
     int rc = -1;
     /* the header's five lines (and comments), then the root's own line */
@@ -212,7 +228,7 @@ int topcert_reroot(TopCert *tc, Board from, Board to, char *err, int errlen)
     topcert_path(tc, from, src, sizeof src);
     topcert_path(tc, to, path, sizeof path);
     notation_format_position(to, tc->r->n, pos);
-    FILE *in = fopen(src, "r");
+    FILE *in = open_regular(src, TOPCERT_REROOT_MAX);
     FILE *f = in ? jobrun_open_tmp(path, tmp, sizeof tmp) : NULL;
     int rc = f ? 0 : -1;
     bool rooted = false;

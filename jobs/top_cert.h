@@ -26,6 +26,7 @@
 #define OCS_TOP_CERT_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "../tables/store.h"
 #include "job_run.h"
@@ -98,10 +99,16 @@ int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *
  * b needs no line (topcert_trivial), the header alone. 0, or -1. */
 int topcert_see_root(TopCert *tc, Board b, Winner w, const char *path, const char *prefix, char *err, int errlen);
 
+/* The largest certificate topcert_root_move reads and topcert_reroot
+ * copies (a job's is bounded by its lines, --proof-max-lines): 4 GiB. */
+#define TOPCERT_REROOT_MAX ((off_t)4 << 30)
+
 /* The move of b's own line in its certificate (the first line after the
  * header: the job's proof writer writes the root first), in the frame of
  * that line's position *pos (an image of b). 0, or -1 when the file has no
- * such line (a lemma line, a see line, no file) or it is not a move at b. */
+ * such line (a lemma line, a see line, no file) or it is not a move at b,
+ * or the file is not a regular file of at most TOPCERT_REROOT_MAX bytes
+ * (a FIFO, a device: never opened so that it blocks). */
 int topcert_root_move(const TopCert *tc, Board b, Board *pos, Move *m);
 
 /* Writes the certificate of `to` as a copy of from's with its root line
