@@ -128,10 +128,72 @@ static void chaos_after_maker(const Rules *r, Board b, Move m, KnNode *out)
     out->nmoves = 1;
 }
 
+/* Under exact, whether Chaos's move m (cell c, symbol P) at a (ongoing,
+ * a is b after Order's four-maker) is safe, given that it spoils every four
+ * of a (exact_chaos_after_maker picks only such moves): it completes no
+ * line, and the board after it holds no four. A four after it is a window
+ * live for some symbol with one empty cell: the fours of a are spoiled, a
+ * placement of P gives the other symbol nothing, and it adds a P only to
+ * the windows through c, so only such a window live for P (no other
+ * symbol in it, no P on its ends) can be one. A full board after it is a Chaos win: safe. kn_node's safe_by_play
+ * decides the same by a full scan. */
+static bool exact_spoiler_safe(const Rules *r, Board a, Move m)
+{
+    board_place(&a, m);
+    Winner st = rules_status_after(r, a, m);
+    if (st != WINNER_NONE) return st == WINNER_CHAOS;
+    int c = move_cell(m), p = move_piece(m);
+    uint64_t occ = board_occupied(a);
+    for (int i = 0; i < r->cell_nwin[c]; i++) {
+        uint64_t w = r->cell_win[c][i], e = r->cell_ends[c][i];
+        if ((w & a.s[p ^ 1]) == 0 && (e & a.s[p]) == 0 && __builtin_popcountll(w & ~occ) == 1) return false;
+    }
+    return true;
+}
+
+/* Under exact, kn_node's view of the Chaos node after the four-maker
+ * m = (c, S) at b (Order to move, no four on b), from the windows through
+ * c and through each of Chaos's few candidates instead of a scan and a
+ * play of every spoiler (threats.h argues it equal).
+ *   - The fours after S on c are the windows through c live for S (no T
+ *     in them, no S on their ends) with one empty cell: b had none, S on c
+ *     adds a piece only to windows through c, and gives T nothing.
+ *   - Chaos's safe moves spoil every one of them (knowledge.c
+ *     four_spoilers: T on its empty cell, or S on one of its empty ends),
+ *     so those are the candidates, and exact_spoiler_safe decides each.
+ *   - None safe: Order wins within 2 plies (a move that is not safe
+ *     completes a line or leaves a four); kn_node's zugzwang_dtw says the
+ *     same 2, since T on a four's empty cell completes no line (b had no
+ *     four of T and S on c gives T none). */
+static void exact_chaos_after_maker(const Rules *r, Board b, Move m, KnNode *out)
+{
+    int c = move_cell(m), s = move_piece(m);
+    board_place(&b, m);
+    uint64_t occ = board_occupied(b), spoil[2] = {~0ULL, ~0ULL};
+    for (int i = 0; i < r->cell_nwin[c]; i++) {
+        uint64_t w = r->cell_win[c][i], e = r->cell_ends[c][i], hole = w & ~occ;
+        if ((w & b.s[s ^ 1]) != 0 || (e & b.s[s]) != 0 || __builtin_popcountll(hole) != 1) continue;
+        spoil[s ^ 1] &= hole;
+        spoil[s] &= e & ~occ;
+    }
+    *out = (KnNode){.value = WINNER_ORDER, .dtw = 2, .nlive = -1};
+    for (int p = 0; p < 2; p++)
+        for (uint64_t e = spoil[p] & ~occ & r->cells; e;) {
+            Move cm = move_make(p, bb_pop(&e));
+            if (exact_spoiler_safe(r, b, cm)) out->moves[p] |= 1ULL << move_cell(cm);
+        }
+    out->nmoves = __builtin_popcountll(out->moves[0]) + __builtin_popcountll(out->moves[1]);
+    if (out->nmoves) out->value = WINNER_NONE, out->dtw = 0;
+}
+
 void threats_chaos_node(const Rules *r, const Knowledge *kn, Board b, Move m, KnNode *out)
 {
     if (r->rules == RULES_ORIGINAL) {
         chaos_after_maker(r, b, m, out);
+        return;
+    }
+    if (r->rules == RULES_EXACT) {
+        exact_chaos_after_maker(r, b, m, out);
         return;
     }
     board_place(&b, m);

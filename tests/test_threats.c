@@ -167,19 +167,21 @@ Test(threats, brute_4x4)
     sample((Sample){4, 4, REF_EXACT, 100, 2, 9, 615, 33, 13});
 }
 
-/* ---- The original-rules shortcut equals kn_node ---- */
+/* ---- The original and exact shortcuts equal kn_node ---- */
 
 /* Random positions (Order to move, no four): after every four-maker,
  * threats_chaos_node lists exactly kn_node's moves and decides exactly
- * where it does (its zugzwang distance an upper bound of kn_node's). */
-static int shortcut_cases(int n, int k, int count, uint64_t seed)
+ * where it does (its zugzwang distance an upper bound of kn_node's).
+ * kn_node's own list is held against the tests' rules by
+ * knowledge::chaos_moves_at_a_four_are_the_safe_ones. */
+static int shortcut_cases(int n, int k, int rules, int count, uint64_t seed)
 {
     Knowledge kn = knowledge();
     uint64_t rng = seed;
     int makers = 0;
     for (int t = 0; t < count; t++) {
         RefPos p;
-        tl_random_any(&p, n, k, REF_ORIGINAL, 20 + tl_below(&rng, 25), 20 + tl_below(&rng, 25), &rng);
+        tl_random_any(&p, n, k, rules, 20 + tl_below(&rng, 25), 20 + tl_below(&rng, 25), &rng);
         Rules r;
         tl_init_rules(&r, &p);
         Board b = tl_board(&p);
@@ -214,12 +216,19 @@ static int shortcut_cases(int n, int k, int count, uint64_t seed)
     return makers;
 }
 
-Test(threats, original_shortcut_is_kn_node)
+static int shortcut_games(int rules, uint64_t seed)
 {
-    int makers = shortcut_cases(6, 5, 80000, 701) + shortcut_cases(5, 4, 40000, 702) + shortcut_cases(4, 3, 20000, 703) +
-                 shortcut_cases(7, 5, 40000, 704) + shortcut_cases(8, 5, 40000, 705) + shortcut_cases(6, 4, 40000, 706);
-    cr_log_info("%d four-makers compared", makers);
-    cr_expect_geq(makers, 80000, "too few four-makers compared");
+    return shortcut_cases(6, 5, rules, 80000, seed) + shortcut_cases(5, 4, rules, 40000, seed + 1) +
+           shortcut_cases(4, 3, rules, 20000, seed + 2) + shortcut_cases(7, 5, rules, 40000, seed + 3) +
+           shortcut_cases(8, 5, rules, 40000, seed + 4) + shortcut_cases(6, 4, rules, 40000, seed + 5);
+}
+
+Test(threats, shortcuts_are_kn_node)
+{
+    int original = shortcut_games(REF_ORIGINAL, 701), exact = shortcut_games(REF_EXACT, 801);
+    cr_log_info("%d four-makers compared under original, %d under exact", original, exact);
+    cr_expect_geq(original, 80000, "too few four-makers compared under original");
+    cr_expect_geq(exact, 80000, "too few four-makers compared under exact");
 }
 
 /* ---- The certificate writer's moves ---- */
