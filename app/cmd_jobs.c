@@ -84,7 +84,9 @@ static const char jobs_help[] =
     "  --certs-later      a stored position counts without its certificate (a\n"
     "                     store resumed from a snapshot); the certificates the\n"
     "                     proof needs are made at the end, composed from the\n"
-    "                     store's records or re-proved (needs --store)\n"
+    "                     store's records or re-proved (needs --store); with\n"
+    "                     --within the jobs write nothing as they decide: each\n"
+    "                     file the root's proof needs is made at the end\n"
     "  --log FILE         the progress figures as CSV (appended), for plotting\n"
     "  --job-log FILE     one CSV line per job (when, where in the top tree, its\n"
     "                     budget, nodes and result, and whether its node is in\n"
@@ -373,7 +375,6 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
     if (s->reply_depth > 0 && s->reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
     if (a->reply_order && s->reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
     if (s->certs_later && !a->store_dir) cli_fail("--certs-later needs --store");
-    if (s->bounded && s->certs_later) cli_fail("--within cannot be combined with --certs-later");
     if (s->bounded && s->job_threads > 1) cli_fail("--within: jobs run on one thread (not --job-threads %d)", s->job_threads);
     if (!host && s->reply_tables > 0 && s->reply_tables < s->workers)
         cli_fail("--reply-tables %d: fewer than the %d workers", s->reply_tables, s->workers);

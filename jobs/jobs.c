@@ -129,7 +129,7 @@ static int assign(Coordinator *c)
         if (top_settle(c) != 0) return -1;
         if (c->serial == 0) c->cpu_first = clock_thread_cpu();
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
-                      .certify = c->certify, .group = group_of(c, leaf), .bounded = c->bounded,
+                      .certify = c->certify_jobs, .group = group_of(c, leaf), .bounded = c->bounded,
                       .within = (uint8_t)(c->bounded ? top_question(c, n->b) : 0),
                       .share = (uint8_t)(c->certify && !c->bounded ? c->spec->cert_share : 0),
                       .share_min = (uint8_t)c->spec->cert_share_min};
@@ -231,6 +231,22 @@ static int see_prefix(Coordinator *c, char *prefix, size_t len)
     return rc;
 }
 
+/* certs_at_end: the files of the inner nodes under node i that i's proof
+ * names (top_proof_children), deepest first, each composed from its own
+ * children's (top_certify_inner; a child decided otherwise, a job's root
+ * or a stored position, gets its file from a bounded job of its own when
+ * the file is missing: within_cert.c within_ensure). Not i's own. */
+static int certify_below(Coordinator *c, int i)
+{
+    int idx[MOVES_MAX], nk = top_proof_children(c, i, idx);
+    for (int k = 0; k < nk; k++) {
+        const TNode *n = &c->t[idx[k]]; /* a child has a piece more: the recursion ends */
+        if (n->state != T_INNER || n->by != BY_TREE) continue;
+        if (certify_below(c, idx[k]) != 0 || top_certify_inner(c, idx[k], NULL, NULL) != 0) return -1;
+    }
+    return 0;
+}
+
 /* With --proof: the root's certificate at that path, its see lines naming
  * the certificate folder. */
 static int write_proof(Coordinator *c)
@@ -239,6 +255,7 @@ static int write_proof(Coordinator *c)
     Winner w = top_value(root);
     char prefix[4200];
     if (see_prefix(c, prefix, sizeof prefix) != 0) return -1;
+    if (c->certs_at_end && root->state == T_INNER && root->by == BY_TREE && certify_below(c, 0) != 0) return -1;
     if (root->state == T_INNER && root->by == BY_TREE) return top_certify_inner(c, 0, c->spec->proof, prefix);
     if (c->bounded) {
         if (within_see_root(&c->tc, root->b, w, root->wdepth, c->spec->within, c->spec->proof, prefix, c->err,
@@ -293,12 +310,21 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     c.certify = spec->cert_dir != NULL;
     c.bounded = spec->bounded;
     c.horizon = board_count(root) + spec->within;
-    if (c.bounded && (!dfpn_depth_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX || spec->certs_later)) {
+    if (c.bounded && (!dfpn_depth_supported(r) || spec->within < 0 || spec->within > STORE_BOUND_MAX)) {
         snprintf(err, (size_t)errlen, "%s", !dfpn_depth_supported(r) ? "--within needs a board of at most 7x7"
-                                            : spec->certs_later ? "--within cannot be combined with --certs-later"
-                                                                : "--within: plies 0 to 64");
+                                                                      : "--within: plies 0 to 64");
         return -1;
     }
+    /* Bounded with certs_later: the jobs write nothing, and the
+     * certificates the root's proof needs are made at the end, each by a
+     * bounded job of its own (within_cert.c within_ensure). Why: a bounded
+     * writer searches again for its moves (about 11 K lines a second, a
+     * hundredth of the value writer's rate), so writing every decided
+     * job's file as it decides took 73 % of a run (X c3 O c4 within 25,
+     * 146.5 of 200 s), for jobs most of which the root's proof never
+     * names. */
+    c.certs_at_end = c.certify && c.bounded && spec->certs_later;
+    c.certify_jobs = c.certify && !c.certs_at_end;
     topcert_init(&c.tc, r, cfg, spec->cert_dir);
     if (spec->certs_later && spec->store) {
         c.tc.store = spec->store;

@@ -194,7 +194,9 @@ typedef struct {
                             * were not kept), and the certificates the
                             * run's proof needs are made at the end:
                             * composed from the store's records, else
-                            * re-proved (top_cert.h) */
+                            * re-proved (top_cert.h); bounded: the jobs
+                            * write nothing, every file is made at the end
+                            * (within.h) */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
                             * beside the store; NULL: none (bounded: a journal
                             * of bounded jobs of this horizon only, within.h) */

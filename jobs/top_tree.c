@@ -351,7 +351,7 @@ static int announce(Coordinator *c, int i)
     int by = n->by;
     if (c->bounded) {
         /* the certificate first, as below; jobs' and tree nodes' decisions stored (within.h) */
-        if (by == BY_TREE && c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if (by == BY_TREE && c->certify && !c->certs_at_end && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
         if ((by == BY_TREE || by == BY_JOB) && put_bound(c, i) != 0) return -1;
     } else if (by == BY_TREE) {
         int j = winning_child(c, n, w);
@@ -432,11 +432,13 @@ static Winner static_value(Coordinator *c, Board b, uint32_t *pn, uint32_t *dn)
 }
 
 /* Bounded: b's answer from the store (within_lookup), the records backed
- * by their certificates when certificates are on; -1 (top_fail). */
+ * by their certificates when certificates are on, but for certs_at_end
+ * (the certificates the proof needs are made at the end); -1 (top_fail). */
 static int lookup_bound(Coordinator *c, Board b, Winner *w, int *wdepth)
 {
     char msg[4700];
-    if (within_lookup(c->spec->store, c->certify ? &c->tc : NULL, c->r, b, top_question(c, b), w, wdepth, msg,
+    const TopCert *tc = c->certify && !c->certs_at_end ? &c->tc : NULL;
+    if (within_lookup(c->spec->store, tc, c->r, b, top_question(c, b), w, wdepth, msg,
                       (int)sizeof msg) == 0)
         return 0;
     top_fail(c, "%s", msg);
@@ -637,7 +639,7 @@ int top_apply(Coordinator *c, int k, const JobOutcome *got)
         r->help_nodes += o.nodes;
         return 0;
     }
-    if (o.value != WINNER_NONE && c->certify && o.cert != JOBRUN_CERT_WRITTEN) {
+    if (o.value != WINNER_NONE && c->certify_jobs && o.cert != JOBRUN_CERT_WRITTEN) {
         /* Decided, but without its certificate: a value the run could not
          * certify is not taken. Interrupted while writing (its subtree was
          * decided meanwhile, or the time ran out), the job counts as

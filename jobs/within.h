@@ -73,6 +73,12 @@
  *     the plies left where its see line stands, or claims a Chaos win:
  *     what the verifier asks of a see line in a horizon certificate
  *     (verify.h, Horizon certificates).
+ * With spec->certs_later (Coordinator.certs_at_end) nothing is written
+ * during the run and a stored answer counts without its file; at the end
+ * the inner nodes the root's proof follows are composed as above, deepest
+ * first (jobs.c certify_below), and a missing child's file is made by a
+ * bounded job of its own (within_ensure). The verifier checks the whole
+ * as ever, so nothing here is trusted.
  * A child needs no line where the verifier closes it by itself
  * (within_trivial: a line stands, a full board, Order to move completes a
  * line at once; for a no also no line possible within the plies left).

@@ -82,7 +82,7 @@ static void check_proof(const char *proof, const RefPos *p, int d, int dtw, int 
 }
 
 typedef struct {
-    int runs, yes, no, expanded, certs;
+    int runs, yes, no, expanded, certs, later_tree; /* later_tree: certs_later runs decided by the tree */
 } Tally;
 
 /* p asked d in one of a few modes (workers, budgets, a top split at once,
@@ -99,9 +99,11 @@ static void ask(const RefPos *p, int d, int dtw, int mode, Tally *t)
         snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
         s.cert_dir = dir;
         s.proof = proof;
+        s.certs_later = mode % 4 == 2 || mode % 5 == 4; /* nothing written by the jobs: the files at the end */
     }
     JobsResult res = run_within(p, d, s, mode % 3 != 1);
     check_answer(p, d, dtw, &res);
+    t->later_tree += s.certs_later && res.expansions > 0 && res.jobs_decided > 1;
     if (certs) {
         check_proof(proof, p, d, dtw, 1 + mode % 2);
         tl_rm_dir(dir);
@@ -155,7 +157,8 @@ Test(jobs_within, agrees_with_brute_force)
                 for (int j = 0; j < nq; j++) ask(&p, q[j], dtw, mode++, &t);
             }
     brute_free(m);
-    cr_log_info("%d runs: %d yes, %d no, %d expanded, %d certificates", t.runs, t.yes, t.no, t.expanded, t.certs);
+    cr_log_info("%d runs: %d yes, %d no, %d expanded, %d certificates, %d of them made at the end after an expansion",
+                t.runs, t.yes, t.no, t.expanded, t.certs, t.later_tree);
     cr_assert_geq(t.yes, 4 * PER_GAME, "only %d yes", t.yes);
     cr_assert_geq(t.no, 4 * PER_GAME, "only %d no", t.no);
     cr_assert_geq(t.expanded, PER_GAME, "only %d runs expanded the top tree", t.expanded);
@@ -303,6 +306,7 @@ Test(jobs_within, cli)
                  {"12", "within 12: no", "chaos"},
                  {"13", "decided by: the store", "chaos"}};
     Run r;
+    char certs[192];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "300", "--job-tt-mb", "4", "--quiet", "--within",
                   cases[i].d, "--store", store, "--proof", proof, SLOW_DTW);
@@ -323,9 +327,28 @@ Test(jobs_within, cli)
     expect_reject("--within", "jobs", "--within", "65", "-");
     expect_reject("--within", "jobs", "--within", "x", "-");
     expect_reject("--job-threads", "jobs", "--within", "9", "--job-threads", "2", "-");
-    expect_reject("--certs-later", "jobs", "--within", "9", "--store", store, "--certs-later", "-");
+    /* --certs-later: the jobs write nothing; the proof's files are made at the end */
+    char store2[128], proof2[176];
+    snprintf(store2, sizeof store2, "%s/st2", dir);
+    snprintf(proof2, sizeof proof2, "%s/p2.ocproof", dir);
+    for (int i = 0; i < 2; i++) {
+        const char *d = i == 0 ? "14" : "13";
+        expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "300", "--job-tt-mb", "4", "--quiet", "--within", d,
+                  "--store", store2, "--certs-later", "--proof", proof2, SLOW_DTW);
+        cr_expect(strstr(r.out, i == 0 ? "within 14: yes" : "within 13: no") != NULL, "certs-later within %s: %s", d,
+                  r.out);
+        /* the tree's files, and the jobs' made again at the end */
+        cr_expect(strstr(r.out, "re-proved") != NULL && strstr(r.out, " 0 re-proved") == NULL, "%s", r.out);
+        run_free(&r);
+        if (i == 0) expect_ok(&r, "verify", "--within", d, proof2);
+        else expect_ok(&r, "verify", "--within", d, "--winner", "chaos", proof2);
+        cr_expect(strstr(r.out, "valid") != NULL, "certs-later within %s: %s", d, r.out);
+        run_free(&r);
+    }
+    snprintf(certs, sizeof certs, "%s/certs", store2);
+    tl_rm_dir(certs);
+    tl_rm_dir(store2);
     expect_reject("7x7", "jobs", "--within", "9", "--board", "8", "-");
-    char certs[160];
     snprintf(certs, sizeof certs, "%s/certs", store);
     tl_rm_dir(certs);
     tl_rm_dir(store);
