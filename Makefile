@@ -176,6 +176,7 @@ $(B)/hostile_rank0: tests/mpi/hostile_rank0.c $(B)/jobs/mpi_transport.o $(B)/lib
 layout-check:
 	@scripts/check-layout
 	@scripts/check-names
+	@scripts/claims-variants --check
 
 # --- sanitizer build: the same tests against an ASan+UBSan ocsolve ---
 $(S)/%.o: %.c | deps
