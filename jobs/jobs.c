@@ -129,7 +129,7 @@ static int assign(Coordinator *c)
         if (top_settle(c) != 0) return -1;
         if (c->serial == 0) c->cpu_first = clock_thread_cpu();
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
-                      .certify = c->certify_jobs, .group = group_of(c, leaf), .bounded = c->bounded,
+                      .certify = c->certify && !c->certs_at_end, .group = group_of(c, leaf), .bounded = c->bounded,
                       .within = (uint8_t)(c->bounded ? top_question(c, n->b) : 0),
                       .share = (uint8_t)(c->certify && !c->bounded ? c->spec->cert_share : 0),
                       .share_min = (uint8_t)c->spec->cert_share_min};
@@ -324,7 +324,6 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
      * 146.5 of 200 s), for jobs most of which the root's proof never
      * names. */
     c.certs_at_end = c.certify && c.bounded && spec->certs_later;
-    c.certify_jobs = c.certify && !c.certs_at_end;
     topcert_init(&c.tc, r, cfg, spec->cert_dir);
     if (spec->certs_later && spec->store) {
         c.tc.store = spec->store;

@@ -100,8 +100,6 @@ typedef struct {
     double cpu_started, cpu_first; /* the coordinator's CPU clock at the start, at the first order */
     TopCert tc;
     bool certify;
-    bool certify_jobs; /* the jobs write their certificates as they decide (certify,
-                        * but for certs_at_end) */
     bool certs_at_end; /* bounded with spec->certs_later: nothing is written during
                         * the run; the root's proof is made at the end (jobs.c) */
     bool bounded;    /* spec->bounded: the question W(b, top_question) (within.h) */
