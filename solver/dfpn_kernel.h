@@ -90,6 +90,10 @@ typedef struct {
     bool read_only;               /* never store: a pairing found is not recorded in tt
                                    * (the certificate writer's view of a search's table,
                                    * which it leaves as the search left it: dfpn.c) */
+    bool settle_early;            /* value search: an expansion stops at the first child
+                                   * that decides the node for its mover
+                                   * (dfpn_kernel_expand); off at the root, whose
+                                   * every move is counted (dfpn_search.c) */
 } DfpnKernel;
 
 /* An nlive for dfpn_kernel_table meaning "no pairing test": for a caller that
@@ -325,7 +329,24 @@ static inline bool dfpn_kernel_settles(const DfpnChild *c, bool order, int least
  * unless the parent is decided, and its twin would be decided the same
  * way. Bounded, the expansion stops at a child that settles the node
  * (dfpn_kernel_settles; then it is the only child), and Order's quiet moves at
- * a 5-ply question enter as no (bounded_quiet_moves). Returns how many. */
+ * a 5-ply question enter as no (bounded_quiet_moves). Returns how many.
+ *   The value search (k->settle_early) stops likewise at the first child,
+ * in the order above, that the table or a pairing shows won for the mover
+ * (pn 0 at an Order node, dn 0 at a Chaos node). Why it is sound: such a
+ * child makes the node's value the mover's whatever the others are, and
+ * the numbers the node gets from it alone are the ones the whole list
+ * gives (an OR node's pn = min = 0 and dn = sum, which that child's
+ * DFPN_INF saturates; dually at an AND node); the pick would choose it
+ * too, the first least phi (dfpn_numbers.h). What changes is only the work
+ * left undone: the later children's table probes and pairing tests, and
+ * the pairings those tests would have stored, which other paths may then
+ * meet again (so node counts move a little, both ways). Measured worth
+ * (2026-12-05, one thread, the machine loaded by two nice-19 searches):
+ * 7x7 k = 6 `original` after X b2, X c3, X d4 (all Chaos wins; the pairing
+ * test with witnesses ran 18 times a node and took 70 % of the time):
+ * 9.0 / 10.6 / 8.2 s -> 4.1 / 8.9 / 3.8 s, nodes 66 076 / 84 947 / 47 758 ->
+ * 64 919 / 111 671 / 51 767; the bench suite (bench --solver-only) 1 125 862
+ * -> 1 130 979 nodes. */
 KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int d, DfpnChild *ch, bool bounded)
 {
     bool order = board_order_to_move(b), dedupe = board_count(b) + 1 <= k->kn->sym_pieces;
@@ -384,7 +405,7 @@ KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn
             board_place(&cb, c->move);
             dfpn_kernel_table(k, cb, nmoves[i], nlive[i], c, bounded);
         }
-        if (bounded && dfpn_kernel_settles(c, order, least)) {
+        if (bounded ? dfpn_kernel_settles(c, order, least) : k->settle_early && (order ? c->pn : c->dn) == 0) {
             ch[0] = *c;
             return 1;
         }

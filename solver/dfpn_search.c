@@ -107,6 +107,7 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
 {
     DfpnChild ch[MOVES_MAX + 1];
     DfpnKernel k = dfpn_value_kernel(d);
+    k.settle_early = !root; /* the root's every move is counted (note_root) */
     uint64_t start = d->nodes++;
     /* The node's own bucket, for its store at the end: its parent's probe
      * read only the fingerprints when the node was new. */
