@@ -315,15 +315,19 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
                                                                       : "--within: plies 0 to 64");
         return -1;
     }
-    /* Bounded with certs_later: the jobs write nothing, and the
-     * certificates the root's proof needs are made at the end, each by a
-     * bounded job of its own (within_cert.c within_ensure). Why: a bounded
-     * writer searches again for its moves (about 11 K lines a second, a
-     * hundredth of the value writer's rate), so writing every decided
-     * job's file as it decides took 73 % of a run (X c3 O c4 within 25,
-     * 146.5 of 200 s), for jobs most of which the root's proof never
-     * names. */
-    c.certs_at_end = c.certify && c.bounded && spec->certs_later;
+    /* With certs_later: the jobs write nothing, and the certificates the
+     * root's proof needs are made at the end, composed from the store's
+     * records or re-proved (bounded: each by a bounded job of its own,
+     * within_cert.c within_ensure; value: top_regen.c topcert_ensure).
+     * Why: bounded, a writer searches again for its moves (about 11 K lines
+     * a second, a hundredth of the value writer's rate), so writing every
+     * decided job's file as it decides took 73 % of a run (X c3 O c4
+     * within 25, 146.5 of 200 s), for jobs most of which the root's proof
+     * never names. Value, since 2026-12-05: on odd boards every Chaos win
+     * the writer lists ends in pairing lines found by a search with
+     * witnesses, and 7x7 k = 6 `original` spent 411.6 of 783.9 s writing
+     * 11 files (3.3 M lines) for positions a long run may never need. */
+    c.certs_at_end = c.certify && spec->certs_later;
     topcert_init(&c.tc, r, cfg, spec->cert_dir);
     if (spec->certs_later && spec->store) {
         c.tc.store = spec->store;

@@ -100,8 +100,8 @@ typedef struct {
     double cpu_started, cpu_first; /* the coordinator's CPU clock at the start, at the first order */
     TopCert tc;
     bool certify;
-    bool certs_at_end; /* bounded with spec->certs_later: nothing is written during
-                        * the run; the root's proof is made at the end (jobs.c) */
+    bool certs_at_end; /* spec->certs_later: nothing is written during the run;
+                        * the root's proof is made at the end (jobs.c) */
     bool bounded;    /* spec->bounded: the question W(b, top_question) (within.h) */
     int horizon;     /* bounded: the pieces on the board at the horizon (the
                       * root's + spec->within) */

@@ -358,7 +358,7 @@ static int announce(Coordinator *c, int i)
         Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
         /* the certificate first: a run killed between the two then finds
          * a certificate without a record (harmless), never the reverse */
-        if (c->certify && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if (c->certify && !c->certs_at_end && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
         if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
         c->t[i].win = m;
         if (siblings(c, i) != 0) return -1;

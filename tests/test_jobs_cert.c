@@ -70,6 +70,52 @@ Test(jobs_cert, certificates_verify)
     cr_assert_geq(chaos, 2);
 }
 
+/* --certs-later on a run from scratch (jobs.c certs_at_end): no job
+ * writes anything as it decides (the jobs' lines stay 0), and the files
+ * the root's proof needs, made at the end from the store's records or
+ * re-proved, form a certificate that verifies for the brute force's
+ * winner. Odd and even boards, every rule set, one and two workers; some
+ * runs decide siblings by transposition, whose files are made at the end
+ * too. */
+Test(jobs_cert, certs_later_writes_at_the_end)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5122026;
+    int checked = 0, order = 0, chaos = 0, remade = 0;
+    for (int t = 0; t < 12; t++) {
+        RefPos p;
+        if (t % 2 == 0) pick_deep(&p, t % 3, 12 + t % 3, &rng);
+        else {
+            int tries = 0;
+            while (tl_random_ongoing(&p, 5, 5, t % 3, 25 - 13, &rng) != 0) cr_assert_lt(++tries, 200);
+        }
+        char dir[256], proof[300], store_dir[300], certs[300], err[256] = "";
+        tl_tmp_dir(dir, sizeof dir, "jobs-later");
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        snprintf(store_dir, sizeof store_dir, "%s/store", dir);
+        snprintf(certs, sizeof certs, "%s/certs", dir);
+        cr_assert_eq(mkdir(certs, 0755), 0);
+        Store *st = store_open(store_dir, false, 0, err, sizeof err);
+        cr_assert_not_null(st, "store: %s", err);
+        JobsSpec s = {.workers = 1 + t % 2, .job_nodes = 1 + (uint64_t)(t % 3), .job_tt_bytes = (size_t)1 << 20,
+                      .store = st, .cert_dir = certs, .proof = proof, .certs_later = true};
+        JobsResult res = tl_jobs_solve(&p, &s);
+        store_close(st);
+        cr_expect_eq(res.cert_lines, 0, "a job wrote %llu lines as it decided", (unsigned long long)res.cert_lines);
+        Winner want = tl_check_jobs_run(m, &p, &res, proof);
+        order += want == WINNER_ORDER;
+        chaos += want == WINNER_CHAOS;
+        remade += res.cert_composed + res.cert_resolved > 0;
+        checked++;
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d certificates (%d order, %d chaos), %d with files made at the end", checked, order, chaos, remade);
+    cr_assert_geq(order, 2);
+    cr_assert_geq(chaos, 2);
+    cr_assert_geq(remade, 6);
+}
+
 /* Writing certificates leaves the search alone: the writer searches
  * again on a table of its own (job_run.h, Dfpn.scratch) and the side table
  * of proven moves (tables/wintab.h) is never read by the search, so one
