@@ -339,14 +339,21 @@ static inline bool dfpn_kernel_settles(const DfpnChild *c, bool order, int least
  * DFPN_INF saturates; dually at an AND node); the pick would choose it
  * too, the first least phi (dfpn_numbers.h). What changes is only the work
  * left undone: the later children's table probes and pairing tests, and
- * the pairings those tests would have stored, which other paths may then
- * meet again (so node counts move a little, both ways). Measured worth
- * (2026-12-05, one thread, the machine loaded by two nice-19 searches):
- * 7x7 k = 6 `original` after X b2, X c3, X d4 (all Chaos wins; the pairing
- * test with witnesses ran 18 times a node and took 70 % of the time):
- * 9.0 / 10.6 / 8.2 s -> 4.1 / 8.9 / 3.8 s, nodes 66 076 / 84 947 / 47 758 ->
- * 64 919 / 111 671 / 51 767; the bench suite (bench --solver-only) 1 125 862
- * -> 1 130 979 nodes. */
+ * the pairings those tests would have stored. Those stored pairings are
+ * worth much more than their tests cost where the tests are cheap: a
+ * pairing is stored under the child's key, which other positions share
+ * (symmetric images, other dead cells) whose own budgeted test, walking
+ * the cells in another order, can fail. So the search (dfpn_search.c)
+ * stops early on odd boards only, where every test is the dear search
+ * with witnesses. Measured (2026-12-05, one thread, the machine loaded by
+ * two nice-19 searches):
+ *   - 7x7 k = 6 `original` after X b2, X c3, X d4 (all Chaos wins; the
+ *     pairing test ran 18 times a node and took 70 % of the time): 9.0 /
+ *     10.6 / 8.2 s -> 4.1 / 8.9 / 3.8 s, nodes 66 076 / 84 947 / 47 758 ->
+ *     64 919 / 111 671 / 51 767;
+ *   - on every board (the first try) the opening tier (bench --opening,
+ *     6x6) went from 29.0 M to 72.3 M nodes: X c3 O d4 alone from 4.7 M
+ *     to 51.3 M, one position of nine; hence odd boards only. */
 KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn, int d, DfpnChild *ch, bool bounded)
 {
     bool order = board_order_to_move(b), dedupe = board_count(b) + 1 <= k->kn->sym_pieces;

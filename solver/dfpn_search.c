@@ -107,7 +107,9 @@ static void mid(Dfpn *d, Board b, Board key, const KnNode *kn, uint32_t pt, uint
 {
     DfpnChild ch[MOVES_MAX + 1];
     DfpnKernel k = dfpn_value_kernel(d);
-    k.settle_early = !root; /* the root's every move is counted (note_root) */
+    /* Odd boards only, and never at the root, whose every move is counted
+     * (note_root): dfpn_kernel_expand says why. */
+    k.settle_early = !root && (d->r->n & 1);
     uint64_t start = d->nodes++;
     /* The node's own bucket, for its store at the end: its parent's probe
      * read only the fingerprints when the node was new. */
