@@ -1,6 +1,6 @@
 /* top_tree.c - the top tree of the job-level search (top_tree.h): the
- * store's use, nodes and their position map, propagation, expansion and
- * a job's outcome (choosing the next leaf: top_select.c). Soundness:
+ * store's use, nodes and their position map, propagation and expansion
+ * (choosing the next leaf: top_select.c; a job's outcome: top_apply.c). Soundness:
  * values enter the tree only as decisions of the rules (static_value), the
  * store (exact keys), a job (its own df-pn, certified when certificates
  * are on) or the children; the expected outcomes (expect_of) and the
@@ -156,9 +156,7 @@ void top_push(Coordinator *c, int i)
     c->queue[c->nq++] = i;
 }
 
-/* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
- * consequences follow in settle. */
-static void set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
+void top_set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
 {
     TNode *n = &c->t[i];
     dfpn_numbers(w, &n->pn, &n->dn);
@@ -170,8 +168,7 @@ static void set_value(Coordinator *c, int i, Winner w, int by, int wdepth)
     top_push(c, i);
 }
 
-/* The side most decided jobs of the run have won, WINNER_NONE on a tie. */
-static Winner majority(const Coordinator *c)
+Winner top_majority(const Coordinator *c)
 {
     uint64_t o = c->job_wins[WINNER_ORDER], x = c->job_wins[WINNER_CHAOS];
     return o > x ? WINNER_ORDER : x > o ? WINNER_CHAOS : WINNER_NONE;
@@ -201,7 +198,7 @@ static Winner expect_of(const Coordinator *c, const TNode *n)
     if (top_decided(n)) return top_value(n);
     if (n->state == T_INNER) return (Winner)n->expect;
     if (n->state != T_BUSY) return WINNER_NONE;
-    Winner m = c->spec->expect_majority ? majority(c) : WINNER_NONE;
+    Winner m = c->spec->expect_majority ? top_majority(c) : WINNER_NONE;
     if (m != WINNER_NONE) return m;
     return n->pn <= n->dn ? WINNER_ORDER : WINNER_CHAOS;
 }
@@ -335,7 +332,7 @@ static int siblings(Coordinator *c, int i)
     int k = top_siblings(c, i, js, rs);
     for (int t = 0; t < k; t++) {
         c->t[js[t]].win = rs[t];
-        set_value(c, js[t], top_value(&c->t[i]), BY_SIBLING, 0);
+        top_set_value(c, js[t], top_value(&c->t[i]), BY_SIBLING, 0);
         c->out->sibling_hits++;
     }
     return k < 0 ? -1 : 0;
@@ -372,7 +369,7 @@ static int announce(Coordinator *c, int i)
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
         if (top_decided(&c->t[j])) continue;
-        set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
+        top_set_value(c, j, w, BY_TWIN, c->t[i].wdepth);
         c->out->twin_hits++;
     }
     return 0;
@@ -456,20 +453,20 @@ int top_init_leaf(Coordinator *c, int i)
                           : static_value(c, b, &pn, &dn);
     if (w != WINNER_NONE) {
         if (c->bounded && w == WINNER_CHAOS) wdepth = top_question(c, c->t[i].b);
-        set_value(c, i, w, BY_STATIC, wdepth);
+        top_set_value(c, i, w, BY_STATIC, wdepth);
         c->out->static_decided++;
         return 0;
     }
     int twin = map_add(c, i);
     if (c->failed) return -1;
     if (twin >= 0 && top_decided(&c->t[twin])) {
-        set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
+        top_set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
         c->out->twin_hits++;
         return 0;
     }
     if ((c->bounded ? lookup_bound(c, b, &w, &wdepth) : lookup(c, b, &w)) != 0) return -1;
     if (w != WINNER_NONE) {
-        set_value(c, i, w, BY_STORE, wdepth);
+        top_set_value(c, i, w, BY_STORE, wdepth);
         c->out->store_hits++;
         return 0;
     }
@@ -584,113 +581,4 @@ bool top_under_decided(const Coordinator *c, int i)
     for (; i >= 0; i = c->t[i].parent)
         if (top_decided(&c->t[i])) return true;
     return false;
-}
-
-/* Appends leaf n's undecided outcome to the journal, if there is one. The
- * numbers are a job's, never decided ones (top_apply keeps them >= 1, and
- * an infinite one comes only with a 0 on the other side). */
-static int journal_note(Coordinator *c, const TNode *n)
-{
-    if (!c->spec->journal) return 0;
-    char msg[300];
-    JournalEntry e = {.budget = n->budget, .pn = n->pn, .dn = n->dn};
-    if (journal_put(c->spec->journal, n->b, &e, msg, sizeof msg) != 0) {
-        top_fail(c, "%s", msg);
-        return -1;
-    }
-    return 0;
-}
-
-/* Counts a job's decision. When that changes the side most decided jobs
- * have won, the running jobs' expectations (expect_majority) change: their
- * leaves are queued so that top_settle recomputes their ancestors. */
-static void count_win(Coordinator *c, Winner w)
-{
-    Winner before = majority(c);
-    c->job_wins[w]++;
-    if (!c->spec->expect_majority || majority(c) == before) return;
-    for (int k = 0; k < c->tr->workers; k++)
-        if (c->ws[k].node >= 0 && c->ws[k].helping < 0) top_push(c, c->ws[k].node);
-}
-
-/* Applies a finished job's outcome of worker k. */
-int top_apply(Coordinator *c, int k, const JobOutcome *got)
-{
-    JobsResult *r = c->out;
-    JobOutcome o = *got;
-    int i = c->ws[k].node;
-    bool helped = c->ws[k].helping >= 0;
-    int helping = c->ws[k].helping;
-    uint32_t helped_serial = c->ws[k].helped_serial;
-    c->ws[k].node = -1;
-    c->ws[k].helping = -1;
-    if (i < 0 || o.serial != c->ws[k].serial) {
-        top_fail(c, "internal error: worker %d answered job %u, not %u", k, o.serial, c->ws[k].serial);
-        return -1;
-    }
-    if (helped) { /* a helper's nodes; the job's outcome carries its value */
-        /* Nothing searched: the job had ended its search (it is writing
-         * its certificate, or about to report). Without this mark the
-         * idle worker was sent there again at once, over a million times
-         * in one run of X c3's replies. */
-        if (o.nodes == 0 && c->ws[helping].serial == helped_serial) c->ws[helping].unhelpable = true;
-        r->helps++;
-        r->nodes += o.nodes;
-        r->help_nodes += o.nodes;
-        return 0;
-    }
-    if (o.value != WINNER_NONE && c->certify && !c->certs_at_end && o.cert != JOBRUN_CERT_WRITTEN) {
-        /* Decided, but without its certificate: a value the run could not
-         * certify is not taken. Interrupted while writing (its subtree was
-         * decided meanwhile, or the time ran out), the job counts as
-         * stopped; any other failure ends the run. */
-        if (o.cert_why != JOBRUN_WHY_STOPPED) {
-            top_fail(c, "a job decided a position but its certificate could not be %s in %s",
-                 o.cert_why == JOBRUN_WHY_WRITE ? "written" : "made (the proof writer failed)", c->spec->cert_dir);
-            return -1;
-        }
-        o.value = WINNER_NONE;
-        o.stopped = 1;
-    }
-    r->jobs_run++;
-    r->nodes += o.nodes;
-    for (int a = i; a >= 0; a = c->t[a].parent) c->t[a].spent += o.nodes;
-    r->cert_lines += o.cert_lines;
-    r->cert_seconds += o.cert_seconds;
-    TNode *n = &c->t[i];
-    if (o.value != WINNER_NONE) {
-        r->jobs_decided++;
-        count_win(c, (Winner)o.value);
-        n->state = T_RAN;
-        r->cert_files += o.cert == JOBRUN_CERT_WRITTEN;
-        if (!top_decided(n)) {
-            n->win = o.move; /* checked before use (top_sibling.c) */
-            set_value(c, i, (Winner)o.value, BY_JOB, o.depth);
-        }
-        return top_settle(c);
-    }
-    if (top_decided(n)) { /* decided meanwhile (a node of the same position): nothing to change */
-        n->state = T_RAN;
-        if (o.stopped) r->jobs_stopped++;
-        else r->jobs_undecided++;
-        return 0;
-    }
-    if (!o.stopped) { /* the budget ran out: a bigger one, or expand, next time */
-        r->jobs_undecided++;
-        n->state = T_RAN;
-        if (c->bounded && (o.pn == 0 || o.dn == 0)) { /* its numbers were not found (job_within.c): harder */
-            o.pn = dfpn_sat_add(n->pn, n->pn);
-            o.dn = dfpn_sat_add(n->dn, n->dn);
-        }
-        n->pn = o.pn ? o.pn : 1;
-        n->dn = o.dn ? o.dn : 1;
-        if (journal_note(c, n) != 0) return -1;
-    } else { /* interrupted or out of time: it may run again */
-        r->jobs_stopped++;
-        n->state = T_NEW;
-        c->queued++;
-    }
-    n->avail = !top_under_decided(c, i);
-    top_push(c, i);
-    return top_settle(c);
 }

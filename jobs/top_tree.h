@@ -22,6 +22,11 @@ void top_fail(Coordinator *c, const char *fmt, ...) __attribute__((format(printf
 int top_new_node(Coordinator *c);
 /* Queues node i for propagation by top_settle. */
 void top_push(Coordinator *c, int i);
+/* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
+ * consequences follow in top_settle. */
+void top_set_value(Coordinator *c, int i, Winner w, int by, int wdepth);
+/* The side most decided jobs of the run have won, WINNER_NONE on a tie. */
+Winner top_majority(const Coordinator *c);
 /* Propagates every queued node: decisions announced (store, certificate,
  * twins), inner numbers recomputed up to the root. */
 int top_settle(Coordinator *c);
