@@ -89,14 +89,8 @@ Test(jobs_cert, certs_later_writes_at_the_end)
             int tries = 0;
             while (tl_random_ongoing(&p, 5, 5, t % 3, 25 - 13, &rng) != 0) cr_assert_lt(++tries, 200);
         }
-        char dir[256], proof[300], store_dir[300], certs[300], err[256] = "";
-        tl_tmp_dir(dir, sizeof dir, "jobs-later");
-        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
-        snprintf(store_dir, sizeof store_dir, "%s/store", dir);
-        snprintf(certs, sizeof certs, "%s/certs", dir);
-        cr_assert_eq(mkdir(certs, 0755), 0);
-        Store *st = store_open(store_dir, false, 0, err, sizeof err);
-        cr_assert_not_null(st, "store: %s", err);
+        char dir[256], proof[300], certs[300];
+        Store *st = tl_jobs_folder(dir, certs, proof, "jobs-later");
         JobsSpec s = {.workers = 1 + t % 2, .job_nodes = 1 + (uint64_t)(t % 3), .job_tt_bytes = (size_t)1 << 20,
                       .store = st, .cert_dir = certs, .proof = proof, .certs_later = true};
         JobsResult res = tl_jobs_solve(&p, &s);

@@ -106,13 +106,8 @@ Test(jobs_sibling, siblings_are_the_brute_force_s_values)
     for (int t = 0; t < 16; t++) {
         RefPos p;
         if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - (13 + t % 3), &rng) != 0) continue;
-        char dir[256], certs[300], proof[300], err[256] = "";
-        tl_tmp_dir(dir, sizeof dir, "jobs-sibling");
-        snprintf(certs, sizeof certs, "%s/certs", dir);
-        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
-        cr_assert_eq(mkdir(certs, 0777), 0);
-        Store *st = store_open(dir, false, 0, err, sizeof err);
-        cr_assert(st, "%s", err);
+        char dir[256], certs[300], proof[300];
+        Store *st = tl_jobs_folder(dir, certs, proof, "jobs-sibling");
         JobsSpec s = {.workers = 1 + t % 2, .job_nodes = 1 + (uint64_t)(t % 3), .job_tt_bytes = (size_t)1 << 20,
                       .cert_dir = certs, .proof = proof, .store = st};
         JobsResult res = tl_jobs_solve(&p, &s);

@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,4 +224,16 @@ Winner tl_check_jobs_run(BruteMemo *m, RefPos *p, const JobsResult *res, const c
     VerifyResult vr;
     cr_assert_eq(verify_file_ex(proof, &x, &vr), VERIFY_VALID, "%s (rules %d): %s", pos, p->rules, vr.error);
     return want;
+}
+
+Store *tl_jobs_folder(char dir[256], char certs[300], char proof[300], const char *tag)
+{
+    char err[256] = "";
+    tl_tmp_dir(dir, 256, tag);
+    snprintf(certs, 300, "%s/certs", dir);
+    snprintf(proof, 300, "%s/top.ocproof", dir);
+    cr_assert_eq(mkdir(certs, 0777), 0, "%s: cannot make it", certs);
+    Store *st = store_open(dir, false, 0, err, sizeof err);
+    cr_assert(st, "store in %s: %s", dir, err);
+    return st;
 }

@@ -32,6 +32,10 @@ void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uin
  * removal with the files in it (one level: the tests make no deeper). */
 void tl_tmp_dir(char *path, size_t size, const char *tag);
 void tl_rm_dir(const char *path);
+/* A job-level run's folder: a new temporary dir (tl_tmp_dir, 256 bytes),
+ * its certs/ folder made, the proof path dir/top.ocproof (300 bytes each),
+ * and an LMDB store opened in dir itself; the test fails if it cannot. */
+Store *tl_jobs_folder(char dir[256], char certs[300], char proof[300], const char *tag);
 /* Writes text to the file dir/name (asserts it could). */
 void tl_write_text(const char *dir, const char *name, const char *text);
 
