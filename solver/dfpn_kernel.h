@@ -92,8 +92,9 @@ typedef struct {
                                    * which it leaves as the search left it: dfpn.c) */
     bool settle_early;            /* value search: an expansion stops at the first child
                                    * that decides the node for its mover
-                                   * (dfpn_kernel_expand); off at the root, whose
-                                   * every move is counted (dfpn_search.c) */
+                                   * (dfpn_kernel_expand); on odd boards only, and
+                                   * off at the root, whose every move is counted
+                                   * (dfpn_search.c) */
 } DfpnKernel;
 
 /* An nlive for dfpn_kernel_table meaning "no pairing test": for a caller that
