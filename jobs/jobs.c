@@ -129,7 +129,7 @@ static int assign(Coordinator *c)
         if (top_settle(c) != 0) return -1;
         if (c->serial == 0) c->cpu_first = clock_thread_cpu();
         JobOrder o = {.b = n->b, .node_limit = n->budget, .tag = (uint32_t)leaf, .serial = ++c->serial,
-                      .certify = c->certify && !c->certs_at_end, .group = group_of(c, leaf), .bounded = c->bounded,
+                      .certify = top_certify_now(c), .group = group_of(c, leaf), .bounded = c->bounded,
                       .within = (uint8_t)(c->bounded ? top_question(c, n->b) : 0),
                       .share = (uint8_t)(c->certify && !c->bounded ? c->spec->cert_share : 0),
                       .share_min = (uint8_t)c->spec->cert_share_min};

@@ -59,7 +59,7 @@ int top_apply(Coordinator *c, int k, const JobOutcome *got)
         r->help_nodes += o.nodes;
         return 0;
     }
-    if (o.value != WINNER_NONE && c->certify && !c->certs_at_end && o.cert != JOBRUN_CERT_WRITTEN) {
+    if (o.value != WINNER_NONE && top_certify_now(c) && o.cert != JOBRUN_CERT_WRITTEN) {
         /* Decided, but without its certificate: a value the run could not
          * certify is not taken. Interrupted while writing (its subtree was
          * decided meanwhile, or the time ran out), the job counts as

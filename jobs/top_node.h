@@ -122,6 +122,11 @@ static inline uint64_t top_next_budget(const Coordinator *c, uint64_t b)
     return b > c->job_nodes_max / 4 ? c->job_nodes_max : 4 * b;
 }
 
+/* Whether certificates are written as decisions happen (each decided job's,
+ * each decided top-tree node's and sibling's): certificates on, and not
+ * certs_at_end (then the root's proof is made at the end, jobs.c). */
+static inline bool top_certify_now(const Coordinator *c) { return c->certify && !c->certs_at_end; }
+
 /* Whether reply tables are on: asked for, and the workers are this
  * process's threads (an MPI rank has one table of its own). */
 static inline bool top_reply_tables(const Coordinator *c) { return c->spec->reply_tables > 0 && !c->spec->transport; }

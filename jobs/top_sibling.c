@@ -108,7 +108,7 @@ int top_siblings(Coordinator *c, int i, int js[MOVES_MAX], Move rs[MOVES_MAX])
         if (j == i || top_decided(&c->t[j])) continue;
         Move r = reaching(c, c->t[j].b, x);
         if (r == MOVE_NONE) continue;
-        if (c->certify && !c->certs_at_end && certify(c, i, j, r, x, w) != 0) return -1;
+        if (top_certify_now(c) && certify(c, i, j, r, x, w) != 0) return -1;
         js[k] = j;
         rs[k++] = r;
     }

@@ -348,14 +348,14 @@ static int announce(Coordinator *c, int i)
     int by = n->by;
     if (c->bounded) {
         /* the certificate first, as below; jobs' and tree nodes' decisions stored (within.h) */
-        if (by == BY_TREE && c->certify && !c->certs_at_end && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if (by == BY_TREE && top_certify_now(c) && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
         if ((by == BY_TREE || by == BY_JOB) && put_bound(c, i) != 0) return -1;
     } else if (by == BY_TREE) {
         int j = winning_child(c, n, w);
         Move m = j >= 0 && board_order_to_move(n->b) == (w == WINNER_ORDER) ? c->t[j].move : MOVE_NONE;
         /* the certificate first: a run killed between the two then finds
          * a certificate without a record (harmless), never the reverse */
-        if (c->certify && !c->certs_at_end && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
+        if (top_certify_now(c) && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
         if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
         c->t[i].win = m;
         if (siblings(c, i) != 0) return -1;
@@ -434,7 +434,7 @@ static Winner static_value(Coordinator *c, Board b, uint32_t *pn, uint32_t *dn)
 static int lookup_bound(Coordinator *c, Board b, Winner *w, int *wdepth)
 {
     char msg[4700];
-    const TopCert *tc = c->certify && !c->certs_at_end ? &c->tc : NULL;
+    const TopCert *tc = top_certify_now(c) ? &c->tc : NULL;
     if (within_lookup(c->spec->store, tc, c->r, b, top_question(c, b), w, wdepth, msg,
                       (int)sizeof msg) == 0)
         return 0;
