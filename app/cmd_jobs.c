@@ -423,6 +423,10 @@ static int run_jobs(JobsArgs *a, const Rules *r, Board b)
     }
     filelock_release(&proof_lock);
     filelock_release(&certs_lock);
+    if (rc != 0 && res.interrupted) { /* stopped while making certificates: not a failure */
+        printf("stopped by signal %d\n", stop_signal());
+        return 128 + stop_signal();
+    }
     if (rc != 0) return 1;
     print_result(&res, s->cert_dir != NULL, s->certs_later, s->bounded ? s->within : -1);
     if (s->proof && res.winner != WINNER_NONE) printf("proof: %s\n", s->proof);

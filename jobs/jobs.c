@@ -329,6 +329,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
      * 11 files (3.3 M lines) for positions a long run may never need. */
     c.certs_at_end = c.certify && spec->certs_later;
     topcert_init(&c.tc, r, cfg, spec->cert_dir);
+    c.tc.interrupt = spec->interrupt; /* a signal stops the re-proofs too, at the end as during the run */
     if (spec->certs_later && spec->store) {
         c.tc.store = spec->store;
         c.tc.mini_bytes = spec->job_tt_bytes;
@@ -359,6 +360,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
         }
         report(&c, true);
     }
+    if (c.tc.stopped) out->interrupted = true; /* rc is -1, err says where */
     out->tree_nodes = c.nt;
     out->cert_files += c.tc.written;
     out->cert_composed = c.tc.composed;

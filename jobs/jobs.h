@@ -186,7 +186,9 @@ typedef struct {
     double time_limit;     /* seconds; 0: none */
     atomic_bool *interrupt; /* when set (a signal handler), stop as at the time
                             * limit: running jobs are interrupted and taken,
-                            * the job log written; NULL: none */
+                            * the job log written; the certificates' re-proofs
+                            * stop too (jobs_solve -1, out->interrupted);
+                            * NULL: none */
     Store *store;          /* NULL: none */
     bool certs_later;      /* with certificates and a store: a stored position
                             * counts even without its certificate (a store
@@ -224,7 +226,8 @@ typedef struct {
     bool root_from_store;  /* the root itself was decided by a record of the store
                             * (an earlier run's; its checksum, and with
                             * certificates its certificate's header, agree) */
-    bool interrupted;      /* stopped undecided by spec->interrupt */
+    bool interrupted;      /* stopped by spec->interrupt: undecided, or (jobs_solve
+                            * -1) decided with its certificates unfinished */
     uint64_t jobs_run, jobs_decided, jobs_undecided, jobs_stopped; /* stopped: interrupted */
     uint64_t helps;        /* times a worker was sent to help a running job (pool.c) */
     uint64_t nodes;        /* all jobs' df-pn nodes, the helpers' included */

@@ -21,6 +21,20 @@ void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char
     tc->dir = dir;
 }
 
+bool topcert_stopped(TopCert *tc, Board b, const JobOutcome *out, char *err, int errlen)
+{
+    if (!tc->interrupt || !atomic_load(tc->interrupt)) return false;
+    if (out && out->value != WINNER_NONE && out->cert == JOBRUN_CERT_WRITTEN) return false; /* finished first */
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    snprintf(err, (size_t)errlen,
+             "stopped by a signal while proving %s again for its certificate (the files made so far stay in %s: "
+             "run again to finish)",
+             pos, tc->dir);
+    tc->stopped = true;
+    return true;
+}
+
 void topcert_free(TopCert *tc)
 {
     if (tc->mini_ready) jobrun_free(&tc->mini);

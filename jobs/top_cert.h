@@ -25,6 +25,7 @@
 #ifndef OCS_TOP_CERT_H
 #define OCS_TOP_CERT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -42,6 +43,9 @@ typedef struct {
                         * records where they cover the position (top_regen.c) */
     uint64_t written, solved, composed; /* files written here; of them, solved
                                          * here, composed from the store */
+    atomic_bool *interrupt; /* the run's stop flag (NULL: none): a re-proof
+                             * here stops when it is set, and fails */
+    bool stopped;           /* a re-proof here was stopped by *interrupt */
 } TopCert;
 
 void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir);
@@ -83,7 +87,9 @@ int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
 /* Makes sure b, decided for w, has a certificate: present, trivial,
  * composed from the store's records (tc->store set), or solved and
  * written now (top_regen.c, which argues the composition). 0, or -1 with
- * a message. */
+ * a message; -1 with tc->stopped set when *tc->interrupt stopped the
+ * re-proof (the files made so far are whole and stay: a later run on
+ * the same folder finds them). */
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Writes the certificate of b decided for w by its children: kids[i]
@@ -93,6 +99,14 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
  * dir/NAME. 0, or -1 with a message. */
 int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *moves, int nkids, const char *path,
                  const char *prefix, char *err, int errlen);
+
+/* Did *tc->interrupt stop the re-proof that ended with `out` (no value, or
+ * no file), or, with out NULL, must the re-proof of b not start? Then
+ * tc->stopped is set, and err says so for position b. Used by
+ * topcert_ensure and within_cert.c before and after each re-proof: a
+ * search reads the flag every LIMITS_CLOCK_EVERY nodes, and most re-proofs
+ * are shorter, so the check before each is what stops a phase of many. */
+bool topcert_stopped(TopCert *tc, Board b, const JobOutcome *out, char *err, int errlen);
 
 /* Writes to `path` a certificate of b (decided for w as a whole) that
  * hands b itself to its file in the folder: "B see PREFIX NAME", or, when

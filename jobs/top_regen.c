@@ -130,7 +130,9 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
     }
     JobOrder o = {.b = b, .certify = 1};
     JobOutcome out;
-    jobrun_run(&tc->mini, &o, 0, NULL, &out);
+    if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
+    jobrun_run(&tc->mini, &o, 0, tc->interrupt, &out);
+    if (topcert_stopped(tc, b, &out, err, errlen)) return -1;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
     if (out.value != (uint8_t)w) {

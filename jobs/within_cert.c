@@ -58,7 +58,9 @@ static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN
     }
     JobOrder o = {.b = b, .certify = 1, .bounded = 1, .within = (uint8_t)plies};
     JobOutcome out;
-    jobrun_within(&tc->mini, &o, 0, NULL, &out);
+    if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
+    jobrun_within(&tc->mini, &o, 0, tc->interrupt, &out);
+    if (topcert_stopped(tc, b, &out, err, errlen)) return -1;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
     if (out.value != (uint8_t)w) {

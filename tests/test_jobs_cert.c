@@ -110,6 +110,64 @@ Test(jobs_cert, certs_later_writes_at_the_end)
     cr_assert_geq(remade, 6);
 }
 
+/* Counts the files tl_each_file hands it. */
+static void count_file(const char *path, void *arg)
+{
+    (void)path;
+    ++*(int *)arg;
+}
+
+/* A signal while the certificates are made at the end (--certs-later)
+ * stops the re-proofs (top_cert.h topcert_stopped): jobs_solve returns -1
+ * with `interrupted` set, writes no proof file, and leaves no partial
+ * file (only whole files, renamed into place). A run again on the same
+ * store and folder makes the rest, and its certificate verifies for the
+ * brute force's winner. The flag is set before the second run starts:
+ * the store decides the root at once, so the stop falls in the
+ * certificate phase. Before 2026-12-05 the re-proofs ignored the flag, and
+ * a SIGINT at the end of a long run went on proving for many minutes. */
+Test(jobs_cert, signal_stops_the_certificates_at_the_end)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5122027;
+    int stopped = 0, runs = 0;
+    for (int t = 0; t < 8; t++) {
+        RefPos p;
+        pick_deep(&p, t % 3, 14 + t % 2, &rng);
+        char dir[256], proof[300], certs[300], err[512] = "";
+        Store *st = tl_jobs_folder(dir, certs, proof, "jobs-stop");
+        JobsSpec s = {.workers = 1, .job_nodes = 2, .job_tt_bytes = (size_t)1 << 20, .store = st, .cert_dir = certs,
+                      .proof = proof, .certs_later = true};
+        tl_jobs_solve(&p, &s);
+        tl_rm_dir(certs); /* the store stays: it decides the root next time */
+        cr_assert_eq(mkdir(certs, 0777), 0);
+        remove(proof);
+        atomic_bool flag = true;
+        s.interrupt = &flag;
+        JobsResult res;
+        int rc = tl_jobs_try(&p, &s, &res, err, sizeof err);
+        if (rc != 0) {
+            cr_expect(res.interrupted, "failed, not stopped: %s", err);
+            cr_expect(strstr(err, "stopped by a signal"), "%s", err);
+            cr_expect_neq(access(proof, F_OK), 0, "a proof file after the stop");
+            int partial = 0;
+            tl_each_file(certs, ".tmp", count_file, &partial);
+            cr_expect_eq(partial, 0, "%d partial files left", partial);
+            stopped++;
+        }
+        flag = false; /* and again, to the end */
+        JobsResult again = tl_jobs_solve(&p, &s);
+        store_close(st);
+        tl_check_jobs_run(m, &p, &again, proof);
+        runs++;
+        tl_rm_dir(certs);
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d runs, %d stopped while making certificates", runs, stopped);
+    cr_assert_geq(stopped, 4);
+}
+
 /* Writing certificates leaves the search alone: the writer searches
  * again on a table of its own (job_run.h, Dfpn.scratch) and the side table
  * of proven moves (tables/wintab.h) is never read by the search, so one

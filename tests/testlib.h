@@ -75,4 +75,7 @@ Winner tl_check_jobs_run(BruteMemo *m, RefPos *p, const JobsResult *res, const c
  * runs jobs with it). */
 JobsResult tl_jobs_solve(const RefPos *p, JobsSpec *s);
 
+/* The same run, its return (0 or -1 with err) left to the caller. */
+int tl_jobs_try(const RefPos *p, JobsSpec *s, JobsResult *res, char *err, int errlen);
+
 #endif
