@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../jobs/jobs.h"
 #include "../verify/verify.h"
@@ -29,8 +30,8 @@ TestSuite(jobs_within, .timeout = 120);
 enum { PER_GAME = 3, STORE_POSITIONS = 2 };
 #endif
 
-/* One bounded run of p with d plies under spec s; asserts it decided. */
-static JobsResult run_within(const RefPos *p, int d, JobsSpec s, bool threats)
+/* One bounded run of p with d plies under spec s: jobs_solve's return. */
+static int try_within(const RefPos *p, int d, JobsSpec s, bool threats, JobsResult *res, char *err, int errlen)
 {
     Rules r;
     tl_init_rules(&r, p);
@@ -40,9 +41,15 @@ static JobsResult run_within(const RefPos *p, int d, JobsSpec s, bool threats)
     s.bounded = true;
     s.within = d;
     if (!s.job_tt_bytes) s.job_tt_bytes = (size_t)1 << 20;
+    return jobs_solve(&r, tl_board(p), &cfg, &s, res, err, errlen);
+}
+
+/* The same, asserting it decided. */
+static JobsResult run_within(const RefPos *p, int d, JobsSpec s, bool threats)
+{
     JobsResult res;
     char err[512] = "";
-    cr_assert_eq(jobs_solve(&r, tl_board(p), &cfg, &s, &res, err, sizeof err), 0, "jobs_solve: %s", err);
+    cr_assert_eq(try_within(p, d, s, threats, &res, err, sizeof err), 0, "jobs_solve: %s", err);
     cr_assert_neq(res.winner, WINNER_NONE, "no time limit, yet undecided");
     return res;
 }
@@ -234,6 +241,61 @@ Test(jobs_within, store_bounds_survive_and_answer)
     cr_log_info("%d bound records in the stores, %d runs used records", records, reused);
     cr_assert_geq(records, 2 * STORE_POSITIONS, "only %d bound records", records);
     cr_assert_geq(reused, STORE_POSITIONS * 2);
+}
+
+/* A signal while a bounded run's certificates are made at the end
+ * (--certs-later) stops the re-proofs (within_cert.c prove_now, top_cert.h
+ * topcert_stopped): -1 with `interrupted`, no proof file; a run again on
+ * the same store and folder finishes, and its certificate verifies for
+ * the brute force's answer. The flag is set before the second run: the
+ * store answers the root at once, so the stop falls in the certificate
+ * phase. */
+Test(jobs_within, signal_stops_the_certificates_at_the_end)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5122028;
+    int stopped = 0;
+    for (int i = 0; i < 4; i++) {
+        RefPos p;
+        int e = 12;
+        pick_busy(&p, e, &rng);
+        int dtw = brute_dtw(m, &p), d = dtw >= 0 && i % 2 == 0 ? dtw : e / 2;
+        char dir[64], certs[128], proof[160], sdir[128], err[512] = "";
+        tl_tmp_dir(dir, sizeof dir, "jobs-within-stop");
+        snprintf(certs, sizeof certs, "%s/certs", dir);
+        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
+        snprintf(sdir, sizeof sdir, "%s/store", dir);
+        cr_assert_eq(mkdir(certs, 0777), 0);
+        StoreGame g = {RULES_ORIGINAL, 6, 5};
+        Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
+        cr_assert(st, "%s", err);
+        JobsSpec s = {.workers = 1, .job_nodes = 1, .store = st, .cert_dir = certs, .proof = proof,
+                      .no_help = true, .certs_later = true};
+        run_within(&p, d, s, false);
+        tl_rm_dir(certs);
+        cr_assert_eq(mkdir(certs, 0777), 0);
+        remove(proof);
+        atomic_bool flag = true;
+        s.interrupt = &flag;
+        JobsResult res;
+        if (try_within(&p, d, s, false, &res, err, sizeof err) != 0) {
+            cr_expect(res.interrupted, "failed, not stopped: %s", err);
+            cr_expect(strstr(err, "stopped by a signal"), "%s", err);
+            cr_expect_neq(access(proof, F_OK), 0, "a proof file after the stop");
+            stopped++;
+        }
+        flag = false;
+        JobsResult again = run_within(&p, d, s, false);
+        store_close(st);
+        check_answer(&p, d, dtw, &again);
+        check_proof(proof, &p, d, dtw, 2);
+        tl_rm_dir(certs);
+        tl_rm_dir(sdir);
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d of 4 bounded runs stopped while making certificates", stopped);
+    cr_assert_geq(stopped, 3);
 }
 
 /* A run stopped by a time limit again and again, each time resumed from
