@@ -166,3 +166,30 @@ Test(cert_rules, the_other_way_is_refused_and_rejected)
     }
     cr_assert_geq(rejected, 4);
 }
+
+/* scripts/claims-variants --check refuses a variants table that breaks
+ * the order above (an Order win under a weaker rule set beside a Chaos
+ * win under a stronger one for the same board), on a copy of the
+ * committed table with one value turned; the committed one passes. */
+Test(cert_rules, the_table_keeps_the_order)
+{
+    char sc[1200], dir[256], cmd[6000];
+    script(sc, sizeof sc);
+    char *repo = dirname(dirname(sc)); /* scripts/cert-rules -> the repository */
+    tl_tmp_dir(dir, sizeof dir, "claims-order");
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/scripts %s/results/claims && cp %s/scripts/claims-variants %s/scripts/ && "
+             "cp %s/results/claims/variants.csv %s/results/claims/ && cp %s/results/CLAIMS.md %s/results/",
+             dir, dir, repo, dir, repo, dir, repo, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "%s/scripts/claims-variants --check >/dev/null 2>&1", dir);
+    cr_assert_eq(system(cmd), 0, "the committed table fails its own check");
+    /* 7x7 k = 7 is a Chaos win under every rule set: call it Order's under exact-end */
+    snprintf(cmd, sizeof cmd, "sed -i 's/^7,7,exact-end,chaos,/7,7,exact-end,order,/' %s/results/claims/variants.csv",
+             dir);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/scripts/claims-variants --check 2>&1 | grep -q 'breaks the order'", dir);
+    cr_assert_eq(system(cmd), 0, "a table with an Order win under exact-end and Chaos's under exact passed");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
