@@ -425,7 +425,13 @@ void centre_init(Centre *c, const Rules *r)
     c->pair[c->npairs++][1] = board_cell(n - 1, n - 1);
     c->pair[c->npairs][0] = board_cell(0, n - 1);
     c->pair[c->npairs++][1] = board_cell(n - 1, 0);
-    for (int p = 0; p < c->npairs; p++) c->pair_mask[p] = 1ULL << c->pair[p][0] | 1ULL << c->pair[p][1];
+    for (int p = 0; p < c->npairs; p++) {
+        c->pair_mask[p] = 1ULL << c->pair[p][0] | 1ULL << c->pair[p][1];
+        /* the cells strictly between the pair's two ends: its small line */
+        int r0 = cell_row(c->pair[p][0]), c0 = cell_col(c->pair[p][0]);
+        int dr = (cell_row(c->pair[p][1]) - r0) / (n - 1), dc = (cell_col(c->pair[p][1]) - c0) / (n - 1);
+        for (int i = 1; i < n - 1; i++) c->line_mask[p] |= 1ULL << board_cell(r0 + i * dr, c0 + i * dc);
+    }
     for (int i = 0; i < m; i++) { /* 3^(m*i): where centre row i's digits start */
         c->pow3_row[i] = 1;
         for (int j = 0; j < i * m; j++) c->pow3_row[i] *= 3;
@@ -465,16 +471,20 @@ bool centre_allowed(const Centre *c, Board b, uint32_t *allowed)
 {
     uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
     uint32_t a = 0;
+    int half = 0;
     for (int p = 0; p < c->npairs; p++) {
         uint64_t pm = c->pair_mask[p], px = x & pm, po = o & pm;
         int nx = __builtin_popcountll(px), no = __builtin_popcountll(po);
         uint32_t s;
-        if (nx + no == 1) return false;      /* half full */
-        if (nx == 2) s = c->exact ? 0 : 1;   /* X X: only an X line counts (original) */
+        if (nx + no == 1) {                  /* half full: free when its line is dead (centre.h) */
+            if (!(x & c->line_mask[p]) || !(o & c->line_mask[p])) return false;
+            s = 3, half++;                   /* dead: no restriction can matter, no table needed */
+        } else if (nx == 2) s = c->exact ? 0 : 1; /* X X: only an X line counts (original) */
         else if (no == 2) s = c->exact ? 0 : 2; /* O O: only an O line */
         else s = 3;                          /* empty, or mixed */
         a |= s << 2 * p;                     /* pair p is small line p's (centre.h) */
     }
+    if (half % 2) return false; /* free cells odd: the small game's side to move is not the board's */
     *allowed = a;
     return true;
 }

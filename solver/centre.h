@@ -85,6 +85,34 @@
  * Order then settles) leaves the diagonal's pair X X, and the lemma no
  * longer has to wait for a mixed pair.
  *
+ * Dead half pairs (2026-12-05). A small line is dead when its centre
+ * cells hold both symbols: no run of k = n-1 can ever stand on its full
+ * line (both windows of k on a line of n = k+1 cells contain all of its
+ * centre), so its pair no longer matters. The claim, generalised again: if
+ * every pair is empty, mixed or same, or half full with a dead line, the
+ * half-full ones are even in number, and the restricted small game is an
+ * Order win, Order wins the big game. Proof: let F be the empty cells of
+ * the half-full pairs (one each, so |F| is even). Order plays as above,
+ * and after a Chaos move on a cell of F, Order plays any symbol on another
+ * cell of F (|F| was even, so one is left); a line that makes is Order's.
+ * The ring then holds two pieces in each full pair and one in each
+ * half-full pair, an even number, so the centre's count keeps the board's
+ * parity (with an odd number of half-full pairs it would not: Order would
+ * have to move twice somewhere, and tests/test_verify_centre.c finds Chaos
+ * wins there). A dead line stays dead, never becomes monochrome, so which
+ * symbols its pair would allow is moot (allowed both: no new restriction,
+ * no new table). The finish is on a line that becomes monochrome, so not
+ * dead, whose pair is empty, mixed or same as before; F's cells lie on
+ * other pairs (each ring cell is in one pair), not on that full line, so
+ * nothing Order plays in F lengthens its run past exactly k. QED. What it
+ * is for: a ring opening spoils one pair and Chaos's ring reply another;
+ * once Order has both symbols on both lines in the centre, both pairs are
+ * free, and the lemma applies without a tempo spent repairing them.
+ * Measured worth (2026-12-05, idle but for niced background runs): the
+ * bench signatures full 1 125 862 -> 1 093 553 nodes (-3 %), quick 51 556
+ * -> 17 784 (-65 %), the opening tier unchanged (28 997 559); the ring
+ * suite: results/rings/README.md.
+ *
  * Where the search uses it, and what it costs (measured 2026-12-03, one
  * thread, 512 MiB table, 30 s, the machine otherwise idle but for one
  * other search): a search meets many restrictions, one for each set of
@@ -185,6 +213,7 @@ typedef struct {
     int npairs;          /* 2(n-1) */
     int pair[CENTRE_MAX_PAIRS][2]; /* the ring's pairs, as cells */
     uint64_t pair_mask[CENTRE_MAX_PAIRS];
+    uint64_t line_mask[CENTRE_MAX_PAIRS]; /* the centre cells between pair p's ends: small line p */
     /* Base-3 index of the centre (small-game position): digit 0 empty, 1 X,
      * 2 O; centre cell (i, j) is digit i*m + j. row_index[s][bits] is the
      * contribution of one centre row of symbol s with those m bits, before
@@ -229,8 +258,9 @@ bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const ato
 /* Is every pair empty or mixed? */
 bool centre_pairs_ok(const Centre *c, Board b);
 
-/* Is every pair settled (empty, mixed or same; none half full)? Then
- * *allowed gets each small-game line's winning symbols (above). */
+/* Is every pair settled (empty, mixed or same), or half full with its
+ * small line dead (both symbols on it), with an even number half full?
+ * Then *allowed gets each small-game line's winning symbols (above). */
 bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
 
 /* For n = 7 and 8 (no table: above, "Every n"): is b, under r (original

@@ -350,10 +350,25 @@ Test(centre, empty_small_games_against_dfpn)
 /* Makes every pair of p empty or mixed (random play leaves some half full
  * or equal), or with same, empty, mixed or same (two like symbols, kept
  * or made); false if that made a line. */
-static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same);
-static bool fix_pairs(RefPos *p, const Centre *c, uint64_t *rng) { return settle_pairs(p, c, rng, false); }
+static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same, bool dead_half);
+static bool fix_pairs(RefPos *p, const Centre *c, uint64_t *rng) { return settle_pairs(p, c, rng, false, false); }
 
-static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same)
+/* Does pair k's centre line hold both symbols in p (dead: centre.h)? The
+ * test's own walk along the line, a cell at a time from one end. */
+static bool pair_line_dead(const RefPos *p, const Centre *c, int k)
+{
+    int n = p->n, r0 = cell_row(c->pair[k][0]), c0 = cell_col(c->pair[k][0]);
+    int dr = (cell_row(c->pair[k][1]) - r0) / (n - 1), dc = (cell_col(c->pair[k][1]) - c0) / (n - 1);
+    bool x = false, o = false;
+    for (int i = 1; i < n - 1; i++) {
+        char ch = p->cell[(r0 + i * dr) * n + c0 + i * dc];
+        x |= ch == 'X', o |= ch == 'O';
+    }
+    return x && o;
+}
+
+/* dead_half: a half-full pair whose line is dead is left so, at random. */
+static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same, bool dead_half)
 {
     int n = p->n;
     for (int k = 0; k < c->npairs; k++) {
@@ -361,6 +376,7 @@ static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same)
         int v = cell_row(c->pair[k][1]) * n + cell_col(c->pair[k][1]);
         char *a = &p->cell[u], *b = &p->cell[v];
         if (*a == '.' && *b == '.') continue;
+        if ((*a == '.') != (*b == '.') && dead_half && pair_line_dead(p, c, k) && tl_below(rng, 2)) continue;
         if (*a != '.' && *b != '.' && (*a != *b || same)) continue;
         if (*a == '.' || (*b != '.' && tl_below(rng, 2))) {
             char *t = a;
@@ -380,7 +396,14 @@ static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same)
  * the brute force. */
 /* same: settled pairs may hold two like symbols; want_same: some claims
  * must rest on such a pair. */
+static void lemma_sample_half(int n, int rs, int want_claims, uint64_t seed, bool same, bool want_same, bool half);
 static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool same, bool want_same)
+{
+    lemma_sample_half(n, rs, want_claims, seed, same, want_same, false);
+}
+
+/* half: pairs on dead lines may stay half full; some claims must rest on one. */
+static void lemma_sample_half(int n, int rs, int want_claims, uint64_t seed, bool same, bool want_same, bool half)
 {
     Rules r;
     Centre c;
@@ -389,7 +412,7 @@ static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool sam
     BruteMemo *memo = brute_new();
     cr_assert(memo);
     uint64_t rng = seed;
-    int claims = 0, tries = 0, same_claims = 0;
+    int claims = 0, tries = 0, same_claims = 0, half_claims = 0;
     while (claims < want_claims && tries < 40 * want_claims) {
         tries++;
         /* 4-7 empty cells, one position in 200 10-12 (the brute force's
@@ -398,13 +421,18 @@ static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool sam
         int empty = tl_below(&rng, 200) ? 4 + tl_below(&rng, 4) : 10 + tl_below(&rng, 3);
         RefPos p;
         if (tl_random_ongoing(&p, n, n - 1, rs, n * n - empty, &rng) != 0) continue;
-        if (!settle_pairs(&p, &c, &rng, same)) continue;
+        if (!settle_pairs(&p, &c, &rng, same, half)) continue;
         int holes = 0;
         for (int i = 0; i < n * n; i++) holes += p.cell[i] == '.';
         if (holes > 14 || holes == 0) continue;
         if (!centre_win(&c, tl_board(&p))) continue;
         claims++;
         Board b = tl_board(&p);
+        for (int k = 0; k < c.npairs; k++) /* a claim with a half-full pair */
+            if (__builtin_popcountll((b.s[PIECE_X] | b.s[PIECE_O]) & c.pair_mask[k]) == 1) {
+                half_claims++;
+                break;
+            }
         for (int k = 0; k < c.npairs; k++) { /* a claim resting on a same pair */
             uint64_t pm = c.pair_mask[k];
             if ((b.s[PIECE_X] & pm) == pm || (b.s[PIECE_O] & pm) == pm) {
@@ -417,8 +445,10 @@ static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool sam
         cr_expect(brute_order_wins(memo, &p), "%dx%d %s: the lemma claims an Order win, the brute force says Chaos",
                   n, n, s);
     }
-    cr_log_info("%dx%d rules %d: %d lemma positions checked (%d with a same pair; %d tried)", n, n, rs, claims,
-                same_claims, tries);
+    cr_log_info("%dx%d rules %d: %d lemma positions checked (%d with a same pair, %d with a half-full pair; %d tried)",
+                n, n, rs, claims, same_claims, half_claims, tries);
+    if (half) cr_expect_gt(half_claims, want_claims / 10, "too few claims with a half-full pair");
+    else cr_expect_eq(half_claims, 0, "a half-full pair, none made");
     cr_expect_eq(claims, want_claims, "too few lemma positions found");
     if (want_same) cr_expect_gt(same_claims, want_claims / 20, "too few claims with a same pair");
     brute_free(memo);
@@ -431,6 +461,13 @@ Test(centre, lemma_5x5)
     lemma_sample(5, REF_ORIGINAL, 500, 13, false, false);
     lemma_sample(5, REF_EXACT, 500, 14, false, false);
 }
+/* Dead half pairs: half-full pairs on dead lines, an even number (centre.h). */
+Test(centre, lemma_dead_half_pairs_6x6)
+{
+    lemma_sample_half(6, REF_ORIGINAL, 300, 18, false, false, true);
+    lemma_sample_half(6, REF_EXACT, 300, 19, true, false, true);
+}
+Test(centre, lemma_dead_half_pairs_5x5) { lemma_sample_half(5, REF_EXACT, 300, 20, false, false, true); }
 /* Settled pairs: same pairs (two like symbols) restrict their lines. */
 Test(centre, lemma_same_pairs_6x6_original) { lemma_sample(6, REF_ORIGINAL, 500, 15, true, true); }
 Test(centre, lemma_same_pairs_6x6_exact) { lemma_sample(6, REF_EXACT, 500, 16, true, true); }
@@ -452,7 +489,7 @@ Test(centre, one_condition_short)
     cr_expect(centre_win(&c, board_empty()), "the empty 6x6 board: the 4x4 small game is an Order win");
     cr_expect(!centre_win(&ce, board_empty()), "claimed under exact-end");
     uint64_t rng = 77;
-    int short_pairs = 0, short_centre = 0;
+    int short_pairs = 0, short_centre = 0, short_live = 0;
     for (int t = 0; t < 4000; t++) {
         RefPos p;
         if (tl_random_ongoing(&p, 6, 5, REF_ORIGINAL, 10 + tl_below(&rng, 16), &rng) != 0) continue;
@@ -475,6 +512,25 @@ Test(centre, one_condition_short)
         s.s[tl_below(&rng, 2) ? PIECE_X : PIECE_O] |= tl_below(&rng, 2) ? bu : bv;
         cr_expect(!centre_win(&c, s), "claimed with pair %d half full", k);
         short_pairs++;
+        /* and a second pair, k2: two half-full pairs, an even number, but
+         * one of their lines live (not both symbols on it): no claim */
+        int k2 = (k + 1 + tl_below(&rng, c.npairs - 1)) % c.npairs, u2 = c.pair[k2][0], v2 = c.pair[k2][1];
+        uint64_t b2u = 1ULL << u2, b2v = 1ULL << v2;
+        s.s[0] &= ~(b2u | b2v);
+        s.s[1] &= ~(b2u | b2v);
+        s.s[tl_below(&rng, 2) ? PIECE_X : PIECE_O] |= tl_below(&rng, 2) ? b2u : b2v;
+        RefPos sp;
+        char str[37];
+        for (int i = 0; i < 36; i++) {
+            uint64_t bit = 1ULL << board_cell(i / 6, i % 6);
+            str[i] = s.s[PIECE_X] & bit ? 'X' : s.s[PIECE_O] & bit ? 'O' : '.';
+        }
+        str[36] = '\0';
+        ref_parse(&sp, 6, 5, REF_ORIGINAL, str);
+        if (pair_line_dead(&sp, &c, k) && pair_line_dead(&sp, &c, k2)) continue;
+        cr_expect(!centre_win(&c, s), "claimed with pairs %d and %d half full, one line live", k, k2);
+        short_live++;
     }
     cr_expect(short_pairs > 500 && short_centre > 100, "%d spoiled pairs, %d Chaos centres", short_pairs, short_centre);
+    cr_expect(short_live > 300, "%d positions with two half-full pairs, one on a live line", short_live);
 }

@@ -238,9 +238,24 @@ static int game_ok(const VrGame *g, bool claim_order, int lo, int hi, char *why,
     return 1;
 }
 
+/* Does centre line l (small cells line[]) hold both symbols (DEAD,
+ * verify_centre.h)? */
+static bool line_dead(int n, int m, const int *line, const uint8_t *cells)
+{
+    bool x = false, o = false;
+    for (int i = 0; i < m; i++) {
+        uint8_t v = cells[big_cell(n, m, line[i])];
+        x |= v == VR_X;
+        o |= v == VR_O;
+    }
+    return x && o;
+}
+
 /* Each small line's allowed symbols from its ring pair (allowed[l]), and
  * whether some line is restricted (*restricted). 1, or 0 and why: a pair
- * is HALF, or (same_ok false: the see form) holds two like symbols. */
+ * is HALF (unless, in the table form, its line is DEAD: verify_centre.h;
+ * the evenness of such pairs is the parity check of centre_of), or
+ * (same_ok false: the see form) holds two like symbols. */
 static int pairs_allow(const VrGame *g, const uint8_t *cells, bool same_ok, uint8_t *allowed, bool *restricted,
                        char *why, size_t why_len)
 {
@@ -251,6 +266,10 @@ static int pairs_allow(const VrGame *g, const uint8_t *cells, bool same_ok, uint
         line_pair(n, m, line[l], pair);
         uint8_t a = cells[pair[0]], b = cells[pair[1]];
         bool half = (a == VR_EMPTY) != (b == VR_EMPTY); /* Chaos could play the partner, unanswered */
+        if (half && same_ok && line_dead(n, m, line[l], cells)) { /* its empty cell is free: Order answers in kind */
+            allowed[l] = VR_ALLOW_BOTH;
+            continue;
+        }
         bool same = a == b && a != VR_EMPTY;            /* restricts its line: not for a plain certificate */
         if (half || (same && !same_ok)) {
             char na[3], nb[3];
@@ -266,9 +285,10 @@ static int pairs_allow(const VrGame *g, const uint8_t *cells, bool same_ok, uint
 }
 
 /* The centre into small (m x m) and the parity check: the small game's
- * side to move follows its own piece count; with no pair half full the
- * ring holds an even number, so it is the big position's. Said again here
- * rather than assumed. 1, or 0 and why. *order_to_move: the big game's. */
+ * side to move follows its own piece count; the ring's count must be even
+ * so that it is the big position's (with no pair HALF it is; with DEAD
+ * HALF pairs this is the check that their number is even). 1, or 0 and
+ * why. *order_to_move: the big game's. */
 static int centre_of(int n, const uint8_t *cells, uint8_t *small, bool *order_to_move, char *why, size_t why_len)
 {
     int m = n - 2, big_pieces = 0, small_pieces = 0;

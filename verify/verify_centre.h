@@ -95,6 +95,34 @@
  * may instead be decided by a certificate of its own (the see form,
  * below).
  *
+ *  Dead HALF pairs (2026-12-05). A centre line L is DEAD when its m centre
+ * cells hold both symbols: no run of k on L's full line can ever stand
+ * (both windows of k = n-1 cells on a line of n contain all of L), so its
+ * pair no longer matters to L. The table form (not the see form) also
+ * accepts a position where some pairs are HALF, if every HALF pair's line
+ * is DEAD and the number of HALF pairs is even. Proof: let F be the empty
+ * cells of the HALF pairs (one each, an even number). Order plays as above,
+ * and (c): after a Chaos move on a cell of F, Order plays any symbol on
+ * another cell of F. Invariants, with Chaos to move: F is even; every pair
+ * not HALF is EMPTY, MIXED or SAME; each HALF pair's line is DEAD (pieces
+ * are never removed, so a DEAD line stays DEAD). The ring then holds an
+ * even number of pieces (two in a full pair, one in each HALF pair, and
+ * their number is even), so the centre's count has the board's parity:
+ * the check above, that the two parities agree, is exactly the evenness of
+ * the HALF pairs, and it stays a check. A Chaos move on F leaves F odd and
+ * so not empty; Order's answer (c) restores it, the centre and the side to
+ * move unchanged. A Chaos ring move elsewhere lands in an EMPTY pair
+ * (answer (a)); a centre move is answered by (b). A line made by a move in
+ * F is Order's win. The allowed sets are as before: a HALF pair's line is
+ * DEAD, so it never becomes monochrome and which symbols it would allow
+ * does not matter (the check gives it both; the table reads the same). The
+ * finish is on an allowed line L that becomes monochrome, so not DEAD,
+ * whose pair is EMPTY, MIXED or SAME; a cell of F is on another pair's
+ * line, not on L's full line (each ring cell is in one pair), so no move
+ * in F can lengthen a run on L past exactly k under exact: the finish is
+ * as above. With an odd number of HALF pairs the parities differ and the
+ * lemma says nothing (Order would have to move twice in a row somewhere).
+ *
  * The see form: 'POSITION lemma centre see FILE'. FILE is an ordinary
  * certificate of the m x m board with k = m under the same rules (original
  * or exact), winner order, whose root is the position's centre up to the
