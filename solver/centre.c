@@ -476,10 +476,12 @@ bool centre_allowed(const Centre *c, Board b, uint32_t *allowed)
         uint64_t pm = c->pair_mask[p], px = x & pm, po = o & pm;
         int nx = __builtin_popcountll(px), no = __builtin_popcountll(po);
         uint32_t s;
+        bool dead = (x & c->line_mask[p]) && (o & c->line_mask[p]);
         if (nx + no == 1) {                  /* half full: free when its line is dead (centre.h) */
-            if (!(x & c->line_mask[p]) || !(o & c->line_mask[p])) return false;
-            s = 3, half++;                   /* dead: no restriction can matter, no table needed */
-        } else if (nx == 2) s = c->exact ? 0 : 1; /* X X: only an X line counts (original) */
+            if (!dead) return false;
+            s = 3, half++;
+        } else if (dead) s = 3;              /* dead: no restriction can matter, no table needed */
+        else if (nx == 2) s = c->exact ? 0 : 1; /* X X: only an X line counts (original) */
         else if (no == 2) s = c->exact ? 0 : 2; /* O O: only an O line */
         else s = 3;                          /* empty, or mixed */
         a |= s << 2 * p;                     /* pair p is small line p's (centre.h) */

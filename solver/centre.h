@@ -108,10 +108,12 @@
  * is for: a ring opening spoils one pair and Chaos's ring reply another;
  * once Order has both symbols on both lines in the centre, both pairs are
  * free, and the lemma applies without a tempo spent repairing them.
- * Measured worth (2026-12-05, idle but for niced background runs): the
- * bench signatures full 1 125 862 -> 1 093 553 nodes (-3 %), quick 51 556
- * -> 17 784 (-65 %), the opening tier unchanged (28 997 559); the ring
- * suite: results/rings/README.md.
+ * Any pair on a dead line is read the same way (a same pair there
+ * restricts nothing that can happen, so it needs no restricted table and
+ * counts past CENTRE_SAME_MAX_PIECES). Measured worth (2026-12-05): the
+ * bench signatures full 1 125 862 -> 1 052 056 nodes (-7 %), quick 51 556
+ * -> 13 361 (-74 %), the opening tier unchanged (28 997 559, before the
+ * dead same pairs); the ring suite: results/rings/README.md.
  *
  * Where the search uses it, and what it costs (measured 2026-12-03, one
  * thread, 512 MiB table, 30 s, the machine otherwise idle but for one
@@ -260,7 +262,8 @@ bool centre_pairs_ok(const Centre *c, Board b);
 
 /* Is every pair settled (empty, mixed or same), or half full with its
  * small line dead (both symbols on it), with an even number half full?
- * Then *allowed gets each small-game line's winning symbols (above). */
+ * Then *allowed gets each small-game line's winning symbols (above; a
+ * dead line's are both, whatever its pair holds). */
 bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
 
 /* For n = 7 and 8 (no table: above, "Every n"): is b, under r (original
