@@ -54,6 +54,17 @@ static JobsResult run_within(const RefPos *p, int d, JobsSpec s, bool threats)
     return res;
 }
 
+/* A run's folder: dir (a new temporary folder, tagged), its certificate
+ * folder certs (made), its proof path and its store path (not made). */
+static void within_folder(char dir[64], char certs[128], char proof[160], char sdir[128], const char *tag)
+{
+    tl_tmp_dir(dir, 64, tag);
+    snprintf(certs, 128, "%s/certs", dir);
+    snprintf(proof, 160, "%s/top.ocproof", dir);
+    snprintf(sdir, 128, "%s/store", dir);
+    cr_assert_eq(mkdir(certs, 0777), 0);
+}
+
 /* The run's answer against the brute force's dtw (-1: Chaos wins). */
 static void check_answer(const RefPos *p, int d, int dtw, const JobsResult *res)
 {
@@ -212,11 +223,7 @@ Test(jobs_within, store_bounds_survive_and_answer)
         pick_busy(&p, e, &rng);
         int dtw = brute_dtw(m, &p), nq = 2 + questions(dtw, e, q + 2);
         char dir[64], certs[128], proof[160], sdir[128], err[512];
-        tl_tmp_dir(dir, sizeof dir, "jobs-within-store");
-        snprintf(certs, sizeof certs, "%s/certs", dir);
-        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
-        snprintf(sdir, sizeof sdir, "%s/store", dir);
-        cr_assert_eq(mkdir(certs, 0777), 0);
+        within_folder(dir, certs, proof, sdir, "jobs-within-store");
         StoreGame g = {RULES_ORIGINAL, 6, 5};
         for (int run = 0; run < nq; run++) {
             Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
@@ -261,11 +268,7 @@ Test(jobs_within, signal_stops_the_certificates_at_the_end)
         pick_busy(&p, e, &rng);
         int dtw = brute_dtw(m, &p), d = dtw >= 0 && i % 2 == 0 ? dtw : e / 2;
         char dir[64], certs[128], proof[160], sdir[128], err[512] = "";
-        tl_tmp_dir(dir, sizeof dir, "jobs-within-stop");
-        snprintf(certs, sizeof certs, "%s/certs", dir);
-        snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
-        snprintf(sdir, sizeof sdir, "%s/store", dir);
-        cr_assert_eq(mkdir(certs, 0777), 0);
+        within_folder(dir, certs, proof, sdir, "jobs-within-stop");
         StoreGame g = {RULES_ORIGINAL, 6, 5};
         Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
         cr_assert(st, "%s", err);
@@ -312,11 +315,7 @@ Test(jobs_within, stopped_and_resumed)
     int dtw = brute_dtw(m, &p);
     brute_free(m);
     char dir[64], certs[128], proof[160], sdir[128], jpath[200], err[512];
-    tl_tmp_dir(dir, sizeof dir, "jobs-within-resume");
-    snprintf(certs, sizeof certs, "%s/certs", dir);
-    snprintf(proof, sizeof proof, "%s/top.ocproof", dir);
-    snprintf(sdir, sizeof sdir, "%s/store", dir);
-    cr_assert_eq(mkdir(certs, 0777), 0);
+    within_folder(dir, certs, proof, sdir, "jobs-within-resume");
     StoreGame g = {RULES_ORIGINAL, 6, 5};
     int runs = 0, resumed = 0;
     JobsResult res = {0};
