@@ -393,6 +393,13 @@ static FILE *open_jobs_log(const char *path)
     return f;
 }
 
+/* A run stopped by SIGINT or SIGTERM: says so, and its exit code 128 + N. */
+static int stopped_by_signal(void)
+{
+    printf("stopped by signal %d\n", stop_signal());
+    return 128 + stop_signal();
+}
+
 /* Runs the search with every output open, closes them, and prints. */
 static int run_jobs(JobsArgs *a, const Rules *r, Board b)
 {
@@ -423,17 +430,11 @@ static int run_jobs(JobsArgs *a, const Rules *r, Board b)
     }
     filelock_release(&proof_lock);
     filelock_release(&certs_lock);
-    if (rc != 0 && res.interrupted) { /* stopped while making certificates: not a failure */
-        printf("stopped by signal %d\n", stop_signal());
-        return 128 + stop_signal();
-    }
+    if (rc != 0 && res.interrupted) return stopped_by_signal(); /* while making certificates: not a failure */
     if (rc != 0) return 1;
     print_result(&res, s->cert_dir != NULL, s->certs_later, s->bounded ? s->within : -1);
     if (s->proof && res.winner != WINNER_NONE) printf("proof: %s\n", s->proof);
-    if (res.interrupted) {
-        printf("stopped by signal %d\n", stop_signal());
-        return 128 + stop_signal();
-    }
+    if (res.interrupted) return stopped_by_signal();
     return 0;
 }
 
