@@ -86,6 +86,12 @@ static const char jobs_help[] =
     "                     as they decide, and the certificates the proof needs\n"
     "                     are made at the end, composed from the store's\n"
     "                     records or re-proved (needs --store)\n"
+    "  --regen-split P    with --certs-later: a position to re-prove at the end\n"
+    "                     is split into its children's certificates, P plies\n"
+    "                     deep (the loser's every reply; the winner's stored\n"
+    "                     move), each re-proved into a file of its own, so a\n"
+    "                     stopped end phase keeps what it finished (default 0:\n"
+    "                     whole; at most 4)\n"
     "  --log FILE         the progress figures as CSV (appended), for plotting\n"
     "  --job-log FILE     one CSV line per job (when, where in the top tree, its\n"
     "                     budget, nodes and result, and whether its node is in\n"
@@ -108,7 +114,7 @@ static const char jobs_help[] =
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
 enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
-       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE };
+       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE, O_SPLIT };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -125,7 +131,8 @@ static const struct option jobs_longopts[] = {
     {"reply-order", required_argument, NULL, O_REPLYO},
     {"no-help", no_argument, NULL, O_NOHELP}, {"no-siblings", no_argument, NULL, O_NOSIB},
     {"job-log", required_argument, NULL, O_JOBLOG},
-    {"certs-later", no_argument, NULL, O_LATER},      {"cert-share", required_argument, NULL, O_SHARE},
+    {"certs-later", no_argument, NULL, O_LATER},
+    {"regen-split", required_argument, NULL, O_SPLIT},      {"cert-share", required_argument, NULL, O_SHARE},
     {"mpi-lease", required_argument, NULL, O_LEASE},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
@@ -282,9 +289,11 @@ static void print_result(const JobsResult *res, bool with_certs, bool later, int
     if (res->cert_files)
         printf("certificates: %llu files, the jobs' %llu lines, %.1f s writing them\n",
                (unsigned long long)res->cert_files, (unsigned long long)res->cert_lines, res->cert_seconds);
-    if (res->cert_composed || res->cert_resolved)
-        printf("certificates made at the end: %llu composed from the store's records, %llu re-proved\n",
-               (unsigned long long)res->cert_composed, (unsigned long long)res->cert_resolved);
+    if (res->cert_composed || res->cert_resolved || res->cert_split)
+        printf("certificates made at the end: %llu composed from the store's records, %llu re-proved, %llu split "
+               "into their children\n",
+               (unsigned long long)res->cert_composed, (unsigned long long)res->cert_resolved,
+               (unsigned long long)res->cert_split);
 }
 
 int cmd_jobs(int argc, char **argv) { return cmd_jobs_host(argc, argv, NULL); }
@@ -325,6 +334,7 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
         case O_JTT: s->job_tt_bytes = (size_t)cli_number(optarg, "--job-tt-mb", 1, 1L << 22) << 20; break;
         case O_STORE: a->store_dir = optarg; break;
         case O_LATER: s->certs_later = true; break;
+        case O_SPLIT: s->regen_split = (int)cli_number(optarg, "--regen-split", 0, 4); break;
         case O_SHARE:
             s->cert_share = (int)cli_number(optarg, "--cert-share", 0, JOBRUN_SHARE_MAX);
             a->share_given = true;
@@ -374,6 +384,8 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
     if (s->reply_depth > 0 && s->reply_tables == 0) cli_fail("--reply-depth needs --reply-tables");
     if (a->reply_order && s->reply_tables == 0) cli_fail("--reply-order needs --reply-tables");
     if (s->certs_later && !a->store_dir) cli_fail("--certs-later needs --store");
+    if (s->regen_split && !s->certs_later) cli_fail("--regen-split needs --certs-later");
+    if (s->regen_split && s->bounded) cli_fail("--regen-split splits value re-proofs, not --within ones");
     if (s->bounded && s->job_threads > 1) cli_fail("--within: jobs run on one thread (not --job-threads %d)", s->job_threads);
     if (!host && s->reply_tables > 0 && s->reply_tables < s->workers)
         cli_fail("--reply-tables %d: fewer than the %d workers", s->reply_tables, s->workers);

@@ -333,7 +333,10 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     if (spec->certs_later && spec->store) {
         c.tc.store = spec->store;
         c.tc.mini_bytes = spec->job_tt_bytes;
+        c.tc.split_plies = spec->bounded ? 0 : spec->regen_split;
     }
+    c.tc.share = (uint8_t)(spec->cert_share < 0 ? 0 : spec->cert_share);
+    c.tc.share_min = (uint8_t)(spec->cert_share_min < 0 ? 0 : spec->cert_share_min);
     centre_init(&c.centre, r);
     c.centre.on = c.centre.on && cfg->kn.centre;
     c.started = clock_seconds();
@@ -365,6 +368,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     out->cert_files += c.tc.written;
     out->cert_composed = c.tc.composed;
     out->cert_resolved = c.tc.solved;
+    out->cert_split = c.tc.split;
     out->seconds = clock_seconds() - c.started;
     out->coord_busy_seconds = out->seconds - c.waited;
     out->coord_cpu_seconds = clock_thread_cpu() - c.cpu_started - c.cpu_waited;

@@ -199,6 +199,13 @@ typedef struct {
                             * re-proved (top_cert.h); bounded: the jobs
                             * write nothing, every file is made at the end
                             * (within.h) */
+    int regen_split;       /* certs_later, value: a position re-proved at the
+                            * end is split into its children's certificates
+                            * down to this many plies (top_regen.c split):
+                            * the loser to move, every distinct child; the
+                            * winner, the store's move; each child re-proved
+                            * into a file of its own, so a stopped end phase
+                            * keeps every child it finished; 0: whole */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
                             * beside the store; NULL: none (bounded: a journal
                             * of bounded jobs of this horizon only, within.h) */
@@ -239,7 +246,7 @@ typedef struct {
     uint64_t sibling_hits; /* decided by a sibling's winning move (top_sibling.c) */
     uint64_t journal_hits; /* leaves given a past run's undecided job outcome, not run again */
     uint64_t cert_files, cert_lines; /* certificate files written; the jobs' lines */
-    uint64_t cert_composed, cert_resolved; /* of the files, composed from the store's
+    uint64_t cert_composed, cert_resolved, cert_split; /* of the files, composed from the store's
                                             * records, and re-proved, at the end */
     double cert_seconds;   /* the workers' time writing certificates */
     /* The coordinator's load (results/jobs/mpi-cluster.md): its time not spent

@@ -41,8 +41,12 @@ typedef struct {
     size_t mini_bytes; /* the re-proving table (default TOPCERT_MINI_MB MiB) */
     Store *store;      /* set: missing certificates are composed from its
                         * records where they cover the position (top_regen.c) */
-    uint64_t written, solved, composed; /* files written here; of them, solved
-                                         * here, composed from the store */
+    uint64_t written, solved, composed, split; /* files written here; of them,
+                                                * solved here, composed from the
+                                                * store, split into re-proved
+                                                * children (top_regen.c) */
+    int split_plies;         /* split a re-proof this many plies deep (0: whole) */
+    uint8_t share, share_min; /* a re-proof's shared subtrees (JobOrder.share) */
     atomic_bool *interrupt; /* the run's stop flag (NULL: none): a re-proof
                              * here stops when it is set, and fails */
     bool stopped;           /* a re-proof here was stopped by *interrupt */
@@ -85,8 +89,9 @@ int topcert_header_of(const TopCert *tc, const char *path, Board b, Winner *cw, 
 int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
 
 /* Makes sure b, decided for w, has a certificate: present, trivial,
- * composed from the store's records (tc->store set), or solved and
- * written now (top_regen.c, which argues the composition). 0, or -1 with
+ * composed from the store's records (tc->store set), split into its
+ * children's re-proofs (tc->split_plies), or solved and written now
+ * (top_regen.c, which argues the composition and the split). 0, or -1 with
  * a message; -1 with tc->stopped set when *tc->interrupt stopped the
  * re-proof (the files made so far are whole and stay: a later run on
  * the same folder finds them). */

@@ -20,7 +20,10 @@
  * value is known, so only the proof is searched for). Nothing is trusted
  * in the end: the composed certificate is the verifier's to check, and a
  * record that lied would show as a re-proof that finds the other winner
- * (an error) or a certificate that does not verify. */
+ * (an error) or a certificate that does not verify.
+ *
+ * A re-proof may be split into its children's (--regen-split, split()
+ * below) so that a long end phase stopped half way keeps what it made. */
 #include <stdio.h>
 
 #include "../engine/moves.h"
@@ -115,11 +118,70 @@ static int compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
     return 0;
 }
 
+/* The store's move for b, won by w with w to move: the child it leads to
+ * (an index into kids), or -1 when the store has none (a move that is not
+ * legal at b places no child of b, so it matches none: the store is not
+ * trusted for it). */
+static int stored_pick(TopCert *tc, Board b, Winner w, const Board *kids, int nk)
+{
+    StoreKey key = {tc->r->rules, tc->r->n, tc->r->k, b};
+    StoreValue v;
+    if (!tc->store || store_get(tc->store, &key, &v) != 1 || v.winner != w || v.move == MOVE_NONE) return -1;
+    Board cb = b;
+    board_place(&cb, v.move);
+    Board cf = sym_canonical(cb, tc->r->n, NULL);
+    for (int i = 0; i < nk; i++)
+        if (board_equal(cf, sym_canonical(kids[i], tc->r->n, NULL))) return i;
+    return -1;
+}
+
+/* The certificate of b, won by w, as a node over its children's
+ * certificates, each made by topcert_ensure one ply further down, instead
+ * of one re-proof of b (tc->split_plies plies deep). The loser to move:
+ * every distinct child must be w's, because b is (the store's record or
+ * the node above says so; a re-proof that finds otherwise is the error
+ * it is without the split); the winner to move: the store's move, and
+ * without one b is re-proved whole (finding a move would cost a search of
+ * b). Why: a re-proof is one df-pn and one file, all lost when the run is
+ * stopped; split, each child's file is renamed into place when done, and
+ * a run again skips it (topcert_have). The verifier checks the node's see
+ * lines as any. 0 written, 1 not split (re-prove b), -1 an error. */
+static int split(TopCert *tc, Board b, Winner w, char *err, int errlen)
+{
+    if (tc->split_plies <= 0) return 1;
+    Board kids[MOVES_MAX];
+    Move moves[MOVES_MAX];
+    int nk = children(tc, b, kids, moves);
+    if (board_order_to_move(b) == (w == WINNER_ORDER)) {
+        int pick = stored_pick(tc, b, w, kids, nk);
+        if (pick < 0) return 1;
+        kids[0] = kids[pick];
+        moves[0] = moves[pick];
+        nk = 1;
+    }
+    for (int i = 0; i < nk; i++) {
+        Winner st = rules_status(tc->r, kids[i]);
+        if (st != WINNER_NONE ? st != w : topcert_trivial(tc, kids[i]) && w != WINNER_ORDER) return 1;
+    }
+    tc->split_plies--;
+    int rc = 0;
+    for (int i = 0; i < nk && rc == 0; i++)
+        if (rules_status(tc->r, kids[i]) == WINNER_NONE && !topcert_trivial(tc, kids[i]))
+            rc = topcert_ensure(tc, kids[i], w, err, errlen);
+    tc->split_plies++;
+    if (rc != 0) return -1;
+    if (topcert_node(tc, b, w, kids, moves, nk, NULL, NULL, err, errlen) != 0) return -1;
+    tc->split++;
+    return 0;
+}
+
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (topcert_have(tc, b)) return 0;
     int composed = compose(tc, b, w, err, errlen);
     if (composed <= 0) return composed;
+    int halves = split(tc, b, w, err, errlen);
+    if (halves <= 0) return halves;
     if (!tc->mini_ready) {
         size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
         if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
@@ -128,7 +190,7 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
         }
         tc->mini_ready = true;
     }
-    JobOrder o = {.b = b, .certify = 1};
+    JobOrder o = {.b = b, .certify = 1, .share = tc->share, .share_min = tc->share_min};
     JobOutcome out;
     if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
     jobrun_run(&tc->mini, &o, 0, tc->interrupt, &out);

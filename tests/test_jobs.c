@@ -288,6 +288,11 @@ Test(jobs, cli)
     expect_reject("--reply-depth", "jobs", "--reply-tables", "4", "--reply-depth", "0", "-");
     expect_reject("--reply-order", "jobs", "--reply-order", "work", "-");
     expect_reject("--reply-order", "jobs", "--reply-tables", "4", "--reply-order", "largest", "-");
+    expect_reject("--regen-split", "jobs", "--regen-split", "1", "-");
+    expect_reject("--regen-split", "jobs", "--store", "/tmp", "--certs-later", "--regen-split", "5", "-");
+    expect_reject("--regen-split", "jobs", "--store", "/tmp", "--certs-later", "--regen-split", "x", "-");
+    expect_reject("--regen-split", "jobs", "--store", "/tmp", "--certs-later", "--regen-split", "1", "--within", "5",
+                  "-");
     expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "100", "--job-tt-mb", "1", "--quiet", "--no-centre",
               "--cost-weight", "0.5", "--expect-majority", "--focus-release", "16", "--reply-tables", "4",
               "--reply-order", "work",

@@ -168,6 +168,129 @@ Test(jobs_cert, signal_stops_the_certificates_at_the_end)
     cr_assert_geq(stopped, 4);
 }
 
+/* The files tl_each_file hands it, with their times of change. */
+typedef struct {
+    char path[64][320];
+    double when[64];
+    int n;
+} FileAges;
+
+static void note_age(const char *path, void *arg)
+{
+    FileAges *a = arg;
+    struct stat sb;
+    if (a->n >= 64 || stat(path, &sb) != 0) return;
+    snprintf(a->path[a->n], sizeof a->path[0], "%s", path);
+    a->when[a->n++] = (double)sb.st_mtim.tv_sec + 1e-9 * (double)sb.st_mtim.tv_nsec;
+}
+
+/* Removes the newer half of dir's certificates: what a stop in the
+ * middle of the end phase leaves (a node's file is renamed into place
+ * after its children's, so the older files never name a newer one). */
+static void remove_newer_half(const char *dir)
+{
+    FileAges a = {.n = 0};
+    tl_each_file(dir, ".ocproof", note_age, &a);
+    for (int i = 0; i < a.n; i++) {
+        int newer = 0;
+        for (int j = 0; j < a.n; j++) newer += a.when[j] > a.when[i] || (a.when[j] == a.when[i] && j > i);
+        if (newer < a.n / 2) remove(a.path[i]);
+    }
+}
+
+/* --regen-split (top_regen.c split): a job root re-proved at the end is
+ * split into its children's certificates, each re-proved into a file of
+ * its own. The run again on the same store, its certificates removed,
+ * with split 1 or 2: the certificate verifies for the brute force's
+ * winner; then, the newer half of its files removed (what a stop leaves),
+ * a third run re-proves only what is missing (fewer re-proofs than the
+ * second run made) and its certificate verifies again. */
+Test(jobs_cert, regen_split_keeps_whole_children)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5122028;
+    int split = 0;
+    uint64_t first = 0, again = 0;
+    for (int t = 0; t < 6; t++) {
+        RefPos p;
+        pick_deep(&p, t % 3, 14 + t % 2, &rng);
+        char dir[256], proof[300], certs[300];
+        Store *st = tl_jobs_folder(dir, certs, proof, "jobs-split");
+        JobsSpec s = {.workers = 1, .job_nodes = 2 + (uint64_t)(t % 3) * 40, .job_tt_bytes = (size_t)1 << 20,
+                      .store = st, .cert_dir = certs, .proof = proof, .certs_later = true};
+        tl_jobs_solve(&p, &s);
+        tl_rm_dir(certs);
+        cr_assert_eq(mkdir(certs, 0777), 0);
+        s.regen_split = 1 + t % 2;
+        JobsResult res = tl_jobs_solve(&p, &s);
+        tl_check_jobs_run(m, &p, &res, proof);
+        split += res.cert_split > 0;
+        remove_newer_half(certs);
+        JobsResult res2 = tl_jobs_solve(&p, &s);
+        store_close(st);
+        tl_check_jobs_run(m, &p, &res2, proof);
+        cr_expect_leq(res2.cert_resolved, res.cert_resolved, "re-proved %llu after a partial stop, %llu at first",
+                      (unsigned long long)res2.cert_resolved, (unsigned long long)res.cert_resolved);
+        first += res.cert_resolved;
+        again += res2.cert_resolved;
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d of 6 runs split; re-proofs %llu, then %llu after the newer half of the files went", split,
+                (unsigned long long)first, (unsigned long long)again);
+    cr_assert_geq(split, 4);
+    cr_assert_lt(again, first);
+}
+
+/* A store whose record of a job root names a move that does not win:
+ * the split follows the store's move only for the winner to move, and the
+ * child's re-proof then finds the other winner, so the run fails with a
+ * message (or, where the move wins after all, verifies); it never writes
+ * a certificate for the wrong side. */
+Test(jobs_cert, regen_split_with_a_lying_move)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5122029;
+    int failed = 0, tried = 0;
+    for (int t = 0; t < 40 && tried < 6; t++) {
+        RefPos p;
+        if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 13, &rng) != 0) continue;
+        Winner w = tl_brute_winner(m, &p);
+        int pieces = 0;
+        for (int i = 0; i < 36; i++) pieces += p.cell[i] != '.';
+        if ((w == WINNER_ORDER) != (pieces % 2 == 0)) continue; /* the winner to move */
+        /* a move of the winner's that loses: a child the brute force gives the other side */
+        Move bad = MOVE_NONE;
+        for (int i = 0; i < 36 && bad == MOVE_NONE; i++)
+            for (int sym = 0; sym < 2 && p.cell[i] == '.' && bad == MOVE_NONE; sym++) {
+                RefPos c = p;
+                c.cell[i] = sym ? 'O' : 'X';
+                if (ref_status(&c) == REF_ONGOING && tl_brute_winner(m, &c) != w)
+                    bad = move_make(sym ? PIECE_O : PIECE_X, 8 * (i / 6) + i % 6);
+            }
+        if (bad == MOVE_NONE) continue;
+        char dir[256], proof[300], certs[300], err[512] = "";
+        Store *st = tl_jobs_folder(dir, certs, proof, "jobs-splitlie");
+        StoreKey key = {(RuleSet)p.rules, 6, 5, tl_board(&p)};
+        StoreValue v = {w, bad, STORE_DTW_UNKNOWN, 0, STORE_SOURCE_HAND};
+        char perr[256] = "";
+        cr_assert_eq(store_put(st, &key, &v, perr, sizeof perr), 0, "%s", perr);
+        JobsSpec s = {.workers = 1, .job_nodes = 2, .job_tt_bytes = (size_t)1 << 20, .store = st, .cert_dir = certs,
+                      .proof = proof, .certs_later = true, .regen_split = 2};
+        JobsResult res;
+        int rc = tl_jobs_try(&p, &s, &res, err, sizeof err);
+        store_close(st);
+        if (rc != 0) failed++;
+        else tl_check_jobs_run(m, &p, &res, proof);
+        tried++;
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_log_info("%d lying moves, %d runs refused", tried, failed);
+    cr_assert_geq(tried, 4);
+    cr_assert_geq(failed, 2);
+}
+
 /* Writing certificates leaves the search alone: the writer searches
  * again on a table of its own (job_run.h, Dfpn.scratch) and the side table
  * of proven moves (tables/wintab.h) is never read by the search, so one
