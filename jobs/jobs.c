@@ -247,6 +247,63 @@ static int certify_below(Coordinator *c, int i)
     return 0;
 }
 
+/* A list of positions, grown as needed. */
+typedef struct {
+    Board *b;
+    int count, cap;
+    bool oom;
+} BoardList;
+
+/* The positions under node i that i's proof names and that the tree did
+ * not decide from children (job roots, stored and static ones), appended
+ * to *l. */
+static void proof_leaves(Coordinator *c, int i, BoardList *l)
+{
+    int idx[MOVES_MAX], nk = top_proof_children(c, i, idx);
+    for (int k = 0; k < nk && !l->oom; k++) {
+        const TNode *n = &c->t[idx[k]];
+        if (n->state == T_INNER && n->by == BY_TREE) {
+            proof_leaves(c, idx[k], l);
+            continue;
+        }
+        if (l->count == l->cap) {
+            int ncap = l->cap ? 2 * l->cap : 64;
+            Board *nb = realloc(l->b, (size_t)ncap * sizeof *nb);
+            if (!nb) {
+                l->oom = true;
+                return;
+            }
+            l->b = nb;
+            l->cap = ncap;
+        }
+        l->b[l->count++] = n->b;
+    }
+}
+
+/* certs_at_end, value, with several workers and no split: the positions
+ * the proof's files will be re-proved for (topcert_prepare's dry run
+ * finds them) are re-proved tc.threads at a time before the tree's files
+ * are composed over them. Every one is the root's winner's: a proof of a
+ * win names only positions won by the same side. */
+static int prepare_certs(Coordinator *c)
+{
+    const TNode *root = &c->t[0];
+    if (c->bounded || c->tc.threads < 2 || c->tc.split_plies > 0) return 0;
+    BoardList l = {NULL, 0, 0, false};
+    if (root->state == T_INNER && root->by == BY_TREE) proof_leaves(c, 0, &l);
+    else {
+        l.b = malloc(sizeof *l.b);
+        if (l.b) l.b[l.count++] = root->b;
+        else l.oom = true;
+    }
+    int rc = 0;
+    if (l.oom) top_fail(c, "out of memory listing the positions to re-prove"), rc = -1;
+    else if (topcert_prepare(&c->tc, l.b, l.count, top_value(root), c->err, c->errlen) != 0)
+        rc = -1, c->failed = true;
+    free(l.b);
+    return rc;
+}
+
 /* With --proof: the root's certificate at that path, its see lines naming
  * the certificate folder. */
 static int write_proof(Coordinator *c)
@@ -255,6 +312,7 @@ static int write_proof(Coordinator *c)
     Winner w = top_value(root);
     char prefix[4200];
     if (see_prefix(c, prefix, sizeof prefix) != 0) return -1;
+    if (c->certs_at_end && prepare_certs(c) != 0) return -1;
     if (c->certs_at_end && root->state == T_INNER && root->by == BY_TREE && certify_below(c, 0) != 0) return -1;
     if (root->state == T_INNER && root->by == BY_TREE) return top_certify_inner(c, 0, c->spec->proof, prefix);
     if (c->bounded) {
@@ -334,6 +392,8 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
         c.tc.store = spec->store;
         c.tc.mini_bytes = spec->job_tt_bytes;
         c.tc.split_plies = spec->bounded ? 0 : spec->regen_split;
+        c.tc.split_probe = spec->regen_probe;
+        c.tc.threads = spec->transport ? 1 : spec->workers; /* MPI: the ranks are elsewhere */
     }
     c.tc.share = (uint8_t)(spec->cert_share < 0 ? 0 : spec->cert_share);
     c.tc.share_min = (uint8_t)(spec->cert_share_min < 0 ? 0 : spec->cert_share_min);

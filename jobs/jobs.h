@@ -206,6 +206,9 @@ typedef struct {
                             * winner, the store's move; each child re-proved
                             * into a file of its own, so a stopped end phase
                             * keeps every child it finished; 0: whole */
+    uint64_t regen_probe;  /* ... a position to split is first re-proved whole
+                            * within this many nodes (top_regen.c; 0: the
+                            * default, TOPCERT_SPLIT_PROBE); tests make it 1 */
     Journal *journal;      /* undecided jobs' outcomes (tables/journal.h), kept
                             * beside the store; NULL: none (bounded: a journal
                             * of bounded jobs of this horizon only, within.h) */

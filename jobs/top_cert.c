@@ -39,6 +39,8 @@ void topcert_free(TopCert *tc)
 {
     if (tc->mini_ready) jobrun_free(&tc->mini);
     tc->mini_ready = false;
+    for (int i = 0; i < tc->more_ready; i++) jobrun_free(&tc->more[i]);
+    tc->more_ready = 0;
 }
 
 void topcert_path(const TopCert *tc, Board b, char *path, size_t len)

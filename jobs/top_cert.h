@@ -32,6 +32,23 @@
 #include "../tables/store.h"
 #include "job_run.h"
 
+/* At most this many re-proofs at once (TopCert.threads). */
+#define TOPCERT_THREADS_MAX 8
+
+/* The table for a re-proof when none is given (TopCert.mini_bytes 0):
+ * positions decided without a job are static wins (a few nodes) or,
+ * rarely, a job's root whose file is missing. */
+#define TOPCERT_MINI_MB 16
+
+/* A dry run of topcert_ensure (top_regen_par.c topcert_prepare): the
+ * positions it would reach (seen, canonical) and, of them, those it would
+ * re-prove (leaf); nothing is written while TopCert.plan is set. */
+typedef struct {
+    Board *seen, *leaf;
+    int nseen, capseen, nleaf, capleaf;
+    bool oom;
+} TopCertPlan;
+
 typedef struct {
     const Rules *r;
     DfpnConfig cfg;
@@ -46,6 +63,13 @@ typedef struct {
                                                 * store, split into re-proved
                                                 * children (top_regen.c) */
     int split_plies;         /* split a re-proof this many plies deep (0: whole) */
+    uint64_t split_probe;    /* nodes of the whole re-proof tried before a split
+                              * (0: TOPCERT_SPLIT_PROBE) */
+    int threads;             /* a split's children re-proved this many at a time
+                              * (top_regen_par.c; 1: one after another) */
+    JobRunner more[TOPCERT_THREADS_MAX - 1]; /* the other threads' runners */
+    int more_ready;
+    TopCertPlan *plan;       /* set: topcert_ensure is a dry run (above) */
     uint8_t share, share_min; /* a re-proof's shared subtrees (JobOrder.share) */
     atomic_bool *interrupt; /* the run's stop flag (NULL: none): a re-proof
                              * here stops when it is set, and fails */
@@ -96,6 +120,24 @@ int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
  * re-proof (the files made so far are whole and stay: a later run on
  * the same folder finds them). */
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
+
+/* Re-proves todo[0..count-1] (distinct up to symmetry, each decided for
+ * w, none with a file yet), tc->threads at a time, each into its own
+ * file (top_regen_par.c). 0, or -1 with a message (tc->stopped set when
+ * the run's stop flag ended it; the files finished stay). */
+int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen);
+
+/* Before topcert_ensure of roots[0..count-1] (each decided for w): a dry
+ * run lists the positions those calls would re-prove (not compose), and
+ * they are re-proved tc->threads at a time (topcert_reprove_many); the
+ * calls then find their files. Nothing to do with one thread or with a
+ * split (tc->split_plies: each re-proof is then split instead). 0, or -1
+ * with a message. */
+int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen);
+
+/* Is b in the dry run's list of positions reached (tc->plan)? Marks it
+ * when `mark` (as a leaf too when `leaf`). Used by top_regen.c. */
+bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf);
 
 /* Writes the certificate of b decided for w by its children: kids[i]
  * (each ensured by the caller) reached by moves[i]; when the winner is to

@@ -31,10 +31,6 @@
 #include "../engine/symmetry.h"
 #include "top_cert.h"
 
-/* The table for positions decided without a job: they are static wins
- * (a few nodes) or, rarely, a job's root whose file is missing. */
-enum { TOPCERT_MINI_MB = 16 };
-
 /* Is c a win for w that needs no certificate of its own, or a position
  * the store holds as w's? */
 static bool covered(TopCert *tc, Board c, Winner w)
@@ -44,6 +40,7 @@ static bool covered(TopCert *tc, Board c, Winner w)
     /* Order to move completes a line: Order's, and no file says so */
     if (topcert_trivial(tc, c)) return w == WINNER_ORDER;
     char e[8];
+    if (topcert_planned(tc, c, false, false)) return true; /* a dry run's: made for w */
     if (topcert_have(tc, c)) return topcert_agrees(tc, c, w, e, (int)sizeof e) == 1;
     StoreKey k = {tc->r->rules, tc->r->n, tc->r->k, c};
     StoreValue v;
@@ -113,6 +110,7 @@ static int compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
         if (rules_status(tc->r, kids[i]) == WINNER_NONE && !topcert_trivial(tc, kids[i]) &&
             topcert_ensure(tc, kids[i], w, err, errlen) != 0)
             return -1;
+    if (tc->plan) return topcert_planned(tc, b, true, false), 0; /* a dry run writes nothing */
     if (topcert_node(tc, b, w, kids, moves, nk, NULL, NULL, err, errlen) != 0) return -1;
     tc->composed++;
     return 0;
@@ -133,6 +131,25 @@ static int stored_pick(TopCert *tc, Board b, Winner w, const Board *kids, int nk
     for (int i = 0; i < nk; i++)
         if (board_equal(cf, sym_canonical(kids[i], tc->r->n, NULL))) return i;
     return -1;
+}
+
+/* The last ply of a split with several threads: the children that need
+ * a whole re-proof (no file, and not composed from the store: compose
+ * writes those it can, here, one at a time) are re-proved
+ * tc->threads at a time (top_regen_par.c); split's own loop then finds
+ * their files. children() made them distinct up to symmetry. 0, or -1. */
+static int reprove_leaves(TopCert *tc, const Board *kids, int nk, Winner w, char *err, int errlen)
+{
+    Board todo[MOVES_MAX];
+    int nt = 0;
+    for (int i = 0; i < nk; i++) {
+        if (rules_status(tc->r, kids[i]) != WINNER_NONE || topcert_trivial(tc, kids[i]) || topcert_have(tc, kids[i]))
+            continue;
+        int c = compose(tc, kids[i], w, err, errlen);
+        if (c < 0) return -1;
+        if (c == 1) todo[nt++] = kids[i];
+    }
+    return topcert_reprove_many(tc, todo, nt, w, err, errlen);
 }
 
 /* The certificate of b, won by w, as a node over its children's
@@ -164,7 +181,7 @@ static int split(TopCert *tc, Board b, Winner w, char *err, int errlen)
         if (st != WINNER_NONE ? st != w : topcert_trivial(tc, kids[i]) && w != WINNER_ORDER) return 1;
     }
     tc->split_plies--;
-    int rc = 0;
+    int rc = tc->split_plies == 0 && tc->threads > 1 ? reprove_leaves(tc, kids, nk, w, err, errlen) : 0;
     for (int i = 0; i < nk && rc == 0; i++)
         if (rules_status(tc->r, kids[i]) == WINNER_NONE && !topcert_trivial(tc, kids[i]))
             rc = topcert_ensure(tc, kids[i], w, err, errlen);
@@ -175,13 +192,11 @@ static int split(TopCert *tc, Board b, Winner w, char *err, int errlen)
     return 0;
 }
 
-int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
+/* Re-proves b (decided for w) into its own file, on tc->mini, within
+ * `limit` df-pn nodes (0: none). 0 written, 1 undecided within the limit,
+ * -1 an error (or a stop: tc->stopped). */
+static int reprove(TopCert *tc, Board b, Winner w, uint64_t limit, char *err, int errlen)
 {
-    if (topcert_have(tc, b)) return 0;
-    int composed = compose(tc, b, w, err, errlen);
-    if (composed <= 0) return composed;
-    int halves = split(tc, b, w, err, errlen);
-    if (halves <= 0) return halves;
     if (!tc->mini_ready) {
         size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
         if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
@@ -190,11 +205,12 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
         }
         tc->mini_ready = true;
     }
-    JobOrder o = {.b = b, .certify = 1, .share = tc->share, .share_min = tc->share_min};
+    JobOrder o = {.b = b, .node_limit = limit, .certify = 1, .share = tc->share, .share_min = tc->share_min};
     JobOutcome out;
     if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
     jobrun_run(&tc->mini, &o, 0, tc->interrupt, &out);
     if (topcert_stopped(tc, b, &out, err, errlen)) return -1;
+    if (limit && out.value == WINNER_NONE) return 1;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
     if (out.value != (uint8_t)w) {
@@ -209,4 +225,26 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
     tc->written++;
     tc->solved++;
     return 0;
+}
+
+/* A position to split is first re-proved whole within this many nodes:
+ * one the knowledge decides near its root (a pairing, the centre lemma)
+ * has a short proof whole, while its children, split, may each need a
+ * search of their own (6x6, X c3 O d4 X c4 O d3, --no-centre: 1 s whole,
+ * 507 s as 16 children). On 7x7 a probe is under a minute. */
+#define TOPCERT_SPLIT_PROBE ((uint64_t)1 << 20)
+
+int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
+{
+    if (topcert_have(tc, b) || topcert_planned(tc, b, false, false)) return 0;
+    int composed = compose(tc, b, w, err, errlen);
+    if (composed <= 0) return composed;
+    if (tc->plan) return topcert_planned(tc, b, true, true), 0; /* to be re-proved */
+    if (tc->split_plies > 0) {
+        int probe = reprove(tc, b, w, tc->split_probe ? tc->split_probe : TOPCERT_SPLIT_PROBE, err, errlen);
+        if (probe <= 0) return probe;
+        int halves = split(tc, b, w, err, errlen);
+        if (halves <= 0) return halves;
+    }
+    return reprove(tc, b, w, 0, err, errlen);
 }

@@ -139,6 +139,7 @@ Test(jobs_cert, signal_stops_the_certificates_at_the_end)
         JobsSpec s = {.workers = 1, .job_nodes = 2, .job_tt_bytes = (size_t)1 << 20, .store = st, .cert_dir = certs,
                       .proof = proof, .certs_later = true};
         tl_jobs_solve(&p, &s);
+        s.workers = 1 + t % 2; /* two: the re-proofs two at a time (top_regen_par.c), stopped alike */
         tl_rm_dir(certs); /* the store stays: it decides the root next time */
         cr_assert_eq(mkdir(certs, 0777), 0);
         remove(proof);
@@ -201,7 +202,8 @@ static void remove_newer_half(const char *dir)
 /* --regen-split (top_regen.c split): a job root re-proved at the end is
  * split into its children's certificates, each re-proved into a file of
  * its own. The run again on the same store, its certificates removed,
- * with split 1 or 2: the certificate verifies for the brute force's
+ * with split 1 or 2, one or two workers (two re-prove the children two at
+ * a time): the certificate verifies for the brute force's
  * winner; then, the newer half of its files removed (what a stop leaves),
  * a third run re-proves only what is missing (fewer re-proofs than the
  * second run made) and its certificate verifies again. */
@@ -222,6 +224,8 @@ Test(jobs_cert, regen_split_keeps_whole_children)
         tl_rm_dir(certs);
         cr_assert_eq(mkdir(certs, 0777), 0);
         s.regen_split = 1 + t % 2;
+        s.regen_probe = 1; /* split every re-proof that a node does not finish */
+        s.workers = 1 + (t / 2) % 2; /* two: the children re-proved two at a time (top_regen_par.c) */
         JobsResult res = tl_jobs_solve(&p, &s);
         tl_check_jobs_run(m, &p, &res, proof);
         split += res.cert_split > 0;
@@ -252,9 +256,9 @@ Test(jobs_cert, regen_split_with_a_lying_move)
     BruteMemo *m = brute_new();
     uint64_t rng = 5122029;
     int failed = 0, tried = 0;
-    for (int t = 0; t < 40 && tried < 6; t++) {
+    for (int t = 0; t < 60 && tried < 10; t++) {
         RefPos p;
-        if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 13, &rng) != 0) continue;
+        if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 16, &rng) != 0) continue;
         Winner w = tl_brute_winner(m, &p);
         int pieces = 0;
         for (int i = 0; i < 36; i++) pieces += p.cell[i] != '.';
@@ -276,7 +280,7 @@ Test(jobs_cert, regen_split_with_a_lying_move)
         char perr[256] = "";
         cr_assert_eq(store_put(st, &key, &v, perr, sizeof perr), 0, "%s", perr);
         JobsSpec s = {.workers = 1, .job_nodes = 2, .job_tt_bytes = (size_t)1 << 20, .store = st, .cert_dir = certs,
-                      .proof = proof, .certs_later = true, .regen_split = 2};
+                      .proof = proof, .certs_later = true, .regen_split = 2, .regen_probe = 1};
         JobsResult res;
         int rc = tl_jobs_try(&p, &s, &res, err, sizeof err);
         store_close(st);
@@ -287,8 +291,8 @@ Test(jobs_cert, regen_split_with_a_lying_move)
     }
     brute_free(m);
     cr_log_info("%d lying moves, %d runs refused", tried, failed);
-    cr_assert_geq(tried, 4);
-    cr_assert_geq(failed, 2);
+    cr_assert_geq(tried, 8);
+    cr_assert_geq(failed, 3);
 }
 
 /* Writing certificates leaves the search alone: the writer searches

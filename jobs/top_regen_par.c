@@ -1,0 +1,192 @@
+/* top_regen_par.c - topcert_reprove_many (top_cert.h): several positions
+ * re-proved for their certificates at once, each by a df-pn of its own on
+ * a table of its own, tc->threads at a time.
+ *
+ * Where it is used: a split re-proof (top_regen.c split) hands over the
+ * children that need a whole re-proof of their own. A job-level run's
+ * workers sit idle at the end, where the re-proofs ran one after another
+ * on the coordinator: on 7x7 with k = 6 one job root's proof took 92
+ * minutes on one core of two.
+ *
+ * Why it is sound: each position's re-proof is the one topcert_ensure
+ * makes (the same order, the same checks of its value and file) on a
+ * runner no other thread touches; the files go to unique temporary names
+ * and are renamed into place (job_run.h), so two threads that reach the
+ * same shared subtree write the same position's whole file twice, and a
+ * reader sees one whole file or the other. The positions are distinct up
+ * to symmetry (the caller's), so no two threads write the same root file.
+ * Nothing here is trusted: the verifier checks every file.
+ *
+ * Invariants: a thread takes the next position only while no re-proof
+ * has failed and no stop was asked; on a stop, the files finished so far
+ * stay whole, and the caller's message names a position not finished. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../engine/notation.h"
+#include "../engine/symmetry.h"
+#include "top_cert.h"
+
+typedef struct {
+    TopCert *tc;
+    const Board *todo;
+    int count;
+    Winner w;
+    atomic_int next;    /* the next position to take */
+    atomic_bool failed; /* a re-proof failed or was stopped: take no more */
+    int fail_at;        /* the position that failed (set once, under lock) */
+    bool fail_stop;     /* ... because of a stop */
+    Winner fail_found;  /* ... or its re-proof's value (WINNER_NONE: no file) */
+    uint64_t written;
+    pthread_mutex_t lock;
+} Many;
+
+typedef struct {
+    Many *m;
+    JobRunner *jr;
+} Slot;
+
+static void note_failure(Many *m, int i, bool stop, Winner found)
+{
+    pthread_mutex_lock(&m->lock);
+    if (!atomic_load(&m->failed)) {
+        m->fail_at = i;
+        m->fail_stop = stop;
+        m->fail_found = found;
+        atomic_store(&m->failed, true);
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+static bool stop_asked(const TopCert *tc) { return tc->interrupt && atomic_load(tc->interrupt); }
+
+static void *slot_main(void *arg)
+{
+    Slot *s = arg;
+    Many *m = s->m;
+    for (;;) {
+        if (atomic_load(&m->failed)) break;
+        int i = atomic_fetch_add(&m->next, 1);
+        if (i >= m->count) break;
+        if (stop_asked(m->tc)) {
+            note_failure(m, i, true, WINNER_NONE);
+            break;
+        }
+        JobOrder o = {.b = m->todo[i], .certify = 1, .share = m->tc->share, .share_min = m->tc->share_min};
+        JobOutcome out;
+        jobrun_run(s->jr, &o, 0, m->tc->interrupt, &out);
+        bool whole = out.value != WINNER_NONE && out.cert == JOBRUN_CERT_WRITTEN;
+        if (!whole && stop_asked(m->tc)) {
+            note_failure(m, i, true, WINNER_NONE);
+            break;
+        }
+        if (out.value != (uint8_t)m->w || out.cert != JOBRUN_CERT_WRITTEN) {
+            note_failure(m, i, false, (Winner)out.value);
+            break;
+        }
+        pthread_mutex_lock(&m->lock);
+        m->written++;
+        pthread_mutex_unlock(&m->lock);
+    }
+    return NULL;
+}
+
+/* The runners: tc->mini (made on first use, as topcert_ensure does) and
+ * tc->more[0..threads-2], kept for the next call. */
+static int runners(TopCert *tc, int threads)
+{
+    size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
+    if (!tc->mini_ready) {
+        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) return -1;
+        tc->mini_ready = true;
+    }
+    while (tc->more_ready < threads - 1) {
+        if (jobrun_init(&tc->more[tc->more_ready], tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) return -1;
+        tc->more_ready++;
+    }
+    return 0;
+}
+
+int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen)
+{
+    int threads = tc->threads < 1 ? 1 : tc->threads > TOPCERT_THREADS_MAX ? TOPCERT_THREADS_MAX : tc->threads;
+    if (threads > count) threads = count;
+    if (count <= 0) return 0;
+    if (runners(tc, threads) != 0) {
+        snprintf(err, (size_t)errlen, "cannot allocate the certificate writers' tables");
+        return -1;
+    }
+    Many m = {.tc = tc, .todo = todo, .count = count, .w = w, .fail_at = -1};
+    atomic_init(&m.next, 0);
+    atomic_init(&m.failed, false);
+    pthread_mutex_init(&m.lock, NULL);
+    Slot slots[TOPCERT_THREADS_MAX];
+    pthread_t th[TOPCERT_THREADS_MAX];
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        slots[t] = (Slot){&m, t == 0 ? &tc->mini : &tc->more[t - 1]};
+        if (t > 0 && pthread_create(&th[t], NULL, slot_main, &slots[t]) != 0) break;
+        started = t + 1;
+    }
+    slot_main(&slots[0]);
+    for (int t = 1; t < started; t++) pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&m.lock);
+    tc->written += m.written;
+    tc->solved += m.written;
+    if (!atomic_load(&m.failed)) return 0;
+    Board b = todo[m.fail_at];
+    if (m.fail_stop && topcert_stopped(tc, b, NULL, err, errlen)) return -1;
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    if (m.fail_found != w && m.fail_found != WINNER_NONE)
+        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
+                 winner_name(m.fail_found), winner_name(w));
+    else snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
+    return -1;
+}
+
+/* Appends b to a list grown as needed; false out of memory. */
+static bool list_add(Board **list, int *n, int *cap, Board b)
+{
+    if (*n == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        Board *nl = realloc(*list, (size_t)ncap * sizeof *nl);
+        if (!nl) return false;
+        *list = nl;
+        *cap = ncap;
+    }
+    (*list)[(*n)++] = b;
+    return true;
+}
+
+bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf)
+{
+    TopCertPlan *p = tc->plan;
+    if (!p) return false;
+    Board cf = sym_canonical(b, tc->r->n, NULL);
+    for (int i = 0; i < p->nseen; i++)
+        if (board_equal(p->seen[i], cf)) return true;
+    if (!mark) return false;
+    if (!list_add(&p->seen, &p->nseen, &p->capseen, cf) || (leaf && !list_add(&p->leaf, &p->nleaf, &p->capleaf, b)))
+        p->oom = true;
+    return false;
+}
+
+int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen)
+{
+    if (tc->threads < 2 || tc->split_plies > 0 || count <= 0) return 0;
+    TopCertPlan plan = {.oom = false};
+    tc->plan = &plan;
+    int rc = 0;
+    for (int i = 0; i < count && rc == 0; i++) rc = topcert_ensure(tc, roots[i], w, err, errlen);
+    tc->plan = NULL;
+    if (rc == 0 && plan.oom) {
+        snprintf(err, (size_t)errlen, "out of memory listing the positions to re-prove");
+        rc = -1;
+    }
+    if (rc == 0) rc = topcert_reprove_many(tc, plan.leaf, plan.nleaf, w, err, errlen);
+    free(plan.seen);
+    free(plan.leaf);
+    return rc;
+}
