@@ -40,7 +40,7 @@
  * rarely, a job's root whose file is missing. */
 #define TOPCERT_MINI_MB 16
 
-/* A dry run of topcert_ensure (top_regen_par.c topcert_prepare): the
+/* A dry run of topcert_ensure (top_regen.c topcert_prepare): the
  * positions it would reach (seen, canonical) and, of them, those it would
  * re-prove (leaf); nothing is written while TopCert.plan is set. */
 typedef struct {
@@ -130,13 +130,13 @@ int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, ch
 /* Before topcert_ensure of roots[0..count-1] (each decided for w): a dry
  * run lists the positions those calls would re-prove (not compose), and
  * they are re-proved tc->threads at a time (topcert_reprove_many); the
- * calls then find their files. Nothing to do with one thread or with a
+ * calls then find their files (top_regen.c). Nothing to do with one thread or with a
  * split (tc->split_plies: each re-proof is then split instead). 0, or -1
  * with a message. */
 int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen);
 
 /* Is b in the dry run's list of positions reached (tc->plan)? Marks it
- * when `mark` (as a leaf too when `leaf`). Used by top_regen.c. */
+ * when `mark` (as a leaf too when `leaf`). Internal to top_regen.c. */
 bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf);
 
 /* Writes the certificate of b decided for w by its children: kids[i]

@@ -23,8 +23,12 @@
  * (an error) or a certificate that does not verify.
  *
  * A re-proof may be split into its children's (--regen-split, split()
- * below) so that a long end phase stopped half way keeps what it made. */
+ * below) so that a long end phase stopped half way keeps what it made.
+ * topcert_prepare runs the same composition dry (TopCert.plan: nothing
+ * written) to list the re-proofs it needs, which top_regen_par.c then
+ * makes several at a time. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../engine/moves.h"
 #include "../engine/notation.h"
@@ -247,4 +251,49 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
         if (halves <= 0) return halves;
     }
     return reprove(tc, b, w, 0, err, errlen);
+}
+
+/* Appends b to a list grown as needed; false out of memory. */
+static bool list_add(Board **list, int *n, int *cap, Board b)
+{
+    if (*n == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        Board *nl = realloc(*list, (size_t)ncap * sizeof *nl);
+        if (!nl) return false;
+        *list = nl;
+        *cap = ncap;
+    }
+    (*list)[(*n)++] = b;
+    return true;
+}
+
+bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf)
+{
+    TopCertPlan *p = tc->plan;
+    if (!p) return false;
+    Board cf = sym_canonical(b, tc->r->n, NULL);
+    for (int i = 0; i < p->nseen; i++)
+        if (board_equal(p->seen[i], cf)) return true;
+    if (!mark) return false;
+    if (!list_add(&p->seen, &p->nseen, &p->capseen, cf) || (leaf && !list_add(&p->leaf, &p->nleaf, &p->capleaf, b)))
+        p->oom = true;
+    return false;
+}
+
+int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen)
+{
+    if (tc->threads < 2 || tc->split_plies > 0 || count <= 0) return 0;
+    TopCertPlan plan = {.oom = false};
+    tc->plan = &plan;
+    int rc = 0;
+    for (int i = 0; i < count && rc == 0; i++) rc = topcert_ensure(tc, roots[i], w, err, errlen);
+    tc->plan = NULL;
+    if (rc == 0 && plan.oom) {
+        snprintf(err, (size_t)errlen, "out of memory listing the positions to re-prove");
+        rc = -1;
+    }
+    if (rc == 0) rc = topcert_reprove_many(tc, plan.leaf, plan.nleaf, w, err, errlen);
+    free(plan.seen);
+    free(plan.leaf);
+    return rc;
 }

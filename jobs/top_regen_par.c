@@ -2,8 +2,10 @@
  * re-proved for their certificates at once, each by a df-pn of its own on
  * a table of its own, tc->threads at a time.
  *
- * Where it is used: a split re-proof (top_regen.c split) hands over the
- * children that need a whole re-proof of their own. A job-level run's
+ * Where it is used: topcert_prepare (top_regen.c) hands over the
+ * positions a dry run of the composition would re-prove, and a split
+ * re-proof (top_regen.c split) the children that need a whole re-proof
+ * of their own. A job-level run's
  * workers sit idle at the end, where the re-proofs ran one after another
  * on the coordinator: on 7x7 with k = 6 one job root's proof took 92
  * minutes on one core of two.
@@ -25,7 +27,6 @@
 #include <stdlib.h>
 
 #include "../engine/notation.h"
-#include "../engine/symmetry.h"
 #include "top_cert.h"
 
 typedef struct {
@@ -146,47 +147,3 @@ int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, ch
     return -1;
 }
 
-/* Appends b to a list grown as needed; false out of memory. */
-static bool list_add(Board **list, int *n, int *cap, Board b)
-{
-    if (*n == *cap) {
-        int ncap = *cap ? 2 * *cap : 64;
-        Board *nl = realloc(*list, (size_t)ncap * sizeof *nl);
-        if (!nl) return false;
-        *list = nl;
-        *cap = ncap;
-    }
-    (*list)[(*n)++] = b;
-    return true;
-}
-
-bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf)
-{
-    TopCertPlan *p = tc->plan;
-    if (!p) return false;
-    Board cf = sym_canonical(b, tc->r->n, NULL);
-    for (int i = 0; i < p->nseen; i++)
-        if (board_equal(p->seen[i], cf)) return true;
-    if (!mark) return false;
-    if (!list_add(&p->seen, &p->nseen, &p->capseen, cf) || (leaf && !list_add(&p->leaf, &p->nleaf, &p->capleaf, b)))
-        p->oom = true;
-    return false;
-}
-
-int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen)
-{
-    if (tc->threads < 2 || tc->split_plies > 0 || count <= 0) return 0;
-    TopCertPlan plan = {.oom = false};
-    tc->plan = &plan;
-    int rc = 0;
-    for (int i = 0; i < count && rc == 0; i++) rc = topcert_ensure(tc, roots[i], w, err, errlen);
-    tc->plan = NULL;
-    if (rc == 0 && plan.oom) {
-        snprintf(err, (size_t)errlen, "out of memory listing the positions to re-prove");
-        rc = -1;
-    }
-    if (rc == 0) rc = topcert_reprove_many(tc, plan.leaf, plan.nleaf, w, err, errlen);
-    free(plan.seen);
-    free(plan.leaf);
-    return rc;
-}
