@@ -357,6 +357,35 @@ static int run_workers(Coordinator *c)
     return c->failed ? -1 : 0;
 }
 
+/* The certificates' settings (TopCert), from the spec. */
+static void certs_setup(Coordinator *c, const JobsSpec *spec)
+{
+    /* With certs_later: the jobs write nothing, and the certificates the
+     * root's proof needs are made at the end, composed from the store's
+     * records or re-proved (bounded: each by a bounded job of its own,
+     * within_cert.c within_ensure; value: top_regen.c topcert_ensure).
+     * Why: bounded, a writer searches again for its moves (about 11 K lines
+     * a second, a hundredth of the value writer's rate), so writing every
+     * decided job's file as it decides took 73 % of a run (X c3 O c4
+     * within 25, 146.5 of 200 s), for jobs most of which the root's proof
+     * never names. Value, since 2026-12-05: on odd boards every Chaos win
+     * the writer lists ends in pairing lines found by a search with
+     * witnesses, and 7x7 k = 6 `original` spent 411.6 of 783.9 s writing
+     * 11 files (3.3 M lines) for positions a long run may never need. */
+    c->certs_at_end = c->certify && spec->certs_later;
+    topcert_init(&c->tc, c->r, &c->cfg, spec->cert_dir);
+    c->tc.interrupt = spec->interrupt; /* a signal stops the re-proofs too, at the end as during the run */
+    if (spec->certs_later && spec->store) {
+        c->tc.store = spec->store;
+        c->tc.mini_bytes = spec->job_tt_bytes;
+        c->tc.split_plies = spec->bounded ? 0 : spec->regen_split;
+        c->tc.split_probe = spec->regen_probe;
+        c->tc.threads = spec->transport ? 1 : spec->workers; /* MPI: the ranks are elsewhere */
+    }
+    c->tc.share = (uint8_t)(spec->cert_share < 0 ? 0 : spec->cert_share);
+    c->tc.share_min = (uint8_t)(spec->cert_share_min < 0 ? 0 : spec->cert_share_min);
+}
+
 int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec *spec, JobsResult *out, char *err,
                int errlen)
 {
@@ -373,30 +402,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
                                                                       : "--within: plies 0 to 64");
         return -1;
     }
-    /* With certs_later: the jobs write nothing, and the certificates the
-     * root's proof needs are made at the end, composed from the store's
-     * records or re-proved (bounded: each by a bounded job of its own,
-     * within_cert.c within_ensure; value: top_regen.c topcert_ensure).
-     * Why: bounded, a writer searches again for its moves (about 11 K lines
-     * a second, a hundredth of the value writer's rate), so writing every
-     * decided job's file as it decides took 73 % of a run (X c3 O c4
-     * within 25, 146.5 of 200 s), for jobs most of which the root's proof
-     * never names. Value, since 2026-12-05: on odd boards every Chaos win
-     * the writer lists ends in pairing lines found by a search with
-     * witnesses, and 7x7 k = 6 `original` spent 411.6 of 783.9 s writing
-     * 11 files (3.3 M lines) for positions a long run may never need. */
-    c.certs_at_end = c.certify && spec->certs_later;
-    topcert_init(&c.tc, r, cfg, spec->cert_dir);
-    c.tc.interrupt = spec->interrupt; /* a signal stops the re-proofs too, at the end as during the run */
-    if (spec->certs_later && spec->store) {
-        c.tc.store = spec->store;
-        c.tc.mini_bytes = spec->job_tt_bytes;
-        c.tc.split_plies = spec->bounded ? 0 : spec->regen_split;
-        c.tc.split_probe = spec->regen_probe;
-        c.tc.threads = spec->transport ? 1 : spec->workers; /* MPI: the ranks are elsewhere */
-    }
-    c.tc.share = (uint8_t)(spec->cert_share < 0 ? 0 : spec->cert_share);
-    c.tc.share_min = (uint8_t)(spec->cert_share_min < 0 ? 0 : spec->cert_share_min);
+    certs_setup(&c, spec);
     centre_init(&c.centre, r);
     c.centre.on = c.centre.on && cfg->kn.centre;
     c.started = clock_seconds();

@@ -22,7 +22,7 @@
  * record that lied would show as a re-proof that finds the other winner
  * (an error) or a certificate that does not verify.
  *
- * A re-proof may be split into its children's (--regen-split, split()
+ * A re-proof may be split into its children's (--regen-split, split_node()
  * below) so that a long end phase stopped half way keeps what it made.
  * topcert_prepare runs the same composition dry (TopCert.plan: nothing
  * written) to list the re-proofs it needs, which top_regen_par.c then
@@ -167,7 +167,7 @@ static int reprove_leaves(TopCert *tc, const Board *kids, int nk, Winner w, char
  * stopped; split, each child's file is renamed into place when done, and
  * a run again skips it (topcert_have). The verifier checks the node's see
  * lines as any. 0 written, 1 not split (re-prove b), -1 an error. */
-static int split(TopCert *tc, Board b, Winner w, char *err, int errlen)
+static int split_node(TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (tc->split_plies <= 0) return 1;
     Board kids[MOVES_MAX];
@@ -247,7 +247,7 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
     if (tc->split_plies > 0) {
         int probe = reprove(tc, b, w, tc->split_probe ? tc->split_probe : TOPCERT_SPLIT_PROBE, err, errlen);
         if (probe <= 0) return probe;
-        int halves = split(tc, b, w, err, errlen);
+        int halves = split_node(tc, b, w, err, errlen);
         if (halves <= 0) return halves;
     }
     return reprove(tc, b, w, 0, err, errlen);

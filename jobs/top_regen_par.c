@@ -4,7 +4,7 @@
  *
  * Where it is used: topcert_prepare (top_regen.c) hands over the
  * positions a dry run of the composition would re-prove, and a split
- * re-proof (top_regen.c split) the children that need a whole re-proof
+ * re-proof (top_regen.c split_node) the children that need a whole re-proof
  * of their own. A job-level run's
  * workers sit idle at the end, where the re-proofs ran one after another
  * on the coordinator: on 7x7 with k = 6 one job root's proof took 92
@@ -41,14 +41,14 @@ typedef struct {
     Winner fail_found;  /* ... or its re-proof's value (WINNER_NONE: no file) */
     uint64_t written;
     pthread_mutex_t lock;
-} Many;
+} ReproveBatch;
 
 typedef struct {
-    Many *m;
+    ReproveBatch *m;
     JobRunner *jr;
-} Slot;
+} ReproveSlot;
 
-static void note_failure(Many *m, int i, bool stop, Winner found)
+static void note_failure(ReproveBatch *m, int i, bool stop, Winner found)
 {
     pthread_mutex_lock(&m->lock);
     if (!atomic_load(&m->failed)) {
@@ -64,8 +64,8 @@ static bool stop_asked(const TopCert *tc) { return tc->interrupt && atomic_load(
 
 static void *slot_main(void *arg)
 {
-    Slot *s = arg;
-    Many *m = s->m;
+    ReproveSlot *s = arg;
+    ReproveBatch *m = s->m;
     for (;;) {
         if (atomic_load(&m->failed)) break;
         int i = atomic_fetch_add(&m->next, 1);
@@ -118,15 +118,15 @@ int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, ch
         snprintf(err, (size_t)errlen, "cannot allocate the certificate writers' tables");
         return -1;
     }
-    Many m = {.tc = tc, .todo = todo, .count = count, .w = w, .fail_at = -1};
+    ReproveBatch m = {.tc = tc, .todo = todo, .count = count, .w = w, .fail_at = -1};
     atomic_init(&m.next, 0);
     atomic_init(&m.failed, false);
     pthread_mutex_init(&m.lock, NULL);
-    Slot slots[TOPCERT_THREADS_MAX];
+    ReproveSlot slots[TOPCERT_THREADS_MAX];
     pthread_t th[TOPCERT_THREADS_MAX];
     int started = 0;
     for (int t = 0; t < threads; t++) {
-        slots[t] = (Slot){&m, t == 0 ? &tc->mini : &tc->more[t - 1]};
+        slots[t] = (ReproveSlot){&m, t == 0 ? &tc->mini : &tc->more[t - 1]};
         if (t > 0 && pthread_create(&th[t], NULL, slot_main, &slots[t]) != 0) break;
         started = t + 1;
     }
