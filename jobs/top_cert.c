@@ -35,6 +35,30 @@ bool topcert_stopped(TopCert *tc, Board b, const JobOutcome *out, char *err, int
     return true;
 }
 
+int topcert_runners(TopCert *tc, int threads, char *err, int errlen)
+{
+    size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
+    if (!tc->mini_ready && jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) == 0) tc->mini_ready = true;
+    while (tc->mini_ready && tc->more_ready < threads - 1 &&
+           jobrun_init(&tc->more[tc->more_ready], tc->r, &tc->cfg, bytes, 1, tc->dir) == 0)
+        tc->more_ready++;
+    if (tc->mini_ready && tc->more_ready >= threads - 1) return 0;
+    snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
+    return -1;
+}
+
+int topcert_outcome(const TopCert *tc, Board b, Winner w, const JobOutcome *out, char *err, int errlen)
+{
+    if (out->value == (uint8_t)w && out->cert == JOBRUN_CERT_WRITTEN) return 0;
+    char pos[NOTATION_POS_LEN];
+    notation_format_position(b, tc->r->n, pos);
+    if (out->value != (uint8_t)w && out->value != WINNER_NONE)
+        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
+                 winner_name((Winner)out->value), winner_name(w));
+    else snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
+    return -1;
+}
+
 void topcert_free(TopCert *tc)
 {
     if (tc->mini_ready) jobrun_free(&tc->mini);

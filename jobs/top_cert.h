@@ -121,6 +121,15 @@ int topcert_agrees(const TopCert *tc, Board b, Winner w, char *err, int errlen);
  * the same folder finds them). */
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen);
 
+/* The re-proving runners: tc->mini and tc->more[0..threads-2], each on a
+ * table of tc->mini_bytes (TOPCERT_MINI_MB when 0), made on first use and
+ * kept to topcert_free. 0, or -1 with a message. */
+int topcert_runners(TopCert *tc, int threads, char *err, int errlen);
+
+/* Did the re-proof of b (decided for w) that ended with `out` find w and
+ * write b's file? 0, or -1 with the message naming b. */
+int topcert_outcome(const TopCert *tc, Board b, Winner w, const JobOutcome *out, char *err, int errlen);
+
 /* Re-proves todo[0..count-1] (distinct up to symmetry, each decided for
  * w, none with a file yet), tc->threads at a time, each into its own
  * file (top_regen_par.c). 0, or -1 with a message (tc->stopped set when

@@ -72,6 +72,21 @@ static int children(const TopCert *tc, Board b, Board *kids, Move *moves)
     return nk;
 }
 
+/* The child of b that move m leads to, up to symmetry (an index into
+ * kids), or -1 (MOVE_NONE, or a move from the store that is not legal at
+ * b: it places no child of b, so it matches none; the store is not
+ * trusted for it). */
+static int child_by_move(const TopCert *tc, Board b, Move m, const Board *kids, int nk)
+{
+    if (m == MOVE_NONE) return -1;
+    Board cb = b;
+    board_place(&cb, m);
+    Board cf = sym_canonical(cb, tc->r->n, NULL);
+    for (int i = 0; i < nk; i++)
+        if (board_equal(cf, sym_canonical(kids[i], tc->r->n, NULL))) return i;
+    return -1;
+}
+
 /* The certificate of b, won by w, from the store's records of b and its
  * children (argued above): 0 written (and its children's, recursively), 1
  * the records do not cover b (re-prove it), -1 an error (message in err). */
@@ -92,14 +107,7 @@ static int compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
     bool mover = board_order_to_move(b) == (w == WINNER_ORDER);
     if (mover) {
         /* the stored move first, else any child the store holds as w's */
-        int pick = -1;
-        if (v.move != MOVE_NONE) {
-            Board cb = b;
-            board_place(&cb, v.move);
-            Board cf = sym_canonical(cb, tc->r->n, NULL);
-            for (int i = 0; i < nk && pick < 0; i++)
-                if (board_equal(cf, sym_canonical(kids[i], tc->r->n, NULL))) pick = i;
-        }
+        int pick = child_by_move(tc, b, v.move, kids, nk);
         for (int i = 0; i < nk && pick < 0; i++)
             if (covered(tc, kids[i], w)) pick = i;
         if (pick < 0 || !covered(tc, kids[pick], w)) return 1;
@@ -121,20 +129,13 @@ static int compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
 }
 
 /* The store's move for b, won by w with w to move: the child it leads to
- * (an index into kids), or -1 when the store has none (a move that is not
- * legal at b places no child of b, so it matches none: the store is not
- * trusted for it). */
+ * (child_by_move), or -1 when the store has none. */
 static int stored_pick(TopCert *tc, Board b, Winner w, const Board *kids, int nk)
 {
     StoreKey key = {tc->r->rules, tc->r->n, tc->r->k, b};
     StoreValue v;
-    if (!tc->store || store_get(tc->store, &key, &v) != 1 || v.winner != w || v.move == MOVE_NONE) return -1;
-    Board cb = b;
-    board_place(&cb, v.move);
-    Board cf = sym_canonical(cb, tc->r->n, NULL);
-    for (int i = 0; i < nk; i++)
-        if (board_equal(cf, sym_canonical(kids[i], tc->r->n, NULL))) return i;
-    return -1;
+    if (!tc->store || store_get(tc->store, &key, &v) != 1 || v.winner != w) return -1;
+    return child_by_move(tc, b, v.move, kids, nk);
 }
 
 /* The last ply of a split with several threads: the children that need
@@ -201,31 +202,14 @@ static int split_node(TopCert *tc, Board b, Winner w, char *err, int errlen)
  * -1 an error (or a stop: tc->stopped). */
 static int reprove(TopCert *tc, Board b, Winner w, uint64_t limit, char *err, int errlen)
 {
-    if (!tc->mini_ready) {
-        size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
-        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
-            snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
-            return -1;
-        }
-        tc->mini_ready = true;
-    }
+    if (topcert_runners(tc, 1, err, errlen) != 0) return -1;
     JobOrder o = {.b = b, .node_limit = limit, .certify = 1, .share = tc->share, .share_min = tc->share_min};
     JobOutcome out;
     if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
     jobrun_run(&tc->mini, &o, 0, tc->interrupt, &out);
     if (topcert_stopped(tc, b, &out, err, errlen)) return -1;
     if (limit && out.value == WINNER_NONE) return 1;
-    char pos[NOTATION_POS_LEN];
-    notation_format_position(b, tc->r->n, pos);
-    if (out.value != (uint8_t)w) {
-        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
-                 winner_name((Winner)out.value), winner_name(w));
-        return -1;
-    }
-    if (out.cert != JOBRUN_CERT_WRITTEN) {
-        snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
-        return -1;
-    }
+    if (topcert_outcome(tc, b, w, &out, err, errlen) != 0) return -1;
     tc->written++;
     tc->solved++;
     return 0;

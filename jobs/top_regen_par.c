@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../engine/notation.h"
 #include "top_cert.h"
 
 typedef struct {
@@ -38,7 +37,7 @@ typedef struct {
     atomic_bool failed; /* a re-proof failed or was stopped: take no more */
     int fail_at;        /* the position that failed (set once, under lock) */
     bool fail_stop;     /* ... because of a stop */
-    Winner fail_found;  /* ... or its re-proof's value (WINNER_NONE: no file) */
+    JobOutcome fail_out; /* ... or its re-proof's outcome */
     uint64_t written;
     pthread_mutex_t lock;
 } ReproveBatch;
@@ -48,13 +47,13 @@ typedef struct {
     JobRunner *jr;
 } ReproveSlot;
 
-static void note_failure(ReproveBatch *m, int i, bool stop, Winner found)
+static void note_failure(ReproveBatch *m, int i, bool stop, const JobOutcome *out)
 {
     pthread_mutex_lock(&m->lock);
     if (!atomic_load(&m->failed)) {
         m->fail_at = i;
         m->fail_stop = stop;
-        m->fail_found = found;
+        if (out) m->fail_out = *out;
         atomic_store(&m->failed, true);
     }
     pthread_mutex_unlock(&m->lock);
@@ -71,7 +70,7 @@ static void *slot_main(void *arg)
         int i = atomic_fetch_add(&m->next, 1);
         if (i >= m->count) break;
         if (stop_asked(m->tc)) {
-            note_failure(m, i, true, WINNER_NONE);
+            note_failure(m, i, true, NULL);
             break;
         }
         JobOrder o = {.b = m->todo[i], .certify = 1, .share = m->tc->share, .share_min = m->tc->share_min};
@@ -79,11 +78,11 @@ static void *slot_main(void *arg)
         jobrun_run(s->jr, &o, 0, m->tc->interrupt, &out);
         bool whole = out.value != WINNER_NONE && out.cert == JOBRUN_CERT_WRITTEN;
         if (!whole && stop_asked(m->tc)) {
-            note_failure(m, i, true, WINNER_NONE);
+            note_failure(m, i, true, NULL);
             break;
         }
         if (out.value != (uint8_t)m->w || out.cert != JOBRUN_CERT_WRITTEN) {
-            note_failure(m, i, false, (Winner)out.value);
+            note_failure(m, i, false, &out);
             break;
         }
         pthread_mutex_lock(&m->lock);
@@ -93,31 +92,12 @@ static void *slot_main(void *arg)
     return NULL;
 }
 
-/* The runners: tc->mini (made on first use, as topcert_ensure does) and
- * tc->more[0..threads-2], kept for the next call. */
-static int runners(TopCert *tc, int threads)
-{
-    size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)TOPCERT_MINI_MB << 20;
-    if (!tc->mini_ready) {
-        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) return -1;
-        tc->mini_ready = true;
-    }
-    while (tc->more_ready < threads - 1) {
-        if (jobrun_init(&tc->more[tc->more_ready], tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) return -1;
-        tc->more_ready++;
-    }
-    return 0;
-}
-
 int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen)
 {
     int threads = tc->threads < 1 ? 1 : tc->threads > TOPCERT_THREADS_MAX ? TOPCERT_THREADS_MAX : tc->threads;
     if (threads > count) threads = count;
     if (count <= 0) return 0;
-    if (runners(tc, threads) != 0) {
-        snprintf(err, (size_t)errlen, "cannot allocate the certificate writers' tables");
-        return -1;
-    }
+    if (topcert_runners(tc, threads, err, errlen) != 0) return -1;
     ReproveBatch m = {.tc = tc, .todo = todo, .count = count, .w = w, .fail_at = -1};
     atomic_init(&m.next, 0);
     atomic_init(&m.failed, false);
@@ -138,12 +118,6 @@ int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, ch
     if (!atomic_load(&m.failed)) return 0;
     Board b = todo[m.fail_at];
     if (m.fail_stop && topcert_stopped(tc, b, NULL, err, errlen)) return -1;
-    char pos[NOTATION_POS_LEN];
-    notation_format_position(b, tc->r->n, pos);
-    if (m.fail_found != w && m.fail_found != WINNER_NONE)
-        snprintf(err, (size_t)errlen, "certificate of %s: the re-search found %s, the top tree %s", pos,
-                 winner_name(m.fail_found), winner_name(w));
-    else snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
+    topcert_outcome(tc, b, w, &m.fail_out, err, errlen);
     return -1;
 }
-
