@@ -138,7 +138,11 @@ void play_reason(const PlayGame *g, const Advice *a, char *buf, size_t size)
                                            : "fills the board without a line: Chaos wins");
         break;
     case ADVICE_CENTRE_PAIR:
-        snprintf(buf, size, "centre strategy: pairing answer on %s to %s (Order wins by the centre lemma)", mc, pc);
+        if (a->cell >= 0)
+            snprintf(buf, size, "centre strategy: pairing answer on %s to %s (Order wins by the centre lemma)", mc, pc);
+        else
+            snprintf(buf, size, "centre strategy: a ring move on %s that keeps the win (Order wins by the centre lemma)",
+                     mc);
         break;
     case ADVICE_CENTRE_SMALL:
         snprintf(buf, size, "centre strategy: a winning move of the %dx%d centre game (Order wins by the centre lemma)",

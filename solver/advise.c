@@ -143,7 +143,11 @@ static bool try_centre(const Advisor *a, Board b, Advice *out)
     out->move = best;
     bool ring = !(a->centre.centre >> move_cell(best) & 1);
     out->kind = ring ? ADVICE_CENTRE_PAIR : ADVICE_CENTRE_SMALL;
-    out->cell = ring ? centre_partner(&a->centre, move_cell(best)) : -1;
+    /* The move answers its partner only when Chaos has played there: a ring
+     * move may also go on a pair whose lines are all dead, both cells
+     * empty (-1 then, so no answer is claimed). */
+    int partner = ring ? centre_partner(&a->centre, move_cell(best)) : -1;
+    out->cell = partner >= 0 && (board_occupied(b) >> partner & 1) ? partner : -1;
     proved(out, WINNER_ORDER, PROVED_CENTRE, -1);
     return true;
 }

@@ -856,6 +856,18 @@ Test(play_gtp, genmove_with_a_symbol)
 /* Games                                                                */
 /* ------------------------------------------------------------------ */
 
+/* A "pairing answer on A to B" must answer a piece: B is occupied (the
+ * move on A is already on p) and is not A. */
+static void expect_answered_cell(const RefPos *p, const Gen *g, const char *gb)
+{
+    const char *to = strstr(g->reason, "pairing answer on ");
+    if (!to || !(to = strstr(to, " to "))) return;
+    int col = to[4] - 'a', row = to[5] - '1';
+    cr_assert(col >= 0 && col < p->n && row >= 0 && row < p->n, "no cell after ' to ': [%s]", gb);
+    int cell = row * p->n + col;
+    cr_expect(cell != g->cell && p->cell[cell] != '.', "answers the empty cell %.2s: [%s]", to + 4, gb);
+}
+
 /* The engine as Order from the empty 6x6 board (original) against a
  * random Chaos: the reference rules must find Order's line at the end,
  * and every engine move must be explained by the proved strategy. */
@@ -878,6 +890,7 @@ Test(play, order_beats_random_chaos_6x6)
                               !strcmp(g.kind, "win-now"),
                           "seed %llu: not the proved strategy: [%s]", (unsigned long long)seed, gb);
                 cr_expect_str_eq(g.winner, "order", "seed %llu: [%s]", (unsigned long long)seed, gb);
+                expect_answered_cell(&p, &g, gb);
             } else {
                 char mv[8];
                 random_safe_move(&p, &rng, mv);
