@@ -280,15 +280,16 @@ static void proof_leaves(Coordinator *c, int i, BoardList *l)
     }
 }
 
-/* certs_at_end, value, with several workers and no split: the positions
- * the proof's files will be re-proved for (topcert_prepare's dry run
- * finds them) are re-proved tc.threads at a time before the tree's files
- * are composed over them. Every one is the root's winner's: a proof of a
+/* certs_at_end, value, with several workers: the positions the proof's
+ * files will be re-proved for (topcert_prepare's dry run finds them) are
+ * re-proved tc.threads at a time before the tree's files are composed
+ * over them (with a split, tried whole within its probe; the rest are
+ * split as the tree is composed). Every one is the root's winner's: a proof of a
  * win names only positions won by the same side. */
 static int prepare_certs(Coordinator *c)
 {
     const TNode *root = &c->t[0];
-    if (c->bounded || c->tc.threads < 2 || c->tc.split_plies > 0) return 0;
+    if (c->bounded || c->tc.threads < 2) return 0;
     BoardList l = {NULL, 0, 0, false};
     if (root->state == T_INNER && root->by == BY_TREE) proof_leaves(c, 0, &l);
     else {

@@ -65,6 +65,9 @@ void topcert_free(TopCert *tc)
     tc->mini_ready = false;
     for (int i = 0; i < tc->more_ready; i++) jobrun_free(&tc->more[i]);
     tc->more_ready = 0;
+    free(tc->probed);
+    tc->probed = NULL;
+    tc->nprobed = tc->capprobed = 0;
 }
 
 void topcert_path(const TopCert *tc, Board b, char *path, size_t len)

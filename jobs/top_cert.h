@@ -70,6 +70,9 @@ typedef struct {
     JobRunner more[TOPCERT_THREADS_MAX - 1]; /* the other threads' runners */
     int more_ready;
     TopCertPlan *plan;       /* set: topcert_ensure is a dry run (above) */
+    Board *probed;           /* positions (canonical) whose whole re-proof was
+                              * tried within the probe and did not finish */
+    int nprobed, capprobed;
     uint8_t share, share_min; /* a re-proof's shared subtrees (JobOrder.share) */
     atomic_bool *interrupt; /* the run's stop flag (NULL: none): a re-proof
                              * here stops when it is set, and fails */
@@ -136,12 +139,20 @@ int topcert_outcome(const TopCert *tc, Board b, Winner w, const JobOutcome *out,
  * the run's stop flag ended it; the files finished stay). */
 int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen);
 
+/* The same within `limit` df-pn nodes each (> 0): a position that does not
+ * finish within it gets no file and undecided[i] set (the others false);
+ * that is not a failure. */
+int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint64_t limit, bool *undecided,
+                       char *err, int errlen);
+
 /* Before topcert_ensure of roots[0..count-1] (each decided for w): a dry
  * run lists the positions those calls would re-prove (not compose), and
  * they are re-proved tc->threads at a time (topcert_reprove_many); the
- * calls then find their files (top_regen.c). Nothing to do with one thread or with a
- * split (tc->split_plies: each re-proof is then split instead). 0, or -1
- * with a message. */
+ * calls then find their files (top_regen.c). With a split (tc->split_plies)
+ * they are first tried whole within the split's probe, tc->threads at a
+ * time; the ones that do not finish are noted (tc->probed), and the calls
+ * split them without probing again. Nothing to do with one thread. 0, or
+ * -1 with a message. */
 int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen);
 
 /* Is b in the dry run's list of positions reached (tc->plan)? Marks it

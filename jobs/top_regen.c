@@ -222,6 +222,17 @@ static int reprove(TopCert *tc, Board b, Winner w, uint64_t limit, char *err, in
  * 507 s as 16 children). On 7x7 a probe is under a minute. */
 #define TOPCERT_SPLIT_PROBE ((uint64_t)1 << 20)
 
+static uint64_t probe_nodes(const TopCert *tc) { return tc->split_probe ? tc->split_probe : TOPCERT_SPLIT_PROBE; }
+
+/* Did topcert_prepare's probes try b whole, and not finish? */
+static bool was_probed(const TopCert *tc, Board b)
+{
+    Board cf = sym_canonical(b, tc->r->n, NULL);
+    for (int i = 0; i < tc->nprobed; i++)
+        if (board_equal(tc->probed[i], cf)) return true;
+    return false;
+}
+
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
 {
     if (topcert_have(tc, b) || topcert_planned(tc, b, false, false)) return 0;
@@ -229,7 +240,7 @@ int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
     if (composed <= 0) return composed;
     if (tc->plan) return topcert_planned(tc, b, true, true), 0; /* to be re-proved */
     if (tc->split_plies > 0) {
-        int probe = reprove(tc, b, w, tc->split_probe ? tc->split_probe : TOPCERT_SPLIT_PROBE, err, errlen);
+        int probe = was_probed(tc, b) ? 1 : reprove(tc, b, w, probe_nodes(tc), err, errlen);
         if (probe <= 0) return probe;
         int halves = split_node(tc, b, w, err, errlen);
         if (halves <= 0) return halves;
@@ -264,9 +275,26 @@ bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf)
     return false;
 }
 
+/* The plan's leaves re-proved tc->threads at a time: whole, or with a
+ * split, within the probe, the unfinished ones noted in tc->probed. */
+static int prepare_leaves(TopCert *tc, const TopCertPlan *plan, Winner w, char *err, int errlen)
+{
+    if (tc->split_plies <= 0) return topcert_reprove_many(tc, plan->leaf, plan->nleaf, w, err, errlen);
+    if (plan->nleaf == 0) return 0;
+    bool *undecided = malloc((size_t)plan->nleaf * sizeof *undecided);
+    if (!undecided) return snprintf(err, (size_t)errlen, "out of memory probing the re-proofs"), -1;
+    int rc = topcert_probe_many(tc, plan->leaf, plan->nleaf, w, probe_nodes(tc), undecided, err, errlen);
+    for (int i = 0; i < plan->nleaf && rc == 0; i++)
+        if (undecided[i] && !list_add(&tc->probed, &tc->nprobed, &tc->capprobed,
+                                      sym_canonical(plan->leaf[i], tc->r->n, NULL)))
+            rc = -1, snprintf(err, (size_t)errlen, "out of memory probing the re-proofs");
+    free(undecided);
+    return rc;
+}
+
 int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen)
 {
-    if (tc->threads < 2 || tc->split_plies > 0 || count <= 0) return 0;
+    if (tc->threads < 2 || count <= 0) return 0;
     TopCertPlan plan = {.oom = false};
     tc->plan = &plan;
     int rc = 0;
@@ -276,7 +304,7 @@ int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *
         snprintf(err, (size_t)errlen, "out of memory listing the positions to re-prove");
         rc = -1;
     }
-    if (rc == 0) rc = topcert_reprove_many(tc, plan.leaf, plan.nleaf, w, err, errlen);
+    if (rc == 0) rc = prepare_leaves(tc, &plan, w, err, errlen);
     free(plan.seen);
     free(plan.leaf);
     return rc;

@@ -3,9 +3,10 @@
  * a table of its own, tc->threads at a time.
  *
  * Where it is used: topcert_prepare (top_regen.c) hands over the
- * positions a dry run of the composition would re-prove, and a split
- * re-proof (top_regen.c split_node) the children that need a whole re-proof
- * of their own. A job-level run's
+ * positions a dry run of the composition would re-prove (with a split,
+ * first as probes within a node limit: topcert_probe_many, those that do
+ * not finish are split afterwards), and a split re-proof (top_regen.c
+ * split_node) the children that need a whole re-proof of their own. A job-level run's
  * workers sit idle at the end, where the re-proofs ran one after another
  * on the coordinator: on 7x7 with k = 6 one job root's proof took 92
  * minutes on one core of two.
@@ -33,6 +34,8 @@ typedef struct {
     const Board *todo;
     int count;
     Winner w;
+    uint64_t limit;     /* nodes per re-proof (0: none) */
+    bool *undecided;    /* with a limit: [i] set when todo[i] did not finish */
     atomic_int next;    /* the next position to take */
     atomic_bool failed; /* a re-proof failed or was stopped: take no more */
     int fail_at;        /* the position that failed (set once, under lock) */
@@ -73,13 +76,18 @@ static void *slot_main(void *arg)
             note_failure(m, i, true, NULL);
             break;
         }
-        JobOrder o = {.b = m->todo[i], .certify = 1, .share = m->tc->share, .share_min = m->tc->share_min};
+        JobOrder o = {.b = m->todo[i], .node_limit = m->limit, .certify = 1, .share = m->tc->share,
+                      .share_min = m->tc->share_min};
         JobOutcome out;
         jobrun_run(s->jr, &o, 0, m->tc->interrupt, &out);
         bool whole = out.value != WINNER_NONE && out.cert == JOBRUN_CERT_WRITTEN;
         if (!whole && stop_asked(m->tc)) {
             note_failure(m, i, true, NULL);
             break;
+        }
+        if (m->limit && out.value == WINNER_NONE) { /* a probe that did not finish: no file */
+            m->undecided[i] = true;
+            continue;
         }
         if (out.value != (uint8_t)m->w || out.cert != JOBRUN_CERT_WRITTEN) {
             note_failure(m, i, false, &out);
@@ -92,13 +100,16 @@ static void *slot_main(void *arg)
     return NULL;
 }
 
-int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen)
+int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint64_t limit, bool *undecided,
+                       char *err, int errlen)
 {
     int threads = tc->threads < 1 ? 1 : tc->threads > TOPCERT_THREADS_MAX ? TOPCERT_THREADS_MAX : tc->threads;
     if (threads > count) threads = count;
     if (count <= 0) return 0;
     if (topcert_runners(tc, threads, err, errlen) != 0) return -1;
-    ReproveBatch m = {.tc = tc, .todo = todo, .count = count, .w = w, .fail_at = -1};
+    ReproveBatch m = {.tc = tc, .todo = todo, .count = count, .w = w, .limit = limit, .undecided = undecided,
+                      .fail_at = -1};
+    for (int i = 0; limit && i < count; i++) undecided[i] = false;
     atomic_init(&m.next, 0);
     atomic_init(&m.failed, false);
     pthread_mutex_init(&m.lock, NULL);
@@ -120,4 +131,9 @@ int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, ch
     if (m.fail_stop && topcert_stopped(tc, b, NULL, err, errlen)) return -1;
     topcert_outcome(tc, b, w, &m.fail_out, err, errlen);
     return -1;
+}
+
+int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen)
+{
+    return topcert_probe_many(tc, todo, count, w, 0, NULL, err, errlen);
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../jobs/jobs.h"
+#include "../jobs/top_cert.h"
 #include "../verify/verify.h"
 #include "brute.h"
 #include "runbin.h"
@@ -224,7 +225,9 @@ Test(jobs_cert, regen_split_keeps_whole_children)
         tl_rm_dir(certs);
         cr_assert_eq(mkdir(certs, 0777), 0);
         s.regen_split = 1 + t % 2;
-        s.regen_probe = 1; /* split every re-proof that a node does not finish */
+        /* split every re-proof that a node does not finish (probes that
+         * finish and others that do not: probes_within_a_limit) */
+        s.regen_probe = 1;
         s.workers = 1 + (t / 2) % 2; /* two: the children re-proved two at a time (top_regen_par.c) */
         JobsResult res = tl_jobs_solve(&p, &s);
         tl_check_jobs_run(m, &p, &res, proof);
@@ -244,6 +247,87 @@ Test(jobs_cert, regen_split_keeps_whole_children)
                 (unsigned long long)first, (unsigned long long)again);
     cr_assert_geq(split, 4);
     cr_assert_lt(again, first);
+}
+
+/* Does the file at path verify for want with p as root? */
+static bool verifies(const RefPos *p, const char *path, Winner want, char *why, size_t size)
+{
+    char pos[65];
+    ref_format(p, pos);
+    VerifyExpect x = {p->n, p->k, p->rules, want == WINNER_ORDER ? VERIFY_WINNER_ORDER : VERIFY_WINNER_CHAOS, pos};
+    VerifyResult vr;
+    bool ok = verify_file_ex(path, &x, &vr) == VERIFY_VALID;
+    snprintf(why, size, "%s: %s", pos, ok ? "valid" : vr.error);
+    return ok;
+}
+
+/* The split's probes, two at a time within a node limit
+ * (topcert_probe_many): a position that finishes has a file that verifies
+ * for the brute force's winner; one that does not has no file, and its
+ * re-proof without a limit then verifies. Both kinds must occur. */
+Test(jobs_cert, probes_within_a_limit)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 5122030;
+    int finished = 0, unfinished = 0;
+    const char *dir_none = "/nonexistent";
+    for (int rs = 0; rs < 3; rs++) {
+        Rules r;
+        RefPos pos[2][12];
+        Board b[2][12];
+        int count[2] = {0, 0};
+        for (int tries = 0; tries < 400 && (count[0] < 12 || count[1] < 12); tries++) {
+            RefPos p;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - 15, &rng) != 0) continue;
+            tl_init_rules(&r, &p);
+            int side = tl_brute_winner(m, &p) == WINNER_ORDER ? 0 : 1;
+            TopCert look; /* only for topcert_trivial: Order completing a line needs no file */
+            DfpnConfig cfg = dfpn_default_config();
+            topcert_init(&look, &r, &cfg, dir_none);
+            if (topcert_trivial(&look, tl_board(&p)) || count[side] == 12) continue;
+            pos[side][count[side]] = p;
+            b[side][count[side]++] = tl_board(&p);
+        }
+        for (int side = 0; side < 2; side++) {
+            Winner w = side == 0 ? WINNER_ORDER : WINNER_CHAOS;
+            char dir[256], err[512] = "", why[600];
+            tl_tmp_dir(dir, sizeof dir, "jobs-probe");
+            DfpnConfig cfg = dfpn_default_config();
+            TopCert tc;
+            topcert_init(&tc, &r, &cfg, dir);
+            tc.mini_bytes = (size_t)1 << 20;
+            tc.threads = 2;
+            bool undecided[12];
+            cr_assert_eq(topcert_probe_many(&tc, b[side], count[side], w, 40, undecided, err, sizeof err), 0, "%s",
+                         err);
+            Board rest[12];
+            int nrest = 0;
+            for (int i = 0; i < count[side]; i++) {
+                char path[512];
+                topcert_path(&tc, b[side][i], path, sizeof path);
+                if (undecided[i]) {
+                    cr_expect(access(path, F_OK) != 0, "an unfinished probe left %s", path);
+                    rest[nrest++] = b[side][i];
+                    unfinished++;
+                } else {
+                    cr_expect(verifies(&pos[side][i], path, w, why, sizeof why), "%s", why);
+                    finished++;
+                }
+            }
+            cr_assert_eq(topcert_reprove_many(&tc, rest, nrest, w, err, sizeof err), 0, "%s", err);
+            for (int i = 0; i < count[side]; i++) {
+                char path[512];
+                topcert_path(&tc, b[side][i], path, sizeof path);
+                cr_expect(verifies(&pos[side][i], path, w, why, sizeof why), "%s", why);
+            }
+            topcert_free(&tc);
+            tl_rm_dir(dir);
+        }
+    }
+    brute_free(m);
+    cr_log_info("probes: %d finished within 40 nodes, %d did not", finished, unfinished);
+    cr_expect_geq(finished, 3);
+    cr_expect_geq(unfinished, 3);
 }
 
 /* A store whose record of a job root names a move that does not win:

@@ -3,8 +3,9 @@
  * a time into one certificate folder, with shared subtrees on (two
  * threads may write the same shared file). The positions are the suite's
  * (bench/suite-original.txt: values from alpha-beta) with 16-19 empty
- * cells, Order's wins in one batch and Chaos's in another; then a batch
- * stopped by the interrupt flag. Each file must verify, by the verifier's
+ * cells, Order's wins in one batch and Chaos's in another; Order's again
+ * as probes within 30 nodes (topcert_probe_many); then a batch stopped by
+ * the interrupt flag. Each file must verify, by the verifier's
  * own rules, for the suite's winner and its position as root. Exit 0 when
  * all do; TSan reports any data race itself. */
 #include <stdio.h>
@@ -77,6 +78,28 @@ int main(void)
         }
         bad += check(&tc, won[side], count[side], w);
     }
+    /* Probes within a node limit into a fresh folder (the split's first
+     * step): the finished ones must verify, the rest have no file. */
+    char probes[600];
+    snprintf(probes, sizeof probes, "%s/probes", dir);
+    mkdir(probes, 0777);
+    topcert_free(&tc); /* the runners keep the folder they were made for */
+    topcert_init(&tc, &r, &cfg, probes);
+    tc.mini_bytes = (size_t)4 << 20;
+    tc.threads = 2;
+    tc.share = 3;
+    bool undecided[MAX_POS];
+    int unfinished = 0;
+    if (topcert_probe_many(&tc, won[0], count[0], WINNER_ORDER, 30, undecided, err, sizeof err) != 0) {
+        fprintf(stderr, "topcert_many: probes: %s\n", err);
+        bad++;
+    }
+    for (int i = 0; i < count[0]; i++) {
+        char path[700];
+        topcert_path(&tc, won[0][i], path, sizeof path);
+        if (undecided[i]) unfinished++, bad += access(path, F_OK) == 0;
+        else bad += check(&tc, &won[0][i], 1, WINNER_ORDER);
+    }
     /* A stop asked before the batch: no re-proof, a message, the flag. */
     atomic_bool stop = true;
     tc.interrupt = &stop;
@@ -87,8 +110,8 @@ int main(void)
     int rc = topcert_reprove_many(&tc, won[1], count[1], WINNER_CHAOS, err, sizeof err);
     bool stop_ok = rc == -1 && tc.stopped && strstr(err, "stopped by a signal") != NULL;
     topcert_free(&tc);
-    printf("topcert_many: %d Order wins, %d Chaos wins re-proved two at a time, %d wrong; stop %s\n", count[0],
-           count[1], bad, stop_ok ? "ok" : "FAILED");
+    printf("topcert_many: %d Order wins, %d Chaos wins re-proved two at a time, %d probed (%d unfinished), %d wrong;"
+           " stop %s\n", count[0], count[1], count[0], unfinished, bad, stop_ok ? "ok" : "FAILED");
     char cmd[700];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "topcert_many: could not remove %s\n", dir);
