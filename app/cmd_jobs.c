@@ -145,6 +145,14 @@ typedef struct {
 static void show_jobs_progress(const JobsProgress *p, void *arg)
 {
     Reporting *rp = arg;
+    if (p->certs) { /* the certificate after the search: not a row of the search's log */
+        if (rp->quiet) return;
+        char listed[64] = "";
+        if (p->certs_listed) snprintf(listed, sizeof listed, " (%llu re-proofs listed)", (unsigned long long)p->certs_listed);
+        fprintf(stderr, "%8.1fs  certificate: %llu files made%s\n", p->seconds, (unsigned long long)p->certs_made,
+                listed);
+        return;
+    }
     if (rp->log)
         fprintf(rp->log, "%.2f,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.0f,%llu,%llu\n", p->seconds, p->root_pn,
                 p->root_dn, (unsigned long long)p->jobs_done, (unsigned long long)p->jobs_running,

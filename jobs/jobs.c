@@ -14,9 +14,8 @@
 #include "top_tree.h"
 #include "within.h"
 
-static void report(Coordinator *c, bool final)
+static void fill_progress(Coordinator *c, bool final, JobsProgress *out)
 {
-    if (!c->spec->report) return;
     JobsProgress p = {0};
     p.seconds = clock_seconds() - c->started;
     p.root_pn = c->t[0].pn;
@@ -35,7 +34,40 @@ static void report(Coordinator *c, bool final)
         if (store_stats(c->spec->store, &ss, e, (int)sizeof e) == 0) p.store_positions = ss.entries;
     }
     p.final = final;
+    *out = p;
+}
+
+static void report(Coordinator *c, bool final)
+{
+    if (!c->spec->report) return;
+    JobsProgress p;
+    fill_progress(c, final, &p);
     c->spec->report(&p, c->spec->report_arg);
+}
+
+/* TopCert.progress while the root's certificate is made: the search's last
+ * figures (c->certs_figures, read only) with the files made so far. */
+static void certs_progress(uint64_t made, uint64_t listed, void *arg)
+{
+    const Coordinator *c = arg;
+    JobsProgress p = c->certs_figures;
+    p.seconds = clock_seconds() - c->started;
+    p.certs = true;
+    p.certs_made = made;
+    p.certs_listed = listed;
+    c->spec->report(&p, c->spec->report_arg);
+}
+
+/* Progress reports from the certificate's writing, as often as the
+ * search's. */
+static void report_certs(Coordinator *c)
+{
+    if (!c->spec->report || c->spec->report_every <= 0) return;
+    fill_progress(c, false, &c->certs_figures);
+    c->tc.progress = certs_progress;
+    c->tc.progress_arg = c;
+    c->tc.progress_every = c->spec->report_every;
+    c->tc.progress_next = clock_seconds() + c->spec->report_every;
 }
 
 /* The next leaf to run (expanding or re-budgeting the way there), -1 if
@@ -313,6 +345,7 @@ static int write_proof(Coordinator *c)
     Winner w = top_value(root);
     char prefix[4200];
     if (see_prefix(c, prefix, sizeof prefix) != 0) return -1;
+    report_certs(c);
     if (c->certs_at_end && prepare_certs(c) != 0) return -1;
     if (c->certs_at_end && root->state == T_INNER && root->by == BY_TREE && certify_below(c, 0) != 0) return -1;
     if (root->state == T_INNER && root->by == BY_TREE) return top_certify_inner(c, 0, c->spec->proof, prefix);

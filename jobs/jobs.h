@@ -132,6 +132,11 @@ typedef struct {
     uint64_t tree_nodes;
     uint64_t store_positions; /* in the store; 0 without one */
     bool final; /* the run has ended: its last figures */
+    /* Set while the root's certificate is made after the search (the
+     * search's figures above are then its last): the files written so far
+     * and the re-proofs listed for them (0: not known). */
+    bool certs;
+    uint64_t certs_made, certs_listed;
 } JobsProgress;
 
 typedef struct {

@@ -11,6 +11,7 @@
 #include "../engine/moves.h"
 #include "../engine/notation.h"
 #include "../engine/symmetry.h"
+#include "../solver/clock.h"
 
 
 void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir)
@@ -57,6 +58,15 @@ int topcert_outcome(const TopCert *tc, Board b, Winner w, const JobOutcome *out,
                  winner_name((Winner)out->value), winner_name(w));
     else snprintf(err, (size_t)errlen, "certificate of %s could not be written in %s", pos, tc->dir);
     return -1;
+}
+
+void topcert_tick(TopCert *tc, uint64_t pending)
+{
+    if (!tc->progress) return;
+    double now = clock_seconds();
+    if (now < tc->progress_next) return;
+    tc->progress_next = now + tc->progress_every;
+    tc->progress(tc->written + pending, tc->listed, tc->progress_arg);
 }
 
 void topcert_free(TopCert *tc)
@@ -194,6 +204,7 @@ int topcert_node(TopCert *tc, Board b, Winner w, const Board *kids, const Move *
         return -1;
     }
     tc->written++;
+    topcert_tick(tc, 0);
     return 0;
 }
 
@@ -295,5 +306,6 @@ int topcert_reroot(TopCert *tc, Board from, Board to, char *err, int errlen)
         return -1;
     }
     tc->written++;
+    topcert_tick(tc, 0);
     return 0;
 }

@@ -77,9 +77,21 @@ typedef struct {
     atomic_bool *interrupt; /* the run's stop flag (NULL: none): a re-proof
                              * here stops when it is set, and fails */
     bool stopped;           /* a re-proof here was stopped by *interrupt */
+    /* Progress of a long end phase (NULL: none): progress(made, listed, arg)
+     * at most every progress_every seconds, made the files written so far,
+     * listed the re-proofs the dry run found (0: not known). Called by one
+     * thread at a time (top_regen_par.c under its lock). */
+    void (*progress)(uint64_t made, uint64_t listed, void *arg);
+    void *progress_arg;
+    double progress_every, progress_next;
+    uint64_t listed;
 } TopCert;
 
 void topcert_init(TopCert *tc, const Rules *r, const DfpnConfig *cfg, const char *dir);
+
+/* After a file is written: tc->progress when it is due, with `pending`
+ * files written but not yet counted in tc->written (a batch's). */
+void topcert_tick(TopCert *tc, uint64_t pending);
 void topcert_free(TopCert *tc);
 
 /* The path of b's certificate (dir/NAME). */

@@ -99,6 +99,8 @@ typedef struct {
     double waited, cpu_waited; /* seconds (wall, CPU) in the transport's wait */
     double cpu_started, cpu_first; /* the coordinator's CPU clock at the start, at the first order */
     TopCert tc;
+    JobsProgress certs_figures; /* the search's last figures, for the
+                                 * certificate's progress reports (jobs.c) */
     bool certify;
     bool certs_at_end; /* spec->certs_later: nothing is written during the run;
                         * the root's proof is made at the end (jobs.c) */

@@ -212,6 +212,7 @@ static int reprove(TopCert *tc, Board b, Winner w, uint64_t limit, char *err, in
     if (topcert_outcome(tc, b, w, &out, err, errlen) != 0) return -1;
     tc->written++;
     tc->solved++;
+    topcert_tick(tc, 0);
     return 0;
 }
 
@@ -300,6 +301,7 @@ int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *
     int rc = 0;
     for (int i = 0; i < count && rc == 0; i++) rc = topcert_ensure(tc, roots[i], w, err, errlen);
     tc->plan = NULL;
+    tc->listed = (uint64_t)plan.nleaf;
     if (rc == 0 && plan.oom) {
         snprintf(err, (size_t)errlen, "out of memory listing the positions to re-prove");
         rc = -1;

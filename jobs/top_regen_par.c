@@ -95,6 +95,7 @@ static void *slot_main(void *arg)
         }
         pthread_mutex_lock(&m->lock);
         m->written++;
+        topcert_tick(m->tc, m->written);
         pthread_mutex_unlock(&m->lock);
     }
     return NULL;

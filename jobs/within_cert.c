@@ -76,6 +76,7 @@ static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN
     jobrun_within_name(tc->r, b, w == WINNER_ORDER, w == WINNER_ORDER ? out.depth : plies, name);
     tc->written++;
     tc->solved++;
+    topcert_tick(tc, 0);
     return 0;
 }
 
@@ -158,6 +159,7 @@ int within_node(TopCert *tc, Board b, Winner w, int wdepth, int d, const Board k
     free(names);
     if (finish(f, tmp, path, err, errlen) != 0) return -1;
     tc->written++;
+    topcert_tick(tc, 0);
     return 0;
 }
 

@@ -40,6 +40,21 @@ static void pick_deep(RefPos *p, int rs, int empty, uint64_t *rng)
     cr_assert_fail("no position with %d empty cells needed an expansion", empty);
 }
 
+/* What the end phase's progress reports said (JobsProgress.certs). */
+typedef struct {
+    int reports, backwards;
+    uint64_t last;
+} CertReports;
+
+static void note_report(const JobsProgress *p, void *arg)
+{
+    CertReports *cr = arg;
+    if (!p->certs) return;
+    cr->backwards += p->certs_made < cr->last;
+    cr->last = p->certs_made;
+    cr->reports++;
+}
+
 /* Certificates of runs with tiny budgets (so the top tree is one or more
  * plies deep and most leaves are job roots): each verifies, by the
  * verifier's own rules, for the brute force's winner and the position as
@@ -92,11 +107,20 @@ Test(jobs_cert, certs_later_writes_at_the_end)
         }
         char dir[256], proof[300], certs[300];
         Store *st = tl_jobs_folder(dir, certs, proof, "jobs-later");
+        CertReports cr = {0, 0, 0};
         JobsSpec s = {.workers = 1 + t % 2, .job_nodes = 1 + (uint64_t)(t % 3), .job_tt_bytes = (size_t)1 << 20,
-                      .store = st, .cert_dir = certs, .proof = proof, .certs_later = true};
+                      .store = st, .cert_dir = certs, .proof = proof, .certs_later = true,
+                      .report = note_report, .report_arg = &cr, .report_every = 1e-9};
         JobsResult res = tl_jobs_solve(&p, &s);
         store_close(st);
         cr_expect_eq(res.cert_lines, 0, "a job wrote %llu lines as it decided", (unsigned long long)res.cert_lines);
+        /* a report after every file made at the end (the interval is
+         * tiny), never counting back, never past the files made */
+        uint64_t made = res.cert_composed + res.cert_resolved;
+        cr_expect(made == 0 || cr.reports > 0, "%llu files made at the end, no report", (unsigned long long)made);
+        cr_expect_eq(cr.backwards, 0);
+        cr_expect_leq(cr.last, res.cert_files, "reported %llu files, %llu written", (unsigned long long)cr.last,
+                      (unsigned long long)res.cert_files);
         Winner want = tl_check_jobs_run(m, &p, &res, proof);
         order += want == WINNER_ORDER;
         chaos += want == WINNER_CHAOS;
