@@ -79,7 +79,8 @@ typedef struct {
     bool stopped;           /* a re-proof here was stopped by *interrupt */
     /* Progress of a long end phase (NULL: none): progress(made, listed, arg)
      * at most every progress_every seconds, made the files written so far,
-     * listed the re-proofs the dry run found (0: not known). Called by one
+     * listed the re-proofs listed so far (the dry run's, then a split's
+     * children: it grows; 0: none listed). Called by one
      * thread at a time (top_regen_par.c under its lock). */
     void (*progress)(uint64_t made, uint64_t listed, void *arg);
     void *progress_arg;

@@ -154,6 +154,7 @@ static int reprove_leaves(TopCert *tc, const Board *kids, int nk, Winner w, char
         if (c < 0) return -1;
         if (c == 1) todo[nt++] = kids[i];
     }
+    tc->listed += (uint64_t)nt; /* for the progress reports */
     return topcert_reprove_many(tc, todo, nt, w, err, errlen);
 }
 
@@ -301,7 +302,7 @@ int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *
     int rc = 0;
     for (int i = 0; i < count && rc == 0; i++) rc = topcert_ensure(tc, roots[i], w, err, errlen);
     tc->plan = NULL;
-    tc->listed = (uint64_t)plan.nleaf;
+    tc->listed += (uint64_t)plan.nleaf;
     if (rc == 0 && plan.oom) {
         snprintf(err, (size_t)errlen, "out of memory listing the positions to re-prove");
         rc = -1;
