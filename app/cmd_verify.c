@@ -51,6 +51,10 @@ static const char verify_help[] =
     "                default 1073741824, 1 GiB)\n"
     "  --max-lines N refuse a certificate file of more than N lines, blank and\n"
     "                comment lines included (default 16000000)\n"
+    "  --progress-every S  on stderr, at most every S seconds, the files checked\n"
+    "                so far, the files known (see lines found) and their\n"
+    "                positions (with --threads 2 or more; 0: after every file;\n"
+    "                default: none)\n"
     "  --help        this text\n"
     "Only regular files are read (not a directory, FIFO or device such as\n"
     "/dev/zero, also through a symlink); a line may have at most 65536 bytes\n"
@@ -180,6 +184,13 @@ static void failure_line(int rc, const char *error)
     fprintf(stderr, "ocsolve: %s%s\n", rc == VERIFY_INVALID ? "invalid: " : "", msg);
 }
 
+/* VerifyLimits.progress: one line on stderr (arg: the start's clock). */
+static void show_progress(uint64_t checked, uint64_t known, uint64_t positions, void *arg)
+{
+    fprintf(stderr, "%8.1fs  files checked %llu of %llu known, %llu positions\n", clock_seconds() - *(double *)arg,
+            (unsigned long long)checked, (unsigned long long)known, (unsigned long long)positions);
+}
+
 /* Line numbers are kept in 32 bits (verify_cert.h): --max-lines fits them. */
 #define MAX_LINES_MAX 4294967295L
 #define MAX_BYTES_MAX (1L << 50)
@@ -192,9 +203,11 @@ int cmd_verify(int argc, char **argv)
         {"k", required_argument, NULL, 'k'},      {"winner", required_argument, NULL, 'w'},
         {"threads", required_argument, NULL, 't'}, {"within", required_argument, NULL, 'W'},
         {"max-bytes", required_argument, NULL, 'B'}, {"max-lines", required_argument, NULL, 'L'},
-        {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
+        {"progress-every", required_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
     VerifyExpect exp = {0, 0, -1, 0, NULL};
-    VerifyLimits lim = {VERIFY_DEFAULT_MAX_BYTES, VERIFY_DEFAULT_MAX_LINES};
+    double t0 = clock_seconds();
+    VerifyLimits lim = {VERIFY_DEFAULT_MAX_BYTES, VERIFY_DEFAULT_MAX_LINES, NULL, &t0, 0};
     int json = 0, opt, procs = omp_get_num_procs(), within = -1;
     int threads = procs < 1 ? 1 : procs > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : procs;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -208,6 +221,10 @@ int cmd_verify(int argc, char **argv)
         case 'W': within = (int)cli_number(optarg, "--within", 0, 64); break;
         case 'B': lim.max_bytes = (uint64_t)cli_number(optarg, "--max-bytes", 1, MAX_BYTES_MAX); break;
         case 'L': lim.max_lines = (uint64_t)cli_number(optarg, "--max-lines", 1, MAX_LINES_MAX); break;
+        case 'P':
+            lim.progress_every = (double)cli_number(optarg, "--progress-every", 0, 86400);
+            lim.progress = show_progress;
+            break;
         case 'r':
             if ((exp.rules = vr_rules_parse(optarg)) < 0)
                 cli_fail("unknown rules '%s' (original, exact or exact-end)", optarg);
@@ -240,7 +257,7 @@ int cmd_verify(int argc, char **argv)
     if (no_win) exp.winner = 0;
 
     VerifyResult res;
-    double t0 = clock_seconds();
+    t0 = clock_seconds();
     int rc = verify_file_limits(file, &exp, threads, &lim, &res);
     double seconds = clock_seconds() - t0;
     if (rc == VERIFY_VALID && within >= 0) within_check(&res, within, no_win);

@@ -373,7 +373,7 @@ Test(verify_hostile, max_lines_and_bytes)
     snprintf(text, sizeof text, "ocproof 2\nboard 4 3\nrules original\nwinner order\nroot -\n- see c.txt\n");
     tl_write_text(dir, "top.txt", text);
     in_dir(top, sizeof top, "top.txt");
-    VerifyLimits lim = {0, (uint64_t)lines - 1};
+    VerifyLimits lim = {.max_bytes = 0, .max_lines = (uint64_t)lines - 1};
     VerifyResult v;
     snprintf(needle, sizeof needle, "(line 6): %s:%d: more than %d lines, the limit for a file (--max-lines)", path,
              lines, lines - 1);

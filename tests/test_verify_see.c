@@ -550,3 +550,45 @@ Test(verify_see, threads_option)
     cg_free_cert(&c);
     tl_rm_dir(dir);
 }
+
+/* --progress-every: a bad value is one line on stderr and exit 2. With 0,
+ * on two threads, a line after every file's own check: the files checked
+ * never count back nor pass the files known, the last line has every file
+ * checked, and its positions are the total the report prints (each file
+ * is checked on its own once); without the option, stderr stays empty. */
+Test(verify_see, progress_option)
+{
+    uint64_t rng = 11;
+    Tree *t = malloc(sizeof *t);
+    tree_write(t, 0, REF_CHAOS_WINS, &rng);
+    char path[128];
+    snprintf(path, sizeof path, "%s/top.txt", dir);
+    expect_reject("--progress-every", "verify", "--progress-every", "x", path);
+    expect_reject("--progress-every", "verify", "--progress-every", "-1", path);
+    expect_reject("--progress-every", "verify", "--progress-every", "86401", path);
+    Run r;
+    expect_ok(&r, "verify", "--threads", "2", path);
+    cr_expect_eq(r.errlen, 0, "stderr without --progress-every: %s", r.err);
+    run_free(&r);
+    expect_ok(&r, "verify", "--threads", "2", "--progress-every", "0", path);
+    unsigned long long checked = 0, known = 0, positions = 0, total = 0;
+    int lines = 0;
+    for (const char *q = r.err; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
+        unsigned long long a, b, p;
+        double s;
+        cr_assert_eq(sscanf(q, "%lfs files checked %llu of %llu known, %llu positions", &s, &a, &b, &p), 4,
+                     "a progress line: [%.80s]", q);
+        cr_expect(a >= checked && a <= b && p >= positions, "[%.80s] after %llu of %llu, %llu", q, checked, known,
+                  positions);
+        checked = a, known = b, positions = p, lines++;
+    }
+    const char *pc = strstr(r.out, "positions checked: ");
+    cr_assert(pc && sscanf(pc, "positions checked: %llu", &total) == 1, "%s", r.out);
+    cr_expect_geq(lines, 2, "%d progress lines for a tree of files", lines);
+    cr_expect_eq(checked, known, "the last line: %llu of %llu files", checked, known);
+    cr_expect_eq(positions, total, "the last line's positions, the report's");
+    cr_expect(strstr(r.out, "\nvalid\n"), "%s", r.out);
+    run_free(&r);
+    free(t);
+    tl_rm_dir(dir);
+}

@@ -535,7 +535,7 @@ void vr_result_init(VerifyResult *out)
 /* The limits lim with the defaults for its 0 fields (and for lim NULL). */
 VerifyLimits vr_limits(const VerifyLimits *lim)
 {
-    VerifyLimits l = lim ? *lim : (VerifyLimits){0, 0};
+    VerifyLimits l = lim ? *lim : (VerifyLimits){0, 0, NULL, NULL, 0};
     if (!l.max_bytes) l.max_bytes = VERIFY_DEFAULT_MAX_BYTES;
     if (!l.max_lines) l.max_lines = VERIFY_DEFAULT_MAX_LINES;
     return l;

@@ -287,9 +287,21 @@ enum { VERIFY_LINE_MAX = 65536 };
  * is refused by its size before it is read. */
 #define VERIFY_DEFAULT_MAX_BYTES (UINT64_C(1) << 30)
 #define VERIFY_DEFAULT_MAX_LINES UINT64_C(16000000)
+
+/* Progress of a threaded check (verify_file_limits, threads > 1): after a
+ * file's own check, at most every progress_every seconds, one call at a
+ * time (under the pre-pass's lock): the files checked so far, the files
+ * known so far (the see lines found: it grows), and the positions their
+ * own checks examined. A report only: it changes no result. A check on
+ * one thread makes no report. */
+typedef void (*VerifyProgress)(uint64_t files_checked, uint64_t files_known, uint64_t positions, void *arg);
+
 typedef struct {
     uint64_t max_bytes; /* bytes a file; 0: VERIFY_DEFAULT_MAX_BYTES */
     uint64_t max_lines; /* lines a file; 0: VERIFY_DEFAULT_MAX_LINES */
+    VerifyProgress progress; /* NULL: none */
+    void *progress_arg;
+    double progress_every;   /* seconds */
 } VerifyLimits;
 
 /* Return out->status. Malformed errors name the source ("FILE:LINE: ..."). */

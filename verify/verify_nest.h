@@ -41,6 +41,8 @@ typedef struct Prepass {
     int top_root_empty;      /* entry 0's root's empty cells */
     int running;             /* checks under way */
     atomic_bool stop;        /* a check failed: the certificate is invalid; the sequential pass says where */
+    uint64_t checked, positions; /* files checked on their own so far, their positions (lim->progress) */
+    double next_report;          /* when lim->progress is next due (monotonic seconds) */
 } Prepass;
 
 /* Where a certificate's check stands among the nested ones. */

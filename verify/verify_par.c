@@ -9,9 +9,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "verify_nest.h"
 #include "verify_subs.h"
+
+static double mono_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* lim->progress when it is due; with pp->mu held. */
+static void report(Prepass *pp, const VerifyResult *r)
+{
+    pp->checked++;
+    pp->positions += r->positions_checked;
+    if (!pp->lim->progress) return;
+    double now = mono_seconds();
+    if (now < pp->next_report) return;
+    pp->next_report = now + pp->lim->progress_every;
+    pp->lim->progress(pp->checked, pp->subs->n, pp->positions, pp->lim->progress_arg);
+}
 
 /* Checks entry i's file on its own (see lines queued, not followed): the
  * top file against the caller's expectation, another against its see
@@ -42,6 +62,7 @@ static void check_task(Prepass *pp, size_t i)
     t->rest = nest.rest; /* its own games only: settle adds the files it reached */
     if (i == 0) pp->top = r, pp->top_root_empty = nest.root_empty;
     if (rc != VERIFY_VALID) atomic_store(&pp->stop, true);
+    report(pp, &r);
     pp->running--;
     pthread_cond_broadcast(&pp->cv);
 }
@@ -128,6 +149,7 @@ int verify_file_limits(const char *path, const VerifyExpect *exp, int threads, c
     Prepass pp = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .subs = &ss, .exp = exp,
                   .lim = &lim};
     atomic_init(&pp.stop, false);
+    pp.next_report = mono_seconds() + lim.progress_every;
     vr_result_init(&pp.top);
     Sub top = {.path = strdup(path), .state = S_QUEUED};
     if (!top.path || vsub_add(&ss, &top) == SIZE_MAX) { /* no memory for the pre-pass: one thread */
