@@ -22,7 +22,7 @@ static double mono_seconds(void)
 }
 
 /* lim->progress when it is due; with pp->mu held. */
-static void report(Prepass *pp, const VerifyResult *r)
+static void progress_due(Prepass *pp, const VerifyResult *r)
 {
     pp->checked++;
     pp->positions += r->positions_checked;
@@ -62,7 +62,7 @@ static void check_task(Prepass *pp, size_t i)
     t->rest = nest.rest; /* its own games only: settle adds the files it reached */
     if (i == 0) pp->top = r, pp->top_root_empty = nest.root_empty;
     if (rc != VERIFY_VALID) atomic_store(&pp->stop, true);
-    report(pp, &r);
+    progress_due(pp, &r);
     pp->running--;
     pthread_cond_broadcast(&pp->cv);
 }
