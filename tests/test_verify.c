@@ -468,6 +468,8 @@ static int run(const char *args, char *out, size_t outlen)
     FILE *p = popen(cmd, "r");
     size_t got = fread(out, 1, outlen - 1, p);
     out[got] = '\0';
+    char rest[1024]; /* the rest read too (the help is longer than out): a closed pipe would fail the writer */
+    while (fread(rest, 1, sizeof rest, p) > 0) continue;
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
