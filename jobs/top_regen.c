@@ -226,13 +226,18 @@ static int reprove(TopCert *tc, Board b, Winner w, uint64_t limit, char *err, in
 
 static uint64_t probe_nodes(const TopCert *tc) { return tc->split_probe ? tc->split_probe : TOPCERT_SPLIT_PROBE; }
 
+/* Is the canonical form cf in a list of n canonical positions? */
+static bool list_has(const Board *list, int n, Board cf)
+{
+    for (int i = 0; i < n; i++)
+        if (board_equal(list[i], cf)) return true;
+    return false;
+}
+
 /* Did topcert_prepare's probes try b whole, and not finish? */
 static bool was_probed(const TopCert *tc, Board b)
 {
-    Board cf = sym_canonical(b, tc->r->n, NULL);
-    for (int i = 0; i < tc->nprobed; i++)
-        if (board_equal(tc->probed[i], cf)) return true;
-    return false;
+    return list_has(tc->probed, tc->nprobed, sym_canonical(b, tc->r->n, NULL));
 }
 
 int topcert_ensure(TopCert *tc, Board b, Winner w, char *err, int errlen)
@@ -269,8 +274,7 @@ bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf)
     TopCertPlan *p = tc->plan;
     if (!p) return false;
     Board cf = sym_canonical(b, tc->r->n, NULL);
-    for (int i = 0; i < p->nseen; i++)
-        if (board_equal(p->seen[i], cf)) return true;
+    if (list_has(p->seen, p->nseen, cf)) return true;
     if (!mark) return false;
     if (!list_add(&p->seen, &p->nseen, &p->capseen, cf) || (leaf && !list_add(&p->leaf, &p->nleaf, &p->capleaf, b)))
         p->oom = true;
