@@ -63,7 +63,7 @@
 typedef struct {
     Board key;     /* kn_key (open children): the value search's numbers, the bounded one's facts */
     uint64_t h;    /* tt_hash(key) */
-    uint64_t ht;   /* bounded, open, not a 4-ply leaf: tt_hash of its tagged key (its numbers); else 0 */
+    uint64_t ht;   /* bounded, open: tt_hash of its tagged key (its numbers), 0 at a 4-ply leaf; value search: unset */
     Move move;
     bool exact;    /* decided without the table's numbers */
     int8_t d;      /* bounded: the child's question in normal form (open children) */
