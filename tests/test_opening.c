@@ -36,13 +36,15 @@ static void repo_root(char *out, size_t len)
     snprintf(out, len, "%s", dirname(dirname(sig)));
 }
 
-/* A tree with scripts/solve-opening only (what it runs needs nothing else). */
+/* A tree with scripts/solve-opening and the helpers it sources only (what
+ * it runs needs nothing else). */
 static void fresh_tree(char *dir, size_t len)
 {
     char root[1024], cmd[4096];
     repo_root(root, sizeof root);
     tl_tmp_dir(dir, len, "opening");
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/scripts && cp %s/scripts/solve-opening %s/scripts/", dir, root, dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/scripts && cp %s/scripts/solve-opening %s/scripts/run-files.sh %s/scripts/", dir,
+             root, root, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 

@@ -31,15 +31,17 @@ static void repo_root(char *out, size_t len)
     snprintf(out, len, "%s", dirname(dirname(sig)));
 }
 
-/* A scratch tree: scripts/ with the script and json-field.sh copied from
+/* A scratch tree: scripts/ with the script and the helpers it sources
+ * (json-field.sh, run-files.sh) copied from
  * the repository, an empty results/claims/. */
 static void scratch(char *dir, size_t len, const char *script)
 {
     char root[1024], cmd[4096];
     repo_root(root, sizeof root);
     tl_tmp_dir(dir, len, "reproduce");
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/scripts %s/results/claims && cp %s/scripts/%s %s/scripts/json-field.sh %s/scripts/",
-             dir, dir, root, script, root, dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/scripts %s/results/claims && cp %s/scripts/%s %s/scripts/json-field.sh "
+             "%s/scripts/run-files.sh %s/scripts/",
+             dir, dir, root, script, root, root, dir);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
