@@ -8,7 +8,9 @@
  * the loser's every move is followed; a branch is closed only where the
  * verifier closes it with its own code (a finished game, no window left
  * that can still win, a lemma line, and for a horizon certificate no
- * line possible in the plies left: proof_fewest_to_line), so that every
+ * line possible in the plies left: proof_fewest_to_line, or Chaos to move
+ * with at most two plies left and a move that holds them, which the
+ * verifier finds itself: proof.c short_of_horizon_holds), so that every
  * position the verifier follows has its line.
  */
 #ifndef OCS_PROOF_WRITER_H

@@ -342,6 +342,111 @@ static char *fresh_no_cert(const RefPos *p, int d)
     return text;
 }
 
+/* A certificate of p to the horizon h with no line at all (version 1). */
+static char *bare_cert(const RefPos *p, int h)
+{
+    char root[65], *text = malloc(256);
+    ref_format(p, root);
+    snprintf(text, 256, "ocproof 1\nboard %d %d\nrules %s\nwinner chaos\nroot %s\nhorizon %d\n", p->n, p->k,
+             p->rules == 0 ? "original" : p->rules == 1 ? "exact" : "exact-end", root, h);
+    return text;
+}
+
+/* Chaos's moves two plies short of the horizon, which the check finds
+ * itself (verify.h): a certificate with no line is valid exactly when the
+ * brute force's dtw is over its horizon h, for Chaos to move with h <= 2
+ * and Order to move with h <= 3 (every Order move leads to Chaos with h -
+ * 1); and for any other h and side, valid only when dtw > h. Positions of
+ * every rule set on 4x4 (k 3, 4), 5x5 (k 4) and 6x6 (k 5), near the end
+ * of the game and earlier, with both answers met often. */
+Test(within_cert, short_horizons_without_lines_against_brute_force)
+{
+    static const struct {
+        int n, k, pieces;
+    } GAMES[] = {{4, 3, 5}, {4, 4, 8}, {5, 4, 14}, {6, 5, 26}};
+    uint64_t rng = 0x52;
+    int complete = 0, yes = 0, no = 0, sound = 0;
+    for (int rules = 0; rules < 3; rules++)
+        for (size_t g = 0; g < sizeof GAMES / sizeof GAMES[0]; g++) {
+            BruteMemo *memo = brute_new();
+            cr_assert(memo);
+            for (int i = 0; i < 60 / SCALE; i++) {
+                RefPos p;
+                int pieces = GAMES[g].pieces + tl_below(&rng, 5);
+                if (tl_random_ongoing(&p, GAMES[g].n, GAMES[g].k, rules, pieces, &rng) != 0) continue;
+                int dtw = brute_dtw(memo, &p);
+                bool chaos = cg_pieces(&p) % 2 == 1;
+                for (int h = 0; h <= 4; h++) {
+                    char *text = bare_cert(&p, h), s[65];
+                    ref_format(&p, s);
+                    VerifyResult v;
+                    int rc = check(text, &p, &v);
+                    bool beyond = dtw < 0 || dtw > h;
+                    if (rc == VERIFY_VALID) cr_assert(beyond, "%s (rules %d): no lines valid at %d, dtw %d", s, rules, h, dtw);
+                    if (h <= (chaos ? 2 : 3)) {
+                        cr_assert_eq(rc == VERIFY_VALID, beyond, "%s (rules %d), %s to move, horizon %d, dtw %d: %s", s,
+                                     rules, chaos ? "Chaos" : "Order", h, dtw, rc == VERIFY_VALID ? "valid" : v.error);
+                        if (!beyond)
+                            cr_assert(strstr(v.error, "no certificate line") || strstr(v.error, "within the horizon"),
+                                      "%s", v.error);
+                        complete++;
+                        yes += beyond;
+                        no += !beyond;
+                    } else {
+                        sound++;
+                    }
+                    free(text);
+                }
+            }
+            brute_free(memo);
+        }
+    cr_log_info("short horizons: %d complete cases (%d valid, %d refused), %d others", complete, yes, no, sound);
+    cr_assert_geq(yes, 150 / SCALE, "only %d short horizons held", yes);
+    cr_assert_geq(no, 60 / SCALE, "only %d short horizons refused", no);
+}
+
+/* The writer leaves Chaos's lines out where two plies or fewer are left:
+ * every move line of a no certificate is Chaos's (a no certificate names
+ * no Order move) with at least three plies left, and the certificate is
+ * valid. 5x5, k 4, original and exact, horizons of 5 or more. */
+Test(within_cert, no_chaos_line_short_of_the_horizon)
+{
+    uint64_t rng = 0x57;
+    int checked = 0, lines = 0;
+    for (int rules = 0; rules < 2; rules++) {
+        BruteMemo *memo = brute_new();
+        cr_assert(memo);
+        for (int tries = 0; tries < 400 && checked < 4 * (rules + 1); tries++) {
+            RefPos p;
+            if (tl_random_ongoing(&p, 5, 4, rules, 14 + tl_below(&rng, 3), &rng) != 0) continue;
+            int dtw = brute_dtw(memo, &p);
+            if (dtw >= 0 && dtw < 6) continue;
+            int d = dtw >= 0 ? dtw - 1 : 5;
+            char *text = fresh_no_cert(&p, d);
+            VerifyResult v;
+            cr_assert_eq(check(text, &p, &v), VERIFY_VALID, "%s", v.error);
+            Lines l = split(text);
+            for (int i = 0; i < l.n; i++) {
+                RefPos q;
+                char sym;
+                int cell;
+                if (!move_line(l.s[i], &p, &q, &sym, &cell)) continue;
+                int h = d - (cg_pieces(&q) - cg_pieces(&p));
+                cr_assert(cg_pieces(&q) % 2 == 1, "an Order line in a no certificate: %s", l.s[i]);
+                cr_assert_geq(h, 3, "a Chaos line %d plies short of the horizon: %s", h, l.s[i]);
+                lines++;
+            }
+            lines_free(&l);
+            free(text);
+            checked++;
+        }
+        brute_free(memo);
+    }
+    cr_log_info("no Chaos line short of the horizon: %d certificates, %d lines", checked, lines);
+    cr_assert_geq(checked, 8, "only %d certificates", checked);
+    cr_assert_geq(lines, 10, "only %d lines", lines);
+}
+
 /* An Order win of distance at least `least` (brute force) with `pieces` pieces. */
 static void order_win_root(int n, int k, int rules, int pieces, int least, uint64_t *rng, RefPos *p, int *dtw)
 {

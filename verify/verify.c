@@ -345,6 +345,33 @@ static int closed(Verifier *v, int last, int empty)
 
 static int prove(Verifier *v, int last, int empty, VrKey key, int sym);
 
+/* In a horizon certificate, Chaos to move at v->cells (ongoing, `empty`
+ * empty cells) with h <= 2 plies left and no line for it: does Chaos have
+ * a move that keeps every line off the board to the horizon? One that
+ * completes no line (h >= 1), after which (h = 2) Order completes none at
+ * once. Tried in cell order, X before O, each judged by vr_status_after and
+ * vr_wins_at_once, which the test suite checks against trying every move;
+ * so this is exactly "some child c has S(c, h - 1)" (verify.h), and the
+ * certificate need not name the move. */
+static bool chaos_move_found(Verifier *v, int empty, int h)
+{
+    const int nn = v->g.n * v->g.n;
+    const uint64_t x = v->im.img[0].x, o = v->im.img[0].o; /* geometry 0: the cells' own masks */
+    for (int i = 0; i < nn; i++) {
+        if (v->cells[i] != VR_EMPTY) continue;
+        for (uint8_t s = VR_X; s <= VR_O; s++) {
+            uint64_t cx = s == VR_X ? x | 1ULL << i : x, co = s == VR_O ? o | 1ULL << i : o;
+            v->cells[i] = s;
+            int st = vr_status_after(&v->g, &v->lines, v->cells, cx, co, i, empty == 1);
+            bool holds = st != VR_ORDER_WINS &&
+                         (h < 2 || st != VR_ONGOING || !vr_wins_at_once(&v->g, &v->lines, v->cells, cx, co, empty - 1));
+            v->cells[i] = VR_EMPTY;
+            if (holds) return true;
+        }
+    }
+    return false;
+}
+
 /* The winner to move at v->cells (symmetry `sym` maps it to the canonical
  * form), whose entry is e (NULL if none): the certificate's move is
  * followed (0: proved). Order's may be left out where it completes a line
@@ -357,6 +384,9 @@ static int prove_winner_move(Verifier *v, Entry *e, int sym, int empty, bool ord
         if (v->winner == VERIFY_WINNER_ORDER &&
             vr_wins_at_once(&v->g, &v->lines, v->cells, v->im.img[0].x, v->im.img[0].o, empty))
             return game_ends(v, empty - 1), -1;
+        /* nor Chaos's two plies short of a horizon, where the check finds one itself (verify.h) */
+        int h = need_of(v, empty);
+        if (v->winner == VERIFY_WINNER_CHAOS && h >= 0 && h <= 2 && chaos_move_found(v, empty, h)) return -1;
         return invalid(v, "no certificate line for position %s (%s to move)", here(v), order_to_move ? "Order" : "Chaos");
     }
     if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;
