@@ -7,7 +7,9 @@
  * Invariants: each canonical position is written at most once (seen);
  * the loser's every move is followed; a branch is closed only where the
  * verifier closes it with its own code (a finished game, no window left
- * that can still win, a lemma line, and for a horizon certificate no
+ * that can still win, a lemma line, Order's win within three plies by
+ * a double four or the like that the verifier finds itself:
+ * proof.c order_wins_in_three, and for a horizon certificate no
  * line possible in the plies left: proof_fewest_to_line, or Chaos to move
  * with at most two plies left and a move that holds them, which the
  * verifier finds itself: proof.c short_of_horizon_holds), so that every

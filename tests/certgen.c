@@ -48,6 +48,40 @@ int cg_pieces(const RefPos *p)
     for (int i = 0; i < p->n * p->n; i++) c += p->cell[i] != '.';
     return c;
 }
+bool cg_order_wins_in_three(const RefPos *p)
+{
+    RefPos a = *p;
+    char syms[1];
+    int cells[1], nn = p->n * p->n;
+    for (int c = 0; c < nn; c++)
+        for (int s = 0; s < 2 && a.cell[c] == '.'; s++) {
+            a.cell[c] = "XO"[s];
+            int st = ref_status(&a);
+            bool all = st == REF_ORDER_WINS;
+            if (st == REF_ONGOING) {
+                all = true;
+                for (int d = 0; d < nn && all; d++)
+                    for (int t = 0; t < 2 && all && a.cell[d] == '.'; t++) {
+                        a.cell[d] = "XO"[t];
+                        int st2 = ref_status(&a);
+                        all = st2 == REF_ORDER_WINS || (st2 == REF_ONGOING && ref_winning_moves(&a, syms, cells, 1) > 0);
+                        a.cell[d] = '.';
+                    }
+            }
+            a.cell[c] = '.';
+            if (all) return true;
+        }
+    return false;
+}
+
+bool cg_line_needed(const char *line, int n, int k, int rules)
+{
+    char pos[80], mv[8];
+    RefPos q;
+    if (sscanf(line, "%79s %7s", pos, mv) != 2 || ref_parse(&q, n, k, rules, pos) != 0) return true;
+    return cg_pieces(&q) % 2 == 1 || ref_status(&q) != REF_ONGOING || !cg_order_wins_in_three(&q);
+}
+
 /* The least of the 16 images (by the cell characters). */
 void cg_canon(const RefPos *p, RefPos *out)
 {

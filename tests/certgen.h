@@ -40,6 +40,15 @@ char *cg_cert_text(const CgCert *c, int skip, int swap, const char *move);
 char *cg_plain(const CgCert *c);
 char *cg_replace(const char *text, const char *from, const char *to);
 int cg_check(const char *text, VerifyResult *r);
+/* Does Order, to move at the ongoing p, win within three plies: some move
+ * that completes a line, or after which every Chaos reply completes one
+ * or leaves one that Order completes at once? By the reference rules
+ * alone (the verifier finds such a win itself, verify.h). */
+bool cg_order_wins_in_three(const RefPos *p);
+/* Is an Order certificate's line "POSITION MOVE" (n x n, k, rules) one the
+ * check cannot do without: its position not one where Order, to move,
+ * wins within three plies? (Lines of any other form: true.) */
+bool cg_line_needed(const char *line, int n, int k, int rules);
 /* A random ongoing n x n position with `empties` empty cells that `want`
  * (REF_ORDER_WINS or REF_CHAOS_WINS) wins, per the test solver, into out. */
 void cg_find_root(int n, int k, int rules, int empties, int want, uint64_t *rng, char *out);

@@ -390,6 +390,23 @@ static void first_line(const char *text, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)(end - line + 1), line);
 }
 
+/* The first line after the header that an Order certificate of t's game
+ * cannot do without (certgen.h cg_line_needed: not a position where Order
+ * wins within three plies, which the check finds itself), into out;
+ * false if none. */
+static bool needed_line(const Tree *t, const char *text, char *out, size_t size)
+{
+    const char *root = strstr(text, "\nroot ");
+    cr_assert(root);
+    for (const char *line = strchr(root + 1, '\n') + 1, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        cr_assert(end, "a line without its end");
+        snprintf(out, size, "%.*s", (int)(end - line + 1), line);
+        if (t->want != REF_ORDER_WINS || cg_line_needed(out, 5, 4, t->rules)) return true;
+    }
+    return false;
+}
+
 /* Spoils the file by a cg_replace on its text, checks that top.txt is
  * invalid naming it (and `needle`) on every thread count, and puts it back. */
 static void spoil(const char *name, const char *from, const char *to, const char *needle)
@@ -403,7 +420,9 @@ static void spoil(const char *name, const char *from, const char *to, const char
 }
 
 /* g files with lines: the first, the middle and the last one, spoilt in
- * turn: a line left out, the other winner, other rules. */
+ * turn: a line the check needs left out (needed_line; none where Order wins
+ * every position of the file within three plies), the other winner, other
+ * rules. */
 static void spoil_g_files(const Tree *t)
 {
     int with[MAX_G], n = 0;
@@ -415,12 +434,14 @@ static void spoil_g_files(const Tree *t)
         char name[40], line[64];
         snprintf(name, sizeof name, "g%s.txt", t->g[pick[i]]);
         char *text = read_in_dir(name);
-        first_line(text, line, sizeof line);
+        bool needed = needed_line(t, text, line, sizeof line);
         free(text);
-        spoil(name, line, "", "no certificate line");
+        if (needed) spoil(name, line, "", "no certificate line");
         spoil(name, "winner order", "winner chaos", "claims chaos wins, not order");
+        RefPos gr; /* under the other rules the file's root may have ended already (a run of five under exact) */
+        cr_assert_eq(ref_parse(&gr, 5, 4, 1 - t->rules, t->g[pick[i]]), 0);
         spoil(name, t->rules == 0 ? "rules original" : "rules exact", t->rules == 0 ? "rules exact" : "rules original",
-              "the certificate is for rules");
+              ref_status(&gr) == REF_ONGOING ? "the certificate is for rules" : "the root position has already ended");
     }
 }
 
@@ -440,21 +461,31 @@ static void swap_and_remove_g(const Tree *t)
     free(good), free(other);
 }
 
-/* An m file (one with the winner's move line) without that line. */
-static void spoil_m_file(const Tree *t)
+/* The first m file with the winner's move line, one the check needs
+ * (needed_line), its line into line; -1 if none. */
+static int needed_m_file(const Tree *t, char *line, size_t size)
 {
     for (int i = 0; i < t->nmid; i++) {
-        char name[32], line[64];
+        char name[32];
         snprintf(name, sizeof name, "m%d.txt", i);
         char *text = read_in_dir(name);
         bool has_move = strstr(text, "\nroot ") && strchr(strstr(text, "\nroot ") + 1, '\n')[1] != '\0';
-        if (has_move) first_line(text, line, sizeof line);
+        if (has_move) first_line(text, line, size);
+        has_move = has_move && !strstr(line, " see ") && (t->want != REF_ORDER_WINS || cg_line_needed(line, 5, 4, t->rules));
         free(text);
-        if (!has_move || strstr(line, " see ")) continue;
-        spoil(name, line, "", "no certificate line");
-        return;
+        if (has_move) return i;
     }
-    cr_assert_fail("%s: no m file with a move line", t->root);
+    return -1;
+}
+
+/* An m file (needed_m_file) without its move line. */
+static void spoil_m_file(const Tree *t)
+{
+    char name[32], line[64];
+    int i = needed_m_file(t, line, sizeof line);
+    cr_assert_geq(i, 0, "%s: no m file with a move line the check needs", t->root);
+    snprintf(name, sizeof name, "m%d.txt", i);
+    spoil(name, line, "", "no certificate line");
 }
 
 /* See lines the proof never reaches (positions with fewer pieces than the
@@ -511,7 +542,13 @@ Test(verify_see, threads_spoilt_trees)
     uint64_t rng = 11;
     for (int rules = 0; rules < 2; rules++) { /* Order wins: every g file is reached (no secured lines, no dead positions) */
         Tree *t = malloc(sizeof *t);
-        tree_write(t, rules, REF_ORDER_WINS, &rng); /* in a fresh dir */
+        char line[64];
+        for (int tries = 0;; tries++) { /* a tree with an m file whose line the check needs (needed_m_file) */
+            tree_write(t, rules, REF_ORDER_WINS, &rng); /* in a fresh dir */
+            if (needed_m_file(t, line, sizeof line) >= 0) break;
+            cr_assert_lt(tries, 20, "no tree with a needed m line");
+            tl_rm_dir(dir);
+        }
         expect_all("top.txt", VERIFY_VALID, NULL, t->root);
         spoil_g_files(t);
         swap_and_remove_g(t);

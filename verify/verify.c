@@ -372,6 +372,49 @@ static bool chaos_move_found(Verifier *v, int empty, int h)
     return false;
 }
 
+/* In an Order certificate, Order to move at v->cells (ongoing, `empty`
+ * empty cells, no immediate win) and no line for it: does Order win
+ * within three plies? Some move o (cells in order, X before O) that
+ * completes no line and after which every Chaos reply completes a line or
+ * leaves one that Order completes at once: each judged by vr_status_after
+ * and vr_wins_at_once, which the test suite checks against trying every
+ * move. Then the game ends within three plies whatever Chaos plays
+ * (*rest: the fewest empty cells it can end with), and the certificate
+ * need not name o. */
+static bool order_move_found(Verifier *v, int empty, int *rest)
+{
+    const int nn = v->g.n * v->g.n;
+    uint64_t x = v->im.img[0].x, o = v->im.img[0].o; /* geometry 0: the cells' own masks */
+    for (int i = 0; i < nn; i++) {
+        if (v->cells[i] != VR_EMPTY) continue;
+        for (uint8_t s = VR_X; s <= VR_O; s++) {
+            uint64_t ox = s == VR_X ? x | 1ULL << i : x, oo = s == VR_O ? o | 1ULL << i : o;
+            v->cells[i] = s;
+            bool all = vr_status_after(&v->g, &v->lines, v->cells, ox, oo, i, empty == 1) == VR_ONGOING;
+            int end = empty - 2; /* every reply completing a line: the game ends with it */
+            for (int j = 0; j < nn && all; j++) {
+                if (v->cells[j] != VR_EMPTY) continue;
+                for (uint8_t t = VR_X; t <= VR_O && all; t++) {
+                    uint64_t cx = t == VR_X ? ox | 1ULL << j : ox, co = t == VR_O ? oo | 1ULL << j : oo;
+                    v->cells[j] = t;
+                    int st = vr_status_after(&v->g, &v->lines, v->cells, cx, co, j, empty == 2);
+                    if (st != VR_ORDER_WINS) {
+                        all = st == VR_ONGOING && vr_wins_at_once(&v->g, &v->lines, v->cells, cx, co, empty - 2);
+                        end = empty - 3;
+                    }
+                    v->cells[j] = VR_EMPTY;
+                }
+            }
+            v->cells[i] = VR_EMPTY;
+            if (all) {
+                *rest = end;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /* The winner to move at v->cells (symmetry `sym` maps it to the canonical
  * form), whose entry is e (NULL if none): the certificate's move is
  * followed (0: proved). Order's may be left out where it completes a line
@@ -384,6 +427,9 @@ static int prove_winner_move(Verifier *v, Entry *e, int sym, int empty, bool ord
         if (v->winner == VERIFY_WINNER_ORDER &&
             vr_wins_at_once(&v->g, &v->lines, v->cells, v->im.img[0].x, v->im.img[0].o, empty))
             return game_ends(v, empty - 1), -1;
+        /* nor a win within three plies, which the check finds itself (verify.h) */
+        int rest;
+        if (v->winner == VERIFY_WINNER_ORDER && order_move_found(v, empty, &rest)) return game_ends(v, rest), -1;
         /* nor Chaos's two plies short of a horizon, where the check finds one itself (verify.h) */
         int h = need_of(v, empty);
         if (v->winner == VERIFY_WINNER_CHAOS && h >= 0 && h <= 2 && chaos_move_found(v, empty, h)) return -1;

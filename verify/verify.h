@@ -47,7 +47,14 @@
  * A position line may be given in any of the position's 16 symmetric forms
  * (8 symmetries of the square x swapping X and O), with the move in the
  * same frame. A line may be left out where the winner is Order and Order
- * completes a line at once. Lines that the proof never reaches are ignored,
+ * completes a line at once, or wins within three plies: some Order move
+ * completes no line and after it every Chaos reply completes one or
+ * leaves one that Order completes at once. The check then looks for such
+ * a move itself (every move, cells in order, X before O; every reply;
+ * judged by vr_status_after and vr_wins_at_once, which the test suite
+ * checks against trying every move), so the branch is a win for Order,
+ * ending within three plies, by the rules alone. Lines that the proof
+ * never reaches are ignored,
  * except pairing lines, which are checked as they are read.
  * A position (up to symmetry) may not have both a move line and a lemma
  * line; a lemma line may stand for a position with either side to move.
