@@ -11,8 +11,8 @@
  * a double four or the like that the verifier finds itself:
  * proof.c order_wins_in_three, and for a horizon certificate no
  * line possible in the plies left: proof_fewest_to_line, or Chaos to move
- * with at most two plies left and a move that holds them, which the
- * verifier finds itself: proof.c short_of_horizon_holds), so that every
+ * with at most four plies left and a move that holds them, which the
+ * verifier finds itself: proof.c chaos_holds_short), so that every
  * position the verifier follows has its line.
  */
 #ifndef OCS_PROOF_WRITER_H

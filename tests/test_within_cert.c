@@ -245,7 +245,7 @@ Test(within_cert, certificates_and_mutants_against_brute_force)
 {
     static const struct {
         int n, k, pieces, count;
-    } CASES[] = {{4, 3, 5, 6}, {4, 4, 4, 6}, {5, 4, 13, 6}, {6, 5, 24, 5}, {6, 6, 24, 3}};
+    } CASES[] = {{4, 3, 5, 12}, {4, 4, 4, 12}, {5, 4, 13, 12}, {6, 5, 24, 10}, {6, 6, 24, 6}};
     uint64_t rng = 0x36;
     Tally t = {0};
     int order_wins = 0, chaos_wins = 0, deep = 0;
@@ -352,13 +352,13 @@ static char *bare_cert(const RefPos *p, int h)
     return text;
 }
 
-/* Chaos's moves two plies short of the horizon, which the check finds
- * itself (verify.h): a certificate with no line is valid exactly when the
- * brute force's dtw is over its horizon h, for Chaos to move with h <= 2
- * and Order to move with h <= 3 (every Order move leads to Chaos with h -
- * 1); and for any other h and side, valid only when dtw > h. Positions of
- * every rule set on 4x4 (k 3, 4), 5x5 (k 4) and 6x6 (k 5), near the end
- * of the game and earlier, with both answers met often. */
+/* Chaos's moves in the last four plies before the horizon, which the
+ * check finds itself (verify.h): a certificate with no line is valid
+ * exactly when the brute force's dtw is over its horizon h, for Chaos to
+ * move with h <= 4 and Order to move with h <= 5 (every Order move leads
+ * to Chaos with h - 1); and for any other h and side, valid only when dtw
+ * > h. Positions of every rule set on 4x4 (k 3, 4), 5x5 (k 4) and 6x6 (k
+ * 5), near the end of the game and earlier, with both answers met often. */
 Test(within_cert, short_horizons_without_lines_against_brute_force)
 {
     static const struct {
@@ -376,14 +376,14 @@ Test(within_cert, short_horizons_without_lines_against_brute_force)
                 if (tl_random_ongoing(&p, GAMES[g].n, GAMES[g].k, rules, pieces, &rng) != 0) continue;
                 int dtw = brute_dtw(memo, &p);
                 bool chaos = cg_pieces(&p) % 2 == 1;
-                for (int h = 0; h <= 4; h++) {
+                for (int h = 0; h <= 6; h++) {
                     char *text = bare_cert(&p, h), s[65];
                     ref_format(&p, s);
                     VerifyResult v;
                     int rc = check(text, &p, &v);
                     bool beyond = dtw < 0 || dtw > h;
                     if (rc == VERIFY_VALID) cr_assert(beyond, "%s (rules %d): no lines valid at %d, dtw %d", s, rules, h, dtw);
-                    if (h <= (chaos ? 2 : 3)) {
+                    if (h <= (chaos ? 4 : 5)) {
                         cr_assert_eq(rc == VERIFY_VALID, beyond, "%s (rules %d), %s to move, horizon %d, dtw %d: %s", s,
                                      rules, chaos ? "Chaos" : "Order", h, dtw, rc == VERIFY_VALID ? "valid" : v.error);
                         if (!beyond)
@@ -405,10 +405,10 @@ Test(within_cert, short_horizons_without_lines_against_brute_force)
     cr_assert_geq(no, 60 / SCALE, "only %d short horizons refused", no);
 }
 
-/* The writer leaves Chaos's lines out where two plies or fewer are left:
+/* The writer leaves Chaos's lines out where four plies or fewer are left:
  * every move line of a no certificate is Chaos's (a no certificate names
- * no Order move) with at least three plies left, and the certificate is
- * valid. 5x5, k 4, original and exact, horizons of 5 or more. */
+ * no Order move) with at least five plies left, and the certificate is
+ * valid. 5x5, k 4, original and exact, horizons of 6 or more. */
 Test(within_cert, no_chaos_line_short_of_the_horizon)
 {
     uint64_t rng = 0x57;
@@ -418,10 +418,10 @@ Test(within_cert, no_chaos_line_short_of_the_horizon)
         cr_assert(memo);
         for (int tries = 0; tries < 400 && checked < 4 * (rules + 1); tries++) {
             RefPos p;
-            if (tl_random_ongoing(&p, 5, 4, rules, 14 + tl_below(&rng, 3), &rng) != 0) continue;
+            if (tl_random_ongoing(&p, 5, 4, rules, 13 + tl_below(&rng, 3), &rng) != 0) continue;
             int dtw = brute_dtw(memo, &p);
-            if (dtw >= 0 && dtw < 6) continue;
-            int d = dtw >= 0 ? dtw - 1 : 5;
+            if (dtw >= 0 && dtw < 8) continue;
+            int d = dtw >= 0 ? dtw - 1 : 8;
             char *text = fresh_no_cert(&p, d);
             VerifyResult v;
             cr_assert_eq(check(text, &p, &v), VERIFY_VALID, "%s", v.error);
@@ -433,7 +433,7 @@ Test(within_cert, no_chaos_line_short_of_the_horizon)
                 if (!move_line(l.s[i], &p, &q, &sym, &cell)) continue;
                 int h = d - (cg_pieces(&q) - cg_pieces(&p));
                 cr_assert(cg_pieces(&q) % 2 == 1, "an Order line in a no certificate: %s", l.s[i]);
-                cr_assert_geq(h, 3, "a Chaos line %d plies short of the horizon: %s", h, l.s[i]);
+                cr_assert_geq(h, 5, "a Chaos line %d plies short of the horizon: %s", h, l.s[i]);
                 lines++;
             }
             lines_free(&l);
@@ -476,7 +476,7 @@ Test(within_cert, order_reply_left_out)
         for (int round = 0; round < 4; round++) {
             RefPos p;
             int dtw, n = 4;
-            order_win_root(n, 4, rules, 3 + round, 5, &rng, &p, &dtw);
+            order_win_root(n, 4, rules, 2 + round, 8, &rng, &p, &dtw); /* deep: no lines within 4 plies of the horizon */
             char *text = fresh_no_cert(&p, dtw - 1);
             Lines l = split(text);
             RefPos q = p;

@@ -345,31 +345,56 @@ static int closed(Verifier *v, int last, int empty)
 
 static int prove(Verifier *v, int last, int empty, VrKey key, int sym);
 
-/* In a horizon certificate, Chaos to move at v->cells (ongoing, `empty`
- * empty cells) with h <= 2 plies left and no line for it: does Chaos have
- * a move that keeps every line off the board to the horizon? One that
- * completes no line (h >= 1), after which (h = 2) Order completes none at
- * once. Tried in cell order, X before O, each judged by vr_status_after and
+/* The horizon's last plies, searched by the check itself (verify.h): in
+ * a horizon certificate, Chaos to move at v->cells (ongoing; x and o its
+ * masks, `empty` empty cells) with h <= SHORT_HORIZON plies left and no
+ * line for it. chaos_holds: some Chaos move completes no line and leaves
+ * Order unable to complete one within h - 1 plies (order_fails); a move
+ * that fills the board without a line ends the game (Chaos has won).
+ * order_fails: Order to move with h plies left completes a line with none
+ * of its moves, nor within the plies after them (chaos_holds); at h = 1,
+ * none completes one at once (vr_wins_at_once). Every move is tried
+ * (cells in order, X before O), each judged by vr_status_after and
  * vr_wins_at_once, which the test suite checks against trying every move;
- * so this is exactly "some child c has S(c, h - 1)" (verify.h), and the
- * certificate need not name the move. */
-static bool chaos_move_found(Verifier *v, int empty, int h)
+ * so chaos_holds(h) is exactly S(P, h) of verify.h's argument, by its own
+ * induction, and the certificate need not name Chaos's moves there. */
+enum { SHORT_HORIZON = 4 };
+static bool order_fails(Verifier *v, uint64_t x, uint64_t o, int empty, int h);
+
+static bool chaos_holds(Verifier *v, uint64_t x, uint64_t o, int empty, int h)
 {
     const int nn = v->g.n * v->g.n;
-    const uint64_t x = v->im.img[0].x, o = v->im.img[0].o; /* geometry 0: the cells' own masks */
     for (int i = 0; i < nn; i++) {
         if (v->cells[i] != VR_EMPTY) continue;
         for (uint8_t s = VR_X; s <= VR_O; s++) {
             uint64_t cx = s == VR_X ? x | 1ULL << i : x, co = s == VR_O ? o | 1ULL << i : o;
             v->cells[i] = s;
             int st = vr_status_after(&v->g, &v->lines, v->cells, cx, co, i, empty == 1);
-            bool holds = st != VR_ORDER_WINS &&
-                         (h < 2 || st != VR_ONGOING || !vr_wins_at_once(&v->g, &v->lines, v->cells, cx, co, empty - 1));
+            bool holds = st != VR_ORDER_WINS && (h < 2 || st != VR_ONGOING || order_fails(v, cx, co, empty - 1, h - 1));
             v->cells[i] = VR_EMPTY;
             if (holds) return true;
         }
     }
     return false;
+}
+
+static bool order_fails(Verifier *v, uint64_t x, uint64_t o, int empty, int h)
+{
+    if (vr_wins_at_once(&v->g, &v->lines, v->cells, x, o, empty)) return false;
+    if (h < 2) return true;
+    const int nn = v->g.n * v->g.n;
+    for (int i = 0; i < nn; i++) {
+        if (v->cells[i] != VR_EMPTY) continue;
+        for (uint8_t s = VR_X; s <= VR_O; s++) {
+            uint64_t cx = s == VR_X ? x | 1ULL << i : x, co = s == VR_O ? o | 1ULL << i : o;
+            v->cells[i] = s;
+            int st = vr_status_after(&v->g, &v->lines, v->cells, cx, co, i, empty == 1);
+            bool fails = st != VR_ORDER_WINS && (st != VR_ONGOING || chaos_holds(v, cx, co, empty - 1, h - 1));
+            v->cells[i] = VR_EMPTY;
+            if (!fails) return false;
+        }
+    }
+    return true;
 }
 
 /* In an Order certificate, Order to move at v->cells (ongoing, `empty`
@@ -430,9 +455,11 @@ static int prove_winner_move(Verifier *v, Entry *e, int sym, int empty, bool ord
         /* nor a win within three plies, which the check finds itself (verify.h) */
         int rest;
         if (v->winner == VERIFY_WINNER_ORDER && order_move_found(v, empty, &rest)) return game_ends(v, rest), -1;
-        /* nor Chaos's two plies short of a horizon, where the check finds one itself (verify.h) */
+        /* nor Chaos's short of a horizon, where the check finds one itself (verify.h) */
         int h = need_of(v, empty);
-        if (v->winner == VERIFY_WINNER_CHAOS && h >= 0 && h <= 2 && chaos_move_found(v, empty, h)) return -1;
+        if (v->winner == VERIFY_WINNER_CHAOS && h >= 0 && h <= SHORT_HORIZON &&
+            chaos_holds(v, v->im.img[0].x, v->im.img[0].o, empty, h))
+            return -1;
         return invalid(v, "no certificate line for position %s (%s to move)", here(v), order_to_move ? "Order" : "Chaos");
     }
     if (!(e->flags & E_USED)) e->flags |= E_USED, v->res->lines_used++;

@@ -105,13 +105,16 @@
  *     certificate without a horizon, or with a horizon H >= h (a file
  *     whose horizon is shorter is refused there: "see F at POS (line N):
  *     its horizon of H plies is short of the h plies left there");
- *   - closed, at a Chaos-to-move position with h <= 2 and no line for it,
- *     if Chaos has a move that completes no line and, for h = 2, after
- *     which Order completes none at once: the check looks for one itself
- *     (every move, by vr_status_after and vr_wins_at_once), as it finds
- *     Order's immediate win in a win certificate, so the certificate need
- *     not name it (the writer leaves these lines out: they were nine in
- *     ten of a no certificate's lines);
+ *   - closed, at a Chaos-to-move position with h <= 4 and no line for it,
+ *     if the check's own search of the plies left shows S(P, h): Chaos has
+ *     a move that completes no line and after which no Order move
+ *     completes one, or (h >= 3) after every Order move that completes
+ *     none Chaos again has such a move, and so on to the horizon; every
+ *     move tried, each judged by vr_status_after and vr_wins_at_once (the
+ *     check finds Chaos's moves there itself, as it finds Order's
+ *     immediate win in a win certificate, so the certificate need not name
+ *     them; the writer leaves these lines out: they were over 99.7 % of a no
+ *     certificate's lines);
  *   - otherwise followed: Chaos's line must be there and its move legal;
  *     Order's every move.
  * Positions are remembered by canonical form as elsewhere: every path from
@@ -136,13 +139,15 @@
  *     whole board): no line stands at P (fewest >= 1), and after any move
  *     fewest is at least one less than before and still > h - 1 (a window
  *     that is not live never becomes live), so S follows by induction;
- *   - Chaos's move found by the check at h <= 2: that move m completes
- *     no line, so no line stands at the child c; at h = 1 that is S(c, 0);
- *     at h = 2, c is Order to move and none of its moves completes a line
- *     (vr_wins_at_once is exact: it tries every window one piece short, or
- *     under exact-end every move), so every child of c has S(., 0) and c
- *     has S(c, 1); a move that fills the board without a line gives a full
- *     board, S for every h. So S(P, h);
+ *   - the check's own search at h <= 4 (verify.c chaos_holds and
+ *     order_fails) is the definition of S itself, followed ply by ply to
+ *     h = 0: at a Chaos node some move m completes no line (so none
+ *     stands at the child) and the child has S(c, h - 1), or m fills the
+ *     board without a line (a full board: S for every h); at an Order node
+ *     every move completes no line and each child that is not a full board
+ *     has S(c, h - 1), the last Order ply judged by vr_wins_at_once,
+ *     which is exact (it tries every window one piece short, or under
+ *     exact-end every move). So S(P, h);
  *   - a lemma pairing line, or a see line whose file claims a win: Chaos
  *     wins P, so S(P, h) for every h (at a Chaos node the strategy's
  *     move, at an Order node every move, keeps a Chaos win, where no
