@@ -64,6 +64,15 @@ void ps_start(Session *s, const char *const *args)
     s->id = 0;
 }
 
+void ps_start_game(Session *s, RefPos *p, const char *rules, int rref, int n, int k, const char *think)
+{
+    char nstr[4], kstr[4];
+    snprintf(nstr, sizeof nstr, "%d", n);
+    snprintf(kstr, sizeof kstr, "%d", k);
+    PS_START(s, "--protocol", "--think", think, "--rules", rules, "--board", nstr, "--k", kstr);
+    ps_ref_empty(p, n, k, rref);
+}
+
 void ps_send(Session *s, const char *data, size_t len)
 {
     while (len > 0) {

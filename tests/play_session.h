@@ -43,6 +43,10 @@ typedef struct {
  * /dev/null) and an alarm, so that a hang becomes a failure. */
 void ps_start(Session *s, const char *const *args);
 #define PS_START(s, ...) ps_start((s), (const char *const[]){__VA_ARGS__, NULL})
+/* A GTP session (--protocol) thinking `think` seconds a move, for the game
+ * n x n, k, rules, and the test's own empty board of it (rules as ref.h
+ * numbers them: rref) in p. */
+void ps_start_game(Session *s, RefPos *p, const char *rules, int rref, int n, int k, const char *think);
 
 /* Writes len bytes of data to the session's stdin. */
 void ps_send(Session *s, const char *data, size_t len);

@@ -50,12 +50,8 @@ static void check_claim(BruteMemo *m, RefPos *before, RefPos *after, const PsGen
 static void claims_game(const char *rules, int rref, int n, int k, int opening, uint64_t seed, int *seen)
 {
     Session s;
-    char nstr[4], kstr[4];
-    snprintf(nstr, sizeof nstr, "%d", n);
-    snprintf(kstr, sizeof kstr, "%d", k);
-    PS_START(&s, "--protocol", "--think", "1", "--rules", rules, "--board", nstr, "--k", kstr);
     RefPos p;
-    ps_ref_empty(&p, n, k, rref);
+    ps_start_game(&s, &p, rules, rref, n, k, "1");
     uint64_t rng = seed;
     BruteMemo *m = brute_new();
     cr_assert(m);
@@ -129,12 +125,8 @@ static void check_symbol_claim(BruteMemo *m, const RefPos *before, const PsGen *
 static void symbol_game(const char *rules, int rref, int n, int k, int opening, uint64_t seed, int *kept)
 {
     Session s;
-    char nstr[4], kstr[4];
-    snprintf(nstr, sizeof nstr, "%d", n);
-    snprintf(kstr, sizeof kstr, "%d", k);
-    PS_START(&s, "--protocol", "--think", "3", "--rules", rules, "--board", nstr, "--k", kstr);
     RefPos p;
-    ps_ref_empty(&p, n, k, rref);
+    ps_start_game(&s, &p, rules, rref, n, k, "3");
     uint64_t rng = seed;
     BruteMemo *m = brute_new();
     cr_assert(m);
