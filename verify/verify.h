@@ -54,8 +54,8 @@
  * judged by vr_status_after and vr_wins_at_once, which the test suite
  * checks against trying every move), so the branch is a win for Order,
  * ending within three plies, by the rules alone. Lines that the proof
- * never reaches are ignored,
- * except pairing lines, which are checked as they are read.
+ * never reaches are ignored, except pairing lines, which are checked as
+ * they are read.
  * A position (up to symmetry) may not have both a move line and a lemma
  * line; a lemma line may stand for a position with either side to move.
  * Version 1 certificates have no lemma lines and verify as before.
