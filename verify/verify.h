@@ -293,8 +293,8 @@ typedef struct {
     uint64_t lines;             /* position lines in the certificate */
     uint64_t lines_used;        /* of those, lines the proof followed */
     int longest;                /* valid, Order: the most plies a game lasts from the root when Order plays
-                                   the certificate's moves (a line completed at once where a line is left
-                                   out) and Chaos plays anything; so Order wins within `longest` plies.
+                                   the certificate's moves (where a line is left out, a line completed at
+                                   once or the win within three plies the check finds) and Chaos plays anything; so Order wins within `longest` plies.
                                    A lemma position (or one secured under exact-end) counts as a game
                                    lasting until the board is full. -1 otherwise */
     char error[VERIFY_ERR_LEN]; /* "" when valid; else one line, without a trailing newline */
