@@ -3,7 +3,7 @@
  * writer leaves those lines out, solver/proof.c order_wins_in_three).
  *
  * Honest by the brute force (brute.h): certificates with no position line
- * at all, for random positions of every rule set and several games, must
+ * at all, for random positions of every rule set on boards of 4x4 to 8x8, must
  * be valid exactly when the brute force says Order wins within three plies
  * (Order to move) or four (Chaos to move: every Chaos move then leaves
  * Order a win within three), under original and exact; under exact-end,
@@ -46,7 +46,7 @@ Test(verify_short, certificates_without_lines_against_brute_force)
 {
     static const struct {
         int n, k, pieces;
-    } GAMES[] = {{4, 3, 4}, {4, 4, 7}, {5, 4, 14}, {6, 5, 27}};
+    } GAMES[] = {{4, 3, 4}, {4, 4, 7}, {5, 4, 14}, {6, 5, 27}, {7, 5, 41}, {8, 6, 56}};
     uint64_t rng = 0x33;
     int valid = 0, refused = 0, three = 0, four = 0;
     for (int rules = 0; rules < 3; rules++)

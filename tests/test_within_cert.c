@@ -357,13 +357,14 @@ static char *bare_cert(const RefPos *p, int h)
  * exactly when the brute force's dtw is over its horizon h, for Chaos to
  * move with h <= 4 and Order to move with h <= 5 (every Order move leads
  * to Chaos with h - 1); and for any other h and side, valid only when dtw
- * > h. Positions of every rule set on 4x4 (k 3, 4), 5x5 (k 4) and 6x6 (k
- * 5), near the end of the game and earlier, with both answers met often. */
+ * > h. Positions of every rule set on 4x4 (k 3, 4), 5x5 (k 4), 6x6 (k 5),
+ * 7x7 (k 5) and 8x8 (k 6), near the end of the game and earlier, with
+ * both answers met often. */
 Test(within_cert, short_horizons_without_lines_against_brute_force)
 {
     static const struct {
         int n, k, pieces;
-    } GAMES[] = {{4, 3, 5}, {4, 4, 8}, {5, 4, 14}, {6, 5, 26}};
+    } GAMES[] = {{4, 3, 5}, {4, 4, 8}, {5, 4, 14}, {6, 5, 26}, {7, 5, 40}, {8, 6, 55}};
     uint64_t rng = 0x52;
     int complete = 0, yes = 0, no = 0, sound = 0;
     for (int rules = 0; rules < 3; rules++)
