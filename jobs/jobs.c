@@ -312,6 +312,21 @@ static void proof_leaves(Coordinator *c, int i, BoardList *l)
     }
 }
 
+/* certs_at_end, bounded: write_proof's certificates made dry (within.h
+ * within_prepare): the tree's inner nodes as certify_below and
+ * top_certify_inner make them, a root decided as a whole as
+ * within_see_root does (composed from its record where the store has
+ * it). 0, or -1. */
+static int dry_within(void *arg)
+{
+    Coordinator *c = arg;
+    const TNode *root = &c->t[0];
+    if (root->state == T_INNER && root->by == BY_TREE)
+        return certify_below(c, 0) != 0 || top_certify_inner(c, 0, NULL, NULL) != 0 ? -1 : 0;
+    char name[JOBRUN_NAME_MAX];
+    return within_ensure(&c->tc, root->b, top_value(root), root->wdepth, c->spec->within, name, c->err, c->errlen);
+}
+
 /* certs_at_end, value, with several workers: the positions the proof's
  * files will be re-proved for (topcert_prepare's dry run finds them) are
  * re-proved tc.threads at a time before the tree's files are composed
@@ -321,7 +336,12 @@ static void proof_leaves(Coordinator *c, int i, BoardList *l)
 static int prepare_certs(Coordinator *c)
 {
     const TNode *root = &c->t[0];
-    if (c->bounded || c->tc.threads < 2) return 0;
+    if (c->tc.threads < 2) return 0;
+    if (c->bounded) {
+        if (within_prepare(&c->tc, dry_within, c, top_value(root), c->err, c->errlen) != 0)
+            return c->failed = true, -1;
+        return 0;
+    }
     BoardList l = {NULL, 0, 0, false};
     if (root->state == T_INNER && root->by == BY_TREE) proof_leaves(c, 0, &l);
     else {

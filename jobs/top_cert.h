@@ -40,12 +40,15 @@
  * rarely, a job's root whose file is missing. */
 #define TOPCERT_MINI_MB 16
 
-/* A dry run of topcert_ensure (top_regen.c topcert_prepare): the
- * positions it would reach (seen, canonical) and, of them, those it would
- * re-prove (leaf); nothing is written while TopCert.plan is set. */
+/* A dry run of topcert_ensure (top_regen.c topcert_prepare) or of
+ * within_ensure (within_cert.c within_prepare): the positions it would
+ * reach (seen, canonical) and, of them, those it would re-prove (leaf;
+ * bounded, each with its question's plies: plies[i], else NULL); nothing
+ * is written while TopCert.plan is set. */
 typedef struct {
     Board *seen, *leaf;
-    int nseen, capseen, nleaf, capleaf;
+    int *plies;
+    int nseen, capseen, nleaf, capleaf, capplies;
     bool oom;
 } TopCertPlan;
 
@@ -158,6 +161,12 @@ int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, ch
 int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint64_t limit, bool *undecided,
                        char *err, int errlen);
 
+/* topcert_reprove_many for the bounded mode (within.h): todo[i] re-proved
+ * by a bounded job asking W(todo[i], plies[i]), each decided for w, into
+ * its own -wP or -hP file (jobrun_within). 0, or -1 as above. */
+int topcert_reprove_within(TopCert *tc, const Board *todo, const int *plies, int count, Winner w, char *err,
+                           int errlen);
+
 /* Before topcert_ensure of roots[0..count-1] (each decided for w): a dry
  * run lists the positions those calls would re-prove (not compose), and
  * they are re-proved tc->threads at a time (topcert_reprove_many); the
@@ -169,8 +178,23 @@ int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint
 int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *err, int errlen);
 
 /* Is b in the dry run's list of positions reached (tc->plan)? Marks it
- * when `mark` (as a leaf too when `leaf`). Internal to top_regen.c. */
+ * when `mark` (as a leaf too when `leaf`). Internal to jobs/. */
 bool topcert_planned(TopCert *tc, Board b, bool mark, bool leaf);
+
+/* A bounded dry run's leaf: b, to be re-proved with `plies` as its
+ * question (TopCertPlan.plies). False when b was listed before (or memory
+ * ran out: plan->oom). */
+bool topcert_plan_leaf(TopCert *tc, Board b, int plies);
+
+/* The distinct children of b (up to symmetry) and the moves to them; the
+ * count. */
+int topcert_children(const TopCert *tc, Board b, Board *kids, Move *moves);
+
+/* The child of b that move m leads to, up to symmetry (an index into
+ * kids), or -1 (MOVE_NONE, or a move from the store that is not legal at
+ * b: it places no child of b, so it matches none; the store is not
+ * trusted for it). */
+int topcert_child_by_move(const TopCert *tc, Board b, Move m, const Board *kids, int nk);
 
 /* Writes the certificate of b decided for w by its children: kids[i]
  * (each ensured by the caller) reached by moves[i]; when the winner is to

@@ -51,8 +51,7 @@ static bool covered(TopCert *tc, Board c, Winner w)
     return store_get(tc->store, &k, &v) == 1 && v.winner == w;
 }
 
-/* The distinct children of b (up to symmetry), and the moves to them. */
-static int children(const TopCert *tc, Board b, Board *kids, Move *moves)
+int topcert_children(const TopCert *tc, Board b, Board *kids, Move *moves)
 {
     MoveList ml;
     moves_generate(b, tc->r->cells, &ml);
@@ -72,11 +71,7 @@ static int children(const TopCert *tc, Board b, Board *kids, Move *moves)
     return nk;
 }
 
-/* The child of b that move m leads to, up to symmetry (an index into
- * kids), or -1 (MOVE_NONE, or a move from the store that is not legal at
- * b: it places no child of b, so it matches none; the store is not
- * trusted for it). */
-static int child_by_move(const TopCert *tc, Board b, Move m, const Board *kids, int nk)
+int topcert_child_by_move(const TopCert *tc, Board b, Move m, const Board *kids, int nk)
 {
     if (m == MOVE_NONE) return -1;
     Board cb = b;
@@ -103,11 +98,11 @@ static int compose(TopCert *tc, Board b, Winner w, char *err, int errlen)
     if (got == 0 || v.winner != w) return 1;
     Board kids[MOVES_MAX];
     Move moves[MOVES_MAX];
-    int nk = children(tc, b, kids, moves);
+    int nk = topcert_children(tc, b, kids, moves);
     bool mover = board_order_to_move(b) == (w == WINNER_ORDER);
     if (mover) {
         /* the stored move first, else any child the store holds as w's */
-        int pick = child_by_move(tc, b, v.move, kids, nk);
+        int pick = topcert_child_by_move(tc, b, v.move, kids, nk);
         for (int i = 0; i < nk && pick < 0; i++)
             if (covered(tc, kids[i], w)) pick = i;
         if (pick < 0 || !covered(tc, kids[pick], w)) return 1;
@@ -135,7 +130,7 @@ static int stored_pick(TopCert *tc, Board b, Winner w, const Board *kids, int nk
     StoreKey key = {tc->r->rules, tc->r->n, tc->r->k, b};
     StoreValue v;
     if (!tc->store || store_get(tc->store, &key, &v) != 1 || v.winner != w) return -1;
-    return child_by_move(tc, b, v.move, kids, nk);
+    return topcert_child_by_move(tc, b, v.move, kids, nk);
 }
 
 /* The last ply of a split with several threads: the children that need
@@ -174,7 +169,7 @@ static int split_node(TopCert *tc, Board b, Winner w, char *err, int errlen)
     if (tc->split_plies <= 0) return 1;
     Board kids[MOVES_MAX];
     Move moves[MOVES_MAX];
-    int nk = children(tc, b, kids, moves);
+    int nk = topcert_children(tc, b, kids, moves);
     if (board_order_to_move(b) == (w == WINNER_ORDER)) {
         int pick = stored_pick(tc, b, w, kids, nk);
         if (pick < 0) return 1;
@@ -314,5 +309,21 @@ int topcert_prepare(TopCert *tc, const Board *roots, int count, Winner w, char *
     if (rc == 0) rc = prepare_leaves(tc, &plan, w, err, errlen);
     free(plan.seen);
     free(plan.leaf);
+    free(plan.plies);
     return rc;
+}
+
+bool topcert_plan_leaf(TopCert *tc, Board b, int plies)
+{
+    TopCertPlan *p = tc->plan;
+    int n = p->nleaf;
+    if (topcert_planned(tc, b, true, true) || p->nleaf == n) return false; /* seen before, or out of memory */
+    if (p->capplies < p->capleaf) {
+        int *np = realloc(p->plies, (size_t)p->capleaf * sizeof *np);
+        if (!np) return p->oom = true, false;
+        p->plies = np;
+        p->capplies = p->capleaf;
+    }
+    p->plies[n] = plies;
+    return true;
 }

@@ -1,6 +1,7 @@
-/* top_regen_par.c - topcert_reprove_many (top_cert.h): several positions
- * re-proved for their certificates at once, each by a df-pn of its own on
- * a table of its own, tc->threads at a time.
+/* top_regen_par.c - topcert_reprove_many and topcert_reprove_within
+ * (top_cert.h): several positions re-proved for their certificates at
+ * once, each by a df-pn (bounded: the depth-bounded df-pn of a bounded
+ * job) of its own on a table of its own, tc->threads at a time.
  *
  * Where it is used: topcert_prepare (top_regen.c) hands over the
  * positions a dry run of the composition would re-prove (with a split,
@@ -34,6 +35,7 @@ typedef struct {
     const Board *todo;
     int count;
     Winner w;
+    const int *within;  /* bounded: todo[i]'s question (jobrun_within), else NULL */
     uint64_t limit;     /* nodes per re-proof (0: none) */
     bool *undecided;    /* with a limit: [i] set when todo[i] did not finish */
     atomic_int next;    /* the next position to take */
@@ -79,7 +81,12 @@ static void *slot_main(void *arg)
         JobOrder o = {.b = m->todo[i], .node_limit = m->limit, .certify = 1, .share = m->tc->share,
                       .share_min = m->tc->share_min};
         JobOutcome out;
-        jobrun_run(s->jr, &o, 0, m->tc->interrupt, &out);
+        if (m->within) {
+            o = (JobOrder){.b = m->todo[i], .certify = 1, .bounded = 1, .within = (uint8_t)m->within[i]};
+            jobrun_within(s->jr, &o, 0, m->tc->interrupt, &out);
+        } else {
+            jobrun_run(s->jr, &o, 0, m->tc->interrupt, &out);
+        }
         bool whole = out.value != WINNER_NONE && out.cert == JOBRUN_CERT_WRITTEN;
         if (!whole && stop_asked(m->tc)) {
             note_failure(m, i, true, NULL);
@@ -101,15 +108,17 @@ static void *slot_main(void *arg)
     return NULL;
 }
 
-int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint64_t limit, bool *undecided,
-                       char *err, int errlen)
+/* The batch of todo[0..count-1] (bounded when within is set), tc->threads
+ * at a time. 0, or -1 with a message. */
+static int run_batch(TopCert *tc, const Board *todo, const int *within, int count, Winner w, uint64_t limit,
+                     bool *undecided, char *err, int errlen)
 {
     int threads = tc->threads < 1 ? 1 : tc->threads > TOPCERT_THREADS_MAX ? TOPCERT_THREADS_MAX : tc->threads;
     if (threads > count) threads = count;
     if (count <= 0) return 0;
     if (topcert_runners(tc, threads, err, errlen) != 0) return -1;
-    ReproveBatch m = {.tc = tc, .todo = todo, .count = count, .w = w, .limit = limit, .undecided = undecided,
-                      .fail_at = -1};
+    ReproveBatch m = {.tc = tc, .todo = todo, .count = count, .w = w, .within = within, .limit = limit,
+                      .undecided = undecided, .fail_at = -1};
     for (int i = 0; limit && i < count; i++) undecided[i] = false;
     atomic_init(&m.next, 0);
     atomic_init(&m.failed, false);
@@ -134,7 +143,19 @@ int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint
     return -1;
 }
 
+int topcert_probe_many(TopCert *tc, const Board *todo, int count, Winner w, uint64_t limit, bool *undecided,
+                       char *err, int errlen)
+{
+    return run_batch(tc, todo, NULL, count, w, limit, undecided, err, errlen);
+}
+
 int topcert_reprove_many(TopCert *tc, const Board *todo, int count, Winner w, char *err, int errlen)
 {
-    return topcert_probe_many(tc, todo, count, w, 0, NULL, err, errlen);
+    return run_batch(tc, todo, NULL, count, w, 0, NULL, err, errlen);
+}
+
+int topcert_reprove_within(TopCert *tc, const Board *todo, const int *plies, int count, Winner w, char *err,
+                           int errlen)
+{
+    return run_batch(tc, todo, plies, count, w, 0, NULL, err, errlen);
 }

@@ -298,7 +298,7 @@ int top_certify_inner(Coordinator *c, int i, const char *path, const char *prefi
         if (within_node(&c->tc, n->b, w, n->wdepth, top_question(c, n->b), kids, moves, depths, nk, path, prefix,
                         c->err, c->errlen) != 0)
             return c->failed = true, -1;
-        c->out->cert_files++;
+        if (!c->tc.plan) c->out->cert_files++; /* a dry run (within_prepare) writes none */
         return 0;
     }
     for (int k = 0; k < nk; k++)

@@ -76,9 +76,12 @@
  * With spec->certs_later (Coordinator.certs_at_end) nothing is written
  * during the run and a stored answer counts without its file; at the end
  * the inner nodes the root's proof follows are composed as above, deepest
- * first (jobs.c certify_below), and a missing child's file is made by a
- * bounded job of its own (within_ensure). The verifier checks the whole
- * as ever, so nothing here is trusted.
+ * first (jobs.c certify_below), and a missing child's file is composed
+ * from the store's bound records where they cover it, down to the jobs'
+ * roots, or else made by a bounded job of its own (within_ensure,
+ * within_regen.c); a run resumed from a store that decides its root thus
+ * rebuilds the proof its first run found, re-proving job by job. The
+ * verifier checks the whole as ever, so nothing here is trusted.
  * A child needs no line where the verifier closes it by itself
  * (within_trivial: a line stands, a full board, Order to move completes a
  * line at once; for a no also no line possible within the plies left).
@@ -138,11 +141,21 @@ int within_put(Store *st, const Rules *r, Board b, Winner w, int wdepth, Move mo
 bool within_trivial(const TopCert *tc, Board b, Winner w, int d);
 
 /* The file name of a certificate for b's claim (w, plies: TNode.wdepth's
- * meaning) with d plies left, made if missing (a bounded job on the mini
- * runner); "" when none is needed (within_trivial). 0, or -1 with a
- * message. */
+ * meaning) with d plies left, made if missing: composed from the store's
+ * records (tc->store set) or re-proved by a bounded job on the re-proving
+ * runner (within_regen.c, which argues the composition); "" when none is
+ * needed (within_trivial). 0, or -1 with a message. */
 int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JOBRUN_NAME_MAX], char *err,
                   int errlen);
+
+/* Before the certificates of a run whose root is decided for w: walk(arg)
+ * makes the run's certificates dry (TopCert.plan set: within_node and
+ * within_ensure write nothing, and list the positions they would
+ * re-prove), and those are re-proved tc->threads at a time
+ * (topcert_reprove_within); the real walk then finds their files
+ * (within_regen.c). Nothing to do with one thread or without a store. 0,
+ * or -1 with a message (walk's own in err when it fails). */
+int within_prepare(TopCert *tc, int (*walk)(void *arg), void *arg, Winner w, char *err, int errlen);
 
 /* Does the certificate `name` in the folder claim (w, plies) for b: its
  * header's winner, root (up to symmetry) and horizon (a no: plies, or none

@@ -3,20 +3,16 @@
  * Chaos's to a horizon ("-hP"), a top-tree node's composed from its
  * children's files by see lines. Every file is written to a temporary file
  * of a unique name and renamed (jobrun_open_tmp), so a killed run leaves
- * no partial certificate under a real name. */
+ * no partial certificate under a real name. A missing file is made by
+ * within_regen.c (within_ensure). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../engine/moves.h"
 #include "../engine/notation.h"
 #include "../solver/proof.h"
 #include "within.h"
-
-/* The mini runner's table (top_cert.h: for positions decided without a
- * job, a few nodes each). */
-enum { WITHIN_MINI_MB = 16 };
 
 bool within_trivial(const TopCert *tc, Board b, Winner w, int d)
 {
@@ -42,60 +38,6 @@ int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *n
              pos, path,
              !same ? "is of another position" : cw != w ? "says the other side" : "states another horizon");
     return 0;
-}
-
-/* A bounded job of question `plies` on b on the mini runner, whose
- * certificate then names name; w is what it must answer. 0, or -1. */
-static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN_NAME_MAX], char *err, int errlen)
-{
-    if (!tc->mini_ready) {
-        size_t bytes = tc->mini_bytes ? tc->mini_bytes : (size_t)WITHIN_MINI_MB << 20;
-        if (jobrun_init(&tc->mini, tc->r, &tc->cfg, bytes, 1, tc->dir) != 0) {
-            snprintf(err, (size_t)errlen, "cannot allocate the certificate writer's table");
-            return -1;
-        }
-        tc->mini_ready = true;
-    }
-    JobOrder o = {.b = b, .certify = 1, .bounded = 1, .within = (uint8_t)plies};
-    JobOutcome out;
-    if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
-    jobrun_within(&tc->mini, &o, 0, tc->interrupt, &out);
-    if (topcert_stopped(tc, b, &out, err, errlen)) return -1;
-    char pos[NOTATION_POS_LEN];
-    notation_format_position(b, tc->r->n, pos);
-    if (out.value != (uint8_t)w) {
-        snprintf(err, (size_t)errlen, "certificate of %s within %d: the bounded search found %s, the top tree %s", pos,
-                 plies, out.value == WINNER_ORDER ? "yes" : out.value == WINNER_CHAOS ? "no" : "nothing",
-                 w == WINNER_ORDER ? "yes" : "no");
-        return -1;
-    }
-    if (out.cert != JOBRUN_CERT_WRITTEN) {
-        snprintf(err, (size_t)errlen, "certificate of %s within %d could not be written in %s", pos, plies, tc->dir);
-        return -1;
-    }
-    jobrun_within_name(tc->r, b, w == WINNER_ORDER, w == WINNER_ORDER ? out.depth : plies, name);
-    tc->written++;
-    tc->solved++;
-    topcert_tick(tc, 0);
-    return 0;
-}
-
-int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JOBRUN_NAME_MAX], char *err,
-                  int errlen)
-{
-    name[0] = '\0';
-    if (within_trivial(tc, b, w, d)) return 0;
-    char path[4200];
-    if (plies < 0) { /* a Chaos win's certificate (a value record), else one to the horizon d */
-        jobrun_cert_name(tc->r, b, name);
-        snprintf(path, sizeof path, "%s/%s", tc->dir, name);
-        if (access(path, R_OK) == 0) return 0;
-        plies = d;
-    }
-    jobrun_within_name(tc->r, b, w == WINNER_ORDER, plies, name);
-    snprintf(path, sizeof path, "%s/%s", tc->dir, name);
-    if (access(path, R_OK) == 0) return 0;
-    return prove_now(tc, b, w, plies, name, err, errlen);
 }
 
 /* The header of a bounded certificate of b: Order's (yes), or Chaos's to
@@ -139,6 +81,11 @@ int within_node(TopCert *tc, Board b, Winner w, int wdepth, int d, const Board k
     if (!names) return snprintf(err, (size_t)errlen, "out of memory"), -1;
     for (int k = 0; k < nk; k++)
         if (within_ensure(tc, kids[k], w, kid_wdepth[k], d - 1, names[k], err, errlen) != 0) return free(names), -1;
+    if (tc->plan) { /* a dry run (within_prepare): b's file will be this node's */
+        free(names);
+        topcert_planned(tc, b, true, false);
+        return 0;
+    }
     char own[4200], tmp[4300], name[JOBRUN_NAME_MAX];
     if (!path) {
         jobrun_within_name(tc->r, b, w == WINNER_ORDER, wdepth, name);

@@ -349,6 +349,126 @@ Test(jobs_within, stopped_and_resumed)
     tl_rm_dir(dir);
 }
 
+/* A run resumed from a store that already decides its root, in a new
+ * certificate folder, composes the proof from the store's bound records
+ * (jobs/within_regen.c) instead of re-proving the root in one bounded
+ * job: files composed, the root not re-proved (fewer re-proofs than the
+ * first run's decided jobs), and the certificate verifies for the brute
+ * force's answer. With one worker and with two (the dry run first). */
+Test(jobs_within, composed_from_the_store)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 40612;
+    int composed_runs = 0;
+    for (int i = 0; i < 2 * STORE_POSITIONS; i++) {
+        RefPos p;
+        int e = 12;
+        pick_busy(&p, e, &rng);
+        int dtw = brute_dtw(m, &p), d = dtw >= 1 ? dtw - (i % 2) : e / 2;
+        char dir[64], certs[128], proof[160], sdir[128], err[512];
+        within_folder(dir, certs, proof, sdir, "jobs-within-compose");
+        StoreGame g = {RULES_ORIGINAL, 6, 5};
+        JobsResult first = {0};
+        for (int run = 0; run < 2; run++) {
+            Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
+            cr_assert(st, "%s", err);
+            JobsSpec s = {.workers = 1 + (i + run) % 2, .job_nodes = 1, .store = st, .cert_dir = certs,
+                          .proof = proof, .no_help = true, .certs_later = true};
+            JobsResult res = run_within(&p, d, s, false);
+            store_close(st);
+            check_answer(&p, d, dtw, &res);
+            check_proof(proof, &p, d, dtw, 2);
+            if (run == 0) {
+                first = res;
+                tl_rm_dir(certs); /* a fresh machine: the store alone */
+                cr_assert_eq(mkdir(certs, 0777), 0);
+                remove(proof);
+                continue;
+            }
+            cr_assert(res.root_from_store && res.jobs_run == 0, "the second run searched again");
+            if (first.jobs_decided < 2) continue; /* one job decided the root: nothing to compose */
+            cr_assert_geq(res.cert_composed, 1, "within %d, dtw %d: nothing composed (%llu jobs decided)", d, dtw,
+                          (unsigned long long)first.jobs_decided);
+            cr_assert_leq(res.cert_resolved, first.jobs_decided + first.cert_resolved,
+                          "%llu re-proofs after %llu decided jobs", (unsigned long long)res.cert_resolved,
+                          (unsigned long long)first.jobs_decided);
+            composed_runs++;
+        }
+        tl_rm_dir(certs);
+        tl_rm_dir(sdir);
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_assert_geq(composed_runs, STORE_POSITIONS, "only %d resumed runs composed", composed_runs);
+}
+
+/* Bound records that lie (a no put for a position Order wins within d,
+ * and for every child of it) never yield a certificate of the lie: the
+ * composition reaches positions no record covers, whose re-proof finds
+ * the truth and fails the run, or writes a proof the verifier refuses. */
+Test(jobs_within, lying_records_are_not_certified)
+{
+    BruteMemo *m = brute_new();
+    uint64_t rng = 90210;
+    int refused = 0;
+    for (int i = 0; i < 4; i++) {
+        RefPos p;
+        int dtw = -1;
+        while (dtw < 2) {
+            pick_busy(&p, 11, &rng);
+            dtw = brute_dtw(m, &p);
+        }
+        char dir[64], certs[128], proof[160], sdir[128], err[512] = "";
+        within_folder(dir, certs, proof, sdir, "jobs-within-lie");
+        StoreGame g = {RULES_ORIGINAL, 6, 5};
+        Store *st = store_open_game(sdir, false, 0, &g, err, sizeof err);
+        cr_assert(st, "%s", err);
+        Rules r;
+        tl_init_rules(&r, &p);
+        Board b = tl_board(&p), kids[MOVES_MAX + 1];
+        MoveList ml;
+        moves_generate(b, r.cells, &ml);
+        int nk = 0;
+        kids[nk++] = b;
+        for (int k = 0; k < ml.count; k++) {
+            kids[nk] = b;
+            board_place(&kids[nk], ml.m[k]);
+            nk++;
+        }
+        for (int k = 0; k < nk; k++) {
+            StoreBound lie = {.yes = STORE_BOUND_NONE, .no = (uint8_t)(k == 0 ? dtw : dtw - 1), .move = MOVE_NONE,
+                              .source = STORE_SOURCE_DFPN};
+            StoreKey key = {RULES_ORIGINAL, 6, 5, kids[k]};
+            if (rules_status(&r, kids[k]) != WINNER_NONE) continue;
+            cr_assert_eq(store_put_bound(st, &key, &lie, err, sizeof err), 0, "%s", err);
+        }
+        JobsSpec s = {.workers = 1 + i % 2, .job_nodes = 1, .store = st, .cert_dir = certs, .proof = proof,
+                      .no_help = true, .certs_later = true};
+        JobsResult res;
+        int rc = try_within(&p, dtw, s, false, &res, err, sizeof err);
+        store_close(st);
+        if (rc != 0) {
+            cr_expect(strstr(err, "found yes") != NULL || strstr(err, "found order") != NULL, "failed otherwise: %s",
+                      err);
+            refused++;
+        } else {
+            char s6[65];
+            ref_format(&p, s6);
+            VerifyExpect x = {p.n, p.k, p.rules, 0, s6};
+            VerifyResult v;
+            int vr = verify_file_threads(proof, &x, 1, &v);
+            cr_assert(vr != VERIFY_VALID || v.winner == VERIFY_WINNER_ORDER, "a lie certified: no within %d, dtw %d",
+                      dtw, dtw);
+            refused += vr != VERIFY_VALID;
+        }
+        tl_rm_dir(certs);
+        tl_rm_dir(sdir);
+        tl_rm_dir(dir);
+    }
+    brute_free(m);
+    cr_assert_geq(refused, 1);
+}
+
 #define SLOW_DTW "XO...X..OO.O.....XOO...X.O.X.X....XX" /* Chaos to move, distance 14 (README) */
 
 /* From the outside: yes at 14, no at 12 and 13, each certificate

@@ -1,6 +1,8 @@
-/* test_verify_short.c - Order's wins within three plies, which the
- * verifier finds itself where a certificate has no line (verify.h; the
- * writer leaves those lines out, solver/proof.c order_wins_in_three).
+/* test_verify_short.c - the plies the verifier searches itself where a
+ * certificate has no line (verify/verify_short.h): Order's wins within
+ * three plies (the writer leaves those lines out, solver/proof.c
+ * order_wins_in_three) and the last plies before a horizon (solver/proof.c
+ * chaos_holds_short).
  *
  * Honest by the brute force (brute.h): certificates with no position line
  * at all, for random positions of every rule set on boards of 4x4 to 8x8, must
@@ -128,4 +130,69 @@ Test(verify_short, a_listed_move_is_followed)
         brute_free(memo);
     }
     cr_assert_geq(tried, 20, "only %d positions", tried);
+}
+
+/* The verifier on a certificate of p to the horizon h with no line at
+ * all (version 1). */
+static int bare_chaos(const RefPos *p, int h, VerifyResult *v)
+{
+    char root[65], text[256];
+    ref_format(p, root);
+    snprintf(text, sizeof text, "ocproof 1\nboard %d %d\nrules %s\nwinner chaos\nroot %s\nhorizon %d\n", p->n,
+             p->k, CG_RULES[p->rules], root, h);
+    VerifyExpect e = {p->n, p->k, p->rules, 0, root};
+    return verify_text_ex(text, &e, v);
+}
+
+/* Chaos's moves in the last four plies before the horizon, which the
+ * check finds itself (verify.h): a certificate with no line is valid
+ * exactly when the brute force's dtw is over its horizon h, for Chaos to
+ * move with h <= 4 and Order to move with h <= 5 (every Order move leads
+ * to Chaos with h - 1); and for any other h and side, valid only when dtw
+ * > h. Positions of every rule set on 4x4 (k 3, 4), 5x5 (k 4), 6x6 (k 5),
+ * 7x7 (k 5) and 8x8 (k 6), near the end of the game and earlier, with
+ * both answers met often. */
+Test(verify_short, horizons_without_lines_against_brute_force)
+{
+    static const struct {
+        int n, k, pieces;
+    } GAMES[] = {{4, 3, 5}, {4, 4, 8}, {5, 4, 14}, {6, 5, 26}, {7, 5, 40}, {8, 6, 55}};
+    uint64_t rng = 0x52;
+    int complete = 0, yes = 0, no = 0, sound = 0;
+    for (int rules = 0; rules < 3; rules++)
+        for (size_t g = 0; g < sizeof GAMES / sizeof GAMES[0]; g++) {
+            BruteMemo *memo = brute_new();
+            cr_assert(memo);
+            for (int i = 0; i < 60 / SCALE; i++) {
+                RefPos p;
+                int pieces = GAMES[g].pieces + tl_below(&rng, 5);
+                if (tl_random_ongoing(&p, GAMES[g].n, GAMES[g].k, rules, pieces, &rng) != 0) continue;
+                int dtw = brute_dtw(memo, &p);
+                bool chaos = cg_pieces(&p) % 2 == 1;
+                for (int h = 0; h <= 6; h++) {
+                    char s[65];
+                    ref_format(&p, s);
+                    VerifyResult v;
+                    int rc = bare_chaos(&p, h, &v);
+                    bool beyond = dtw < 0 || dtw > h;
+                    if (rc == VERIFY_VALID) cr_assert(beyond, "%s (rules %d): no lines valid at %d, dtw %d", s, rules, h, dtw);
+                    if (h <= (chaos ? 4 : 5)) {
+                        cr_assert_eq(rc == VERIFY_VALID, beyond, "%s (rules %d), %s to move, horizon %d, dtw %d: %s", s,
+                                     rules, chaos ? "Chaos" : "Order", h, dtw, rc == VERIFY_VALID ? "valid" : v.error);
+                        if (!beyond)
+                            cr_assert(strstr(v.error, "no certificate line") || strstr(v.error, "within the horizon"),
+                                      "%s", v.error);
+                        complete++;
+                        yes += beyond;
+                        no += !beyond;
+                    } else {
+                        sound++;
+                    }
+                }
+            }
+            brute_free(memo);
+        }
+    cr_log_info("short horizons: %d complete cases (%d valid, %d refused), %d others", complete, yes, no, sound);
+    cr_assert_geq(yes, 150 / SCALE, "only %d short horizons held", yes);
+    cr_assert_geq(no, 60 / SCALE, "only %d short horizons refused", no);
 }

@@ -6,7 +6,8 @@
  * verify_subs.c's, a check's place among the nested ones verify_nest.h's.
  * The game itself is judged only by verify_rules.*, the centre lemma by
  * verify_centre.*, the pairing lemma by verify_pairing.*, the sub-board
- * lemma's conditions by verify_subboard.*. */
+ * lemma's conditions by verify_subboard.*, the last plies it searches
+ * itself by verify_short.*. */
 #include "verify.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include "verify_pairing.h"
 #include "verify_subboard.h"
 #include "verify_rules.h"
+#include "verify_short.h"
 
 _Static_assert((int)VERIFY_POS_LEN == (int)NOTATION_POS_LEN, "position text buffers");
 
@@ -345,109 +347,6 @@ static int closed(Verifier *v, int last, int empty)
 
 static int prove(Verifier *v, int last, int empty, VrKey key, int sym);
 
-/* The horizon's last plies, searched by the check itself (verify.h): in
- * a horizon certificate, Chaos to move at v->cells (ongoing; x and o its
- * masks, `empty` empty cells) with h <= SHORT_HORIZON plies left and no
- * line for it. chaos_holds: some Chaos move completes no line and leaves
- * Order unable to complete one within h - 1 plies (order_fails); a move
- * that fills the board without a line ends the game (Chaos has won).
- * order_fails: Order to move with h plies left completes a line with none
- * of its moves, nor within the plies after them (chaos_holds); at h = 1,
- * none completes one at once (vr_wins_at_once). Every move is tried
- * (cells in order, X before O), each judged by vr_status_after and
- * vr_wins_at_once, which the test suite checks against trying every move;
- * so chaos_holds(h) is exactly S(P, h) of verify.h's argument, by its own
- * induction, and the certificate need not name Chaos's moves there. */
-enum { SHORT_HORIZON = 4 };
-static bool order_fails(Verifier *v, uint64_t x, uint64_t o, int empty, int h);
-
-/* Places s on the empty cell i of v->cells (x and o: its masks before,
- * `empty` empty cells before): the masks after into *cx and *co, and the
- * status after (vr_status_after). The caller empties the cell again. */
-static inline int place_and_judge(Verifier *v, int i, uint8_t s, uint64_t x, uint64_t o, int empty, uint64_t *cx,
-                                  uint64_t *co)
-{
-    *cx = s == VR_X ? x | 1ULL << i : x;
-    *co = s == VR_O ? o | 1ULL << i : o;
-    v->cells[i] = s;
-    return vr_status_after(&v->g, &v->lines, v->cells, *cx, *co, i, empty == 1);
-}
-
-static bool chaos_holds(Verifier *v, uint64_t x, uint64_t o, int empty, int h)
-{
-    const int nn = v->g.n * v->g.n;
-    for (int i = 0; i < nn; i++) {
-        if (v->cells[i] != VR_EMPTY) continue;
-        for (uint8_t s = VR_X; s <= VR_O; s++) {
-            uint64_t cx, co;
-            int st = place_and_judge(v, i, s, x, o, empty, &cx, &co);
-            bool holds = st != VR_ORDER_WINS && (h < 2 || st != VR_ONGOING || order_fails(v, cx, co, empty - 1, h - 1));
-            v->cells[i] = VR_EMPTY;
-            if (holds) return true;
-        }
-    }
-    return false;
-}
-
-static bool order_fails(Verifier *v, uint64_t x, uint64_t o, int empty, int h)
-{
-    if (vr_wins_at_once(&v->g, &v->lines, v->cells, x, o, empty)) return false;
-    if (h < 2) return true;
-    const int nn = v->g.n * v->g.n;
-    for (int i = 0; i < nn; i++) {
-        if (v->cells[i] != VR_EMPTY) continue;
-        for (uint8_t s = VR_X; s <= VR_O; s++) {
-            uint64_t cx, co;
-            int st = place_and_judge(v, i, s, x, o, empty, &cx, &co);
-            bool fails = st != VR_ORDER_WINS && (st != VR_ONGOING || chaos_holds(v, cx, co, empty - 1, h - 1));
-            v->cells[i] = VR_EMPTY;
-            if (!fails) return false;
-        }
-    }
-    return true;
-}
-
-/* In an Order certificate, Order to move at v->cells (ongoing, `empty`
- * empty cells, no immediate win) and no line for it: does Order win
- * within three plies? Some move o (cells in order, X before O) that
- * completes no line and after which every Chaos reply completes a line or
- * leaves one that Order completes at once: each judged by vr_status_after
- * and vr_wins_at_once, which the test suite checks against trying every
- * move. Then the game ends within three plies whatever Chaos plays
- * (*rest: the fewest empty cells it can end with), and the certificate
- * need not name o. */
-static bool order_move_found(Verifier *v, int empty, int *rest)
-{
-    const int nn = v->g.n * v->g.n;
-    uint64_t x = v->im.img[0].x, o = v->im.img[0].o; /* geometry 0: the cells' own masks */
-    for (int i = 0; i < nn; i++) {
-        if (v->cells[i] != VR_EMPTY) continue;
-        for (uint8_t s = VR_X; s <= VR_O; s++) {
-            uint64_t ox, oo;
-            bool all = place_and_judge(v, i, s, x, o, empty, &ox, &oo) == VR_ONGOING;
-            int end = empty - 2; /* every reply completing a line: the game ends with it */
-            for (int j = 0; j < nn && all; j++) {
-                if (v->cells[j] != VR_EMPTY) continue;
-                for (uint8_t t = VR_X; t <= VR_O && all; t++) {
-                    uint64_t cx, co;
-                    int st = place_and_judge(v, j, t, ox, oo, empty - 1, &cx, &co);
-                    if (st != VR_ORDER_WINS) {
-                        all = st == VR_ONGOING && vr_wins_at_once(&v->g, &v->lines, v->cells, cx, co, empty - 2);
-                        end = empty - 3;
-                    }
-                    v->cells[j] = VR_EMPTY;
-                }
-            }
-            v->cells[i] = VR_EMPTY;
-            if (all) {
-                *rest = end;
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 /* The winner to move at v->cells (symmetry `sym` maps it to the canonical
  * form), whose entry is e (NULL if none): the certificate's move is
  * followed (0: proved). Order's may be left out where it completes a line
@@ -462,11 +361,11 @@ static int prove_winner_move(Verifier *v, Entry *e, int sym, int empty, bool ord
             return game_ends(v, empty - 1), -1;
         /* nor a win within three plies, which the check finds itself (verify.h) */
         int rest;
-        if (v->winner == VERIFY_WINNER_ORDER && order_move_found(v, empty, &rest)) return game_ends(v, rest), -1;
+        if (v->winner == VERIFY_WINNER_ORDER && vr_order_move_found(v, empty, &rest)) return game_ends(v, rest), -1;
         /* nor Chaos's short of a horizon, where the check finds one itself (verify.h) */
         int h = need_of(v, empty);
-        if (v->winner == VERIFY_WINNER_CHAOS && h >= 0 && h <= SHORT_HORIZON &&
-            chaos_holds(v, v->im.img[0].x, v->im.img[0].o, empty, h))
+        if (v->winner == VERIFY_WINNER_CHAOS && h >= 0 && h <= VR_SHORT_HORIZON &&
+            vr_chaos_holds(v, v->im.img[0].x, v->im.img[0].o, empty, h))
             return -1;
         return invalid(v, "no certificate line for position %s (%s to move)", here(v), order_to_move ? "Order" : "Chaos");
     }
