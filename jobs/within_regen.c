@@ -123,7 +123,7 @@ static int known(TopCert *tc, Board c, Winner w, int d, int *plies, char *err, i
 /* The certificate of b's claim (w, plies) composed from the records
  * (above): 0 written (or planned), 1 the records do not cover b
  * (re-prove it), -1 an error (message in err). */
-static int compose(TopCert *tc, Board b, Winner w, int plies, char *err, int errlen)
+static int compose_bound(TopCert *tc, Board b, Winner w, int plies, char *err, int errlen)
 {
     if (!tc->store || plies < 1) return 1;
     int own;
@@ -193,7 +193,7 @@ int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JO
     }
     if (have_file(tc, b, w, plies, name)) return 0;
     if (topcert_planned(tc, b, false, false)) return 0; /* a dry run's, listed before */
-    int composed = compose(tc, b, w, plies, err, errlen);
+    int composed = compose_bound(tc, b, w, plies, err, errlen);
     if (composed <= 0) return composed;
     if (tc->plan) return topcert_plan_leaf(tc, b, plies), 0; /* to be re-proved */
     return prove_now(tc, b, w, plies, name, err, errlen);
