@@ -1,45 +1,13 @@
-/* top_within.c - the top tree's bounded mode (within.h): what decides a
- * position without a job, and the store's bound records. Positions and
+/* top_within.c - the top tree's bounded mode (within.h): the store's
+ * bound records (what decides a position without a job is
+ * within_static.c's). Positions and
  * questions only: the tree itself (top_tree.c) calls these, never the
  * reverse. Soundness is argued in within.h; here each rule stands beside
  * its code. */
 #include <stdio.h>
 
 #include "../engine/notation.h"
-#include "../solver/knowledge.h"
-#include "../solver/proof.h"
 #include "within.h"
-
-/* A new leaf's numbers: df-pn's initial ones (1, and the number of moves
- * where the configuration asks for it), as top_tree.c's static_value. */
-static void leaf_numbers(const DfpnConfig *cfg, Board b, const KnNode *kn, uint32_t *pn, uint32_t *dn)
-{
-    uint32_t moves = kn->nmoves > 0 ? (uint32_t)kn->nmoves : 1;
-    if (board_order_to_move(b)) {
-        if (cfg->order_dn_moves) *dn = moves;
-    } else if (cfg->chaos_pn_moves) {
-        *pn = moves;
-    }
-}
-
-Winner within_static(const Rules *r, const DfpnConfig *cfg, Board b, int d, uint32_t *pn, uint32_t *dn, int *depth)
-{
-    *pn = *dn = 1;
-    *depth = 0;
-    Winner st = rules_status(r, b);
-    if (st != WINNER_NONE) return st; /* a line (dtw 0 <= d), or a full board without one */
-    if (within_question(r, b, d) < 0) return WINNER_CHAOS;
-    if (proof_fewest_to_line(r, b) > d) return WINNER_CHAOS; /* no line can stand in time */
-    KnNode kn;
-    kn_node(r, &cfg->kn, b, &kn);
-    if (kn.value == WINNER_ORDER) { /* its exact distance to win (dfpn_depth.h, Knowledge) */
-        *depth = kn.dtw;
-        return kn.dtw <= d ? WINNER_ORDER : WINNER_CHAOS;
-    }
-    if (kn.value == WINNER_CHAOS || kn_chaos_pairs(r, &cfg->kn, b)) return WINNER_CHAOS;
-    leaf_numbers(cfg, b, &kn, pn, dn);
-    return WINNER_NONE;
-}
 
 /* With certificates on (tc), does the claim (w, plies) on b have its
  * certificate in the folder, agreeing with it? 1 yes, 0 no (search

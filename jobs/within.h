@@ -79,7 +79,7 @@
  * first (jobs.c certify_below), and a missing child's file is composed
  * from the store's bound records where they cover it, down to the jobs'
  * roots, or else made by a bounded job of its own (within_ensure,
- * within_regen.c); a run resumed from a store that decides its root thus
+ * within_cert.c); a run resumed from a store that decides its root thus
  * rebuilds the proof its first run found, re-proving job by job. The
  * verifier checks the whole as ever, so nothing here is trusted.
  * A child needs no line where the verifier closes it by itself
@@ -143,7 +143,7 @@ bool within_trivial(const TopCert *tc, Board b, Winner w, int d);
 /* The file name of a certificate for b's claim (w, plies: TNode.wdepth's
  * meaning) with d plies left, made if missing: composed from the store's
  * records (tc->store set) or re-proved by a bounded job on the re-proving
- * runner (within_regen.c, which argues the composition); "" when none is
+ * runner (within_cert.c, which argues the composition); "" when none is
  * needed (within_trivial). 0, or -1 with a message. */
 int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JOBRUN_NAME_MAX], char *err,
                   int errlen);
@@ -153,7 +153,7 @@ int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JO
  * within_ensure write nothing, and list the positions they would
  * re-prove), and those are re-proved tc->threads at a time
  * (topcert_reprove_within); the real walk then finds their files
- * (within_regen.c). Nothing to do with one thread or without a store. 0,
+ * (within_cert.c). Nothing to do with one thread or without a store. 0,
  * or -1 with a message (walk's own in err when it fails). */
 int within_prepare(TopCert *tc, int (*walk)(void *arg), void *arg, Winner w, char *err, int errlen);
 

@@ -351,7 +351,7 @@ Test(jobs_within, stopped_and_resumed)
 
 /* A run resumed from a store that already decides its root, in a new
  * certificate folder, composes the proof from the store's bound records
- * (jobs/within_regen.c) instead of re-proving the root in one bounded
+ * (jobs/within_cert.c) instead of re-proving the root in one bounded
  * job: files composed, the root not re-proved (fewer re-proofs than the
  * first run's decided jobs), and the certificate verifies for the brute
  * force's answer. With one worker and with two (the dry run first). */
