@@ -331,7 +331,7 @@ int within_see_root(TopCert *tc, Board b, Winner w, int plies, int D, const char
         snprintf(err, (size_t)errlen, "cannot write the certificate %s", path);
         return -1;
     }
-    header(tc, f, b, w, D, "the root, decided as a whole");
+    header(tc, f, b, w, D, "the root, handed to its own file");
     see_line(tc, f, b, prefix, name);
     return finish(f, tmp, path, err, errlen);
 }
