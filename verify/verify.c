@@ -18,9 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../engine/notation.h"
 #include "verify_cert.h"
@@ -563,47 +561,10 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
     return rc;
 }
 
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
-         : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "of another kind";
-}
-
-/* Opens path, a certificate, for reading (verify.h): a regular file of at
- * most lim->max_bytes bytes, or an error. stat() first, so that a device
- * or FIFO is refused without being opened (opening one may block, or act);
- * then open() with O_NONBLOCK, in case a FIFO took the file's place since
- * (its open then returns at once), and fstat() the file opened, which is
- * what will be read. */
-static FILE *open_cert(const char *path, const VerifyLimits *lim, VerifyResult *out)
-{
-    struct stat st;
-    int fd = -1;
-    bool opened = stat(path, &st) == 0;
-    if (opened && S_ISREG(st.st_mode)) opened = (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0;
-    if (opened && fd >= 0) opened = fstat(fd, &st) == 0;
-    if (!opened) {
-        vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
-    } else if (!S_ISREG(st.st_mode)) {
-        vc_error(out, VERIFY_MALFORMED, "certificate '%s' is not a regular file (%s)", path, file_kind(st.st_mode));
-    } else if ((uint64_t)st.st_size > lim->max_bytes) {
-        vc_error(out, VERIFY_MALFORMED,
-                 "certificate '%s' is %llu bytes, more than the limit of %llu for a file (--max-bytes)", path,
-                 (unsigned long long)st.st_size, (unsigned long long)lim->max_bytes);
-    } else { /* O_NONBLOCK stays: it changes nothing on a regular file, and a pseudo-file that would
-              * block (/proc/kmsg) gives a read error instead */
-        FILE *f = fdopen(fd, "r");
-        if (f) return f;
-        vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
-    }
-    if (fd >= 0) close(fd);
-    return NULL;
-}
-
 int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest)
 {
     vr_result_init(out);
-    Source src = {.f = open_cert(path, nest->lim, out), .path = path, .lim = *nest->lim};
+    Source src = {.f = vc_open_cert(path, nest->lim, out), .path = path, .lim = *nest->lim};
     if (!src.f) return out->status;
     int rc = run(&src, path, exp, out, nest);
     fclose(src.f);

@@ -126,4 +126,12 @@ void vc_format_pos(const uint8_t *cells, int n, char out[NOTATION_POS_LEN]);
  * line over the bound, a malformed line). */
 int vc_read_cert(Verifier *v, Source *src);
 
+/* Opens path, a certificate, for reading (verify.h): a regular file of at
+ * most lim->max_bytes bytes, or an error. stat() first, so that a device
+ * or FIFO is refused without being opened (opening one may block, or act);
+ * then open() with O_NONBLOCK, in case a FIFO took the file's place since
+ * (its open then returns at once), and fstat() the file opened, which is
+ * what will be read. */
+FILE *vc_open_cert(const char *path, const VerifyLimits *lim, VerifyResult *out);
+
 #endif

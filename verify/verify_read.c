@@ -9,7 +9,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "verify_cert.h"
 #include "verify_pairing.h"
@@ -460,4 +463,35 @@ int vc_read_cert(Verifier *v, Source *src)
     if (rc == 0 && !h.done) rc = finish_header(v, &h, 0);
     free(h.root_text);
     return rc;
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+         : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "of another kind";
+}
+
+FILE *vc_open_cert(const char *path, const VerifyLimits *lim, VerifyResult *out)
+{
+    struct stat st;
+    int fd = -1;
+    bool opened = stat(path, &st) == 0;
+    if (opened && S_ISREG(st.st_mode)) opened = (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0;
+    if (opened && fd >= 0) opened = fstat(fd, &st) == 0;
+    if (!opened) {
+        vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        vc_error(out, VERIFY_MALFORMED, "certificate '%s' is not a regular file (%s)", path, file_kind(st.st_mode));
+    } else if ((uint64_t)st.st_size > lim->max_bytes) {
+        vc_error(out, VERIFY_MALFORMED,
+                 "certificate '%s' is %llu bytes, more than the limit of %llu for a file (--max-bytes)", path,
+                 (unsigned long long)st.st_size, (unsigned long long)lim->max_bytes);
+    } else { /* O_NONBLOCK stays: it changes nothing on a regular file, and a pseudo-file that would
+              * block (/proc/kmsg) gives a read error instead */
+        FILE *f = fdopen(fd, "r");
+        if (f) return f;
+        vc_error(out, VERIFY_MALFORMED, "%s: cannot open: %s", path, strerror(errno));
+    }
+    if (fd >= 0) close(fd);
+    return NULL;
 }
