@@ -78,33 +78,34 @@ int within_agrees(const TopCert *tc, Board b, Winner w, int plies, const char *n
     return 0;
 }
 
-/* A bounded job of question `plies` on b on the re-proving runner, whose
- * certificate then names name; w is what it must answer. 0, or -1. */
+/* Is b's certificate for w with `plies` in the folder (a yes: its proof
+ * depth at most plies, the re-proof may have found a shorter one)? Its
+ * name then in name. */
+static bool have_file(const TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN_NAME_MAX])
+{
+    char path[4200];
+    for (int p = w == WINNER_ORDER ? 0 : plies; p <= plies; p++) {
+        jobrun_within_name(tc->r, b, w == WINNER_ORDER, p, name);
+        snprintf(path, sizeof path, "%s/%s", tc->dir, name);
+        if (access(path, R_OK) == 0) return true;
+    }
+    jobrun_within_name(tc->r, b, w == WINNER_ORDER, plies, name);
+    return false;
+}
+
+/* A bounded job of question `plies` on b, re-proved as a batch of one
+ * (topcert_reprove_within: the same checks of its answer and file as the
+ * batches of within_prepare), whose certificate then names name; w is
+ * what it must answer. 0, or -1. */
 static int prove_now(TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN_NAME_MAX], char *err, int errlen)
 {
-    if (topcert_runners(tc, 1, err, errlen) != 0) return -1;
-    JobOrder o = {.b = b, .certify = 1, .bounded = 1, .within = (uint8_t)plies};
-    JobOutcome out;
-    if (topcert_stopped(tc, b, NULL, err, errlen)) return -1;
-    jobrun_within(&tc->mini, &o, 0, tc->interrupt, &out);
-    if (topcert_stopped(tc, b, &out, err, errlen)) return -1;
+    if (topcert_reprove_within(tc, &b, &plies, 1, w, err, errlen) != 0) return -1;
+    if (have_file(tc, b, w, plies, name)) return 0;
     char pos[NOTATION_POS_LEN];
     notation_format_position(b, tc->r->n, pos);
-    if (out.value != (uint8_t)w) {
-        snprintf(err, (size_t)errlen, "certificate of %s within %d: the bounded search found %s, the top tree %s", pos,
-                 plies, out.value == WINNER_ORDER ? "yes" : out.value == WINNER_CHAOS ? "no" : "nothing",
-                 w == WINNER_ORDER ? "yes" : "no");
-        return -1;
-    }
-    if (out.cert != JOBRUN_CERT_WRITTEN) {
-        snprintf(err, (size_t)errlen, "certificate of %s within %d could not be written in %s", pos, plies, tc->dir);
-        return -1;
-    }
-    jobrun_within_name(tc->r, b, w == WINNER_ORDER, w == WINNER_ORDER ? out.depth : plies, name);
-    tc->written++;
-    tc->solved++;
-    topcert_tick(tc, 0);
-    return 0;
+    snprintf(err, (size_t)errlen, "certificate of %s within %d: not found in %s after its re-proof", pos, plies,
+             tc->dir);
+    return -1;
 }
 
 /* What b's records claim for w with d plies (above): 1 a claim, with
@@ -197,20 +198,6 @@ static int compose_bound(TopCert *tc, Board b, Winner w, int plies, char *err, i
     return 0;
 }
 
-/* Is b's certificate for w with `plies` in the folder (a yes: its proof
- * depth at most plies, the re-proof may have found a shorter one)? Its
- * name then in name. */
-static bool have_file(const TopCert *tc, Board b, Winner w, int plies, char name[JOBRUN_NAME_MAX])
-{
-    char path[4200];
-    for (int p = w == WINNER_ORDER ? 0 : plies; p <= plies; p++) {
-        jobrun_within_name(tc->r, b, w == WINNER_ORDER, p, name);
-        snprintf(path, sizeof path, "%s/%s", tc->dir, name);
-        if (access(path, R_OK) == 0) return true;
-    }
-    jobrun_within_name(tc->r, b, w == WINNER_ORDER, plies, name);
-    return false;
-}
 
 int within_ensure(TopCert *tc, Board b, Winner w, int plies, int d, char name[JOBRUN_NAME_MAX], char *err,
                   int errlen)
