@@ -312,12 +312,169 @@ int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *c
     return centre_of(g->n, cells, small, &order_to_move, why, why_len);
 }
 
+/* --- the one-HALF-pair form (verify_centre.h) --- */
+
+/* The extended game: the m x m centre plus the HALF pair's empty cell as
+ * cell m*m, the side to move explicit. One memo per configuration (the
+ * other lines' allowed sets, the HALF pair's line and u's symbol, the
+ * rules), 2 bits for each (position, side); HALF_CACHE of them kept. */
+enum { HALF_CACHE = 2, HALF_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
+
+typedef struct {
+    uint64_t config;
+    uint64_t used;
+    uint8_t *memo; /* NULL: slot free */
+} HalfMemo;
+
+typedef struct {
+    const Small *s;           /* the centre's lines and weights */
+    int cells;                /* m*m + 1; the extra cell is cell m*m */
+    uint32_t pow3[HALF_MAX_CELLS];
+    int line;                 /* the HALF pair's small line */
+    uint8_t s0;               /* the symbol on its filled end u */
+    bool exact;
+    uint8_t allowed[VR_SMALL_LINES]; /* the other lines' (the HALF line's entry unused) */
+    uint8_t *memo;
+} Half;
+
+static HalfMemo half_cache[HALF_CACHE];
+
+/* Does some line count for Order at (x, o) with v (the extra cell's
+ * content)? The HALF line by its full line u, L, v (verify_centre.h): L
+ * all s0 with v not s0 (exact) or anything (original), or L all the other
+ * symbol T with v = T; every other line by its allowed set. */
+static bool half_won(const Half *h, uint32_t x, uint32_t o, uint8_t v)
+{
+    for (int l = 0; l < h->s->nlines; l++) {
+        uint32_t mask = h->s->mask[l];
+        uint8_t a = (x & mask) == mask ? VR_X : (o & mask) == mask ? VR_O : VR_EMPTY;
+        if (a == VR_EMPTY) continue;
+        if (l != h->line) {
+            if (h->allowed[l] & (1 << a)) return true;
+        } else if (a == h->s0 ? !h->exact || v != h->s0 : v == a) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int half_get(const uint8_t *memo, uint64_t i) { return (memo[i / 4] >> (2 * (i % 4))) & 3; }
+static void half_set(uint8_t *memo, uint64_t i, int v) { memo[i / 4] |= (uint8_t)(v << (2 * (i % 4))); }
+
+/* Does Order win the extended game at (x, o, v; key its base-3 number over
+ * the m*m + 1 cells) with order_to_move? Plain minimax over every move of
+ * either symbol on every empty cell, the extra cell included; Chaos wins
+ * when all the cells are full without a line that counts. */
+static bool half_solve(Half *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, bool order_to_move)
+{
+    uint64_t i = (uint64_t)key * 2 + order_to_move;
+    int known = half_get(h->memo, i);
+    if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
+    int m2 = h->cells - 1;
+    bool full = __builtin_popcount(x | o) == m2 && v != VR_EMPTY;
+    bool order_wins = half_won(h, x, o, v);
+    if (!order_wins && !full) {
+        order_wins = !order_to_move;
+        for (int c = 0; c < h->cells && order_wins != order_to_move; c++) {
+            if (c < m2 ? ((x | o) >> c & 1) : v != VR_EMPTY) continue;
+            for (uint8_t p = VR_X; p <= VR_O && order_wins != order_to_move; p++) {
+                uint32_t bit = c < m2 ? 1u << c : 0, k2 = key + p * h->pow3[c];
+                uint32_t x2 = p == VR_X ? x | bit : x, o2 = p == VR_O ? o | bit : o;
+                if (half_solve(h, x2, o2, c < m2 ? v : p, k2, !order_to_move) == order_to_move) order_wins = order_to_move;
+            }
+        }
+    }
+    half_set(h->memo, i, order_wins ? SMALL_ORDER : SMALL_CHAOS);
+    return order_wins;
+}
+
+/* h->memo for h's configuration: cached, or a new one in place of the
+ * least recently used. false when out of memory. */
+static bool half_memo(Half *h)
+{
+    uint64_t config = (uint64_t)h->line | (uint64_t)h->s0 << 4 | (uint64_t)h->exact << 6 | (uint64_t)h->s->m << 8;
+    for (int l = 0; l < h->s->nlines; l++) config |= (uint64_t)(h->allowed[l] >> 1) << (16 + 2 * l);
+    HalfMemo *slot = &half_cache[0];
+    for (int i = 0; i < HALF_CACHE; i++) {
+        HalfMemo *e = &half_cache[i];
+        if (e->memo && e->config == config) {
+            e->used = ++small_clock;
+            h->memo = e->memo;
+            return true;
+        }
+        if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
+    }
+    free(slot->memo);
+    slot->memo = calloc((size_t)h->pow3[h->cells - 1] * 3 * 2 / 4 + 1, 1); /* 3^cells positions, 2 sides */
+    slot->config = config;
+    slot->used = ++small_clock;
+    h->memo = slot->memo;
+    return slot->memo != NULL;
+}
+
+/* The one-HALF-pair form at cells, whose only HALF pair is that of small
+ * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory. */
+static int half_form(const VrGame *g, const uint8_t *cells, int hl, char *why, size_t why_len)
+{
+    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
+    Half h = {.line = hl, .exact = g->rules == VR_EXACT};
+    int pair[2], pieces = 0;
+    for (int l = 0; l < nlines; l++) {
+        line_pair(n, m, line[l], pair);
+        h.allowed[l] = pair_allows(g->rules, cells[pair[0]], cells[pair[1]]);
+    }
+    line_pair(n, m, line[hl], pair);
+    int u = cells[pair[0]] != VR_EMPTY ? pair[0] : pair[1], v = u == pair[0] ? pair[1] : pair[0];
+    h.s0 = cells[u];
+    for (int i = 0; i < n * n; i++) pieces += cells[i] != VR_EMPTY;
+    bool order_to_move = pieces % 2 == 0;
+    uint32_t x = 0, o = 0, key = 0, p = 1;
+    for (int i = 0; i < m * m; i++, p *= 3) {
+        uint8_t c = cells[big_cell(n, m, i)];
+        key += c * p;
+        x |= (uint32_t)(c == VR_X) << i;
+        o |= (uint32_t)(c == VR_O) << i;
+    }
+    pthread_mutex_lock(&small_game_lock);
+    h.s = small_setup(m);
+    h.cells = m * m + 1;
+    for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
+    int w = half_memo(&h) ? half_solve(&h, x, o, VR_EMPTY, key, order_to_move) : -1;
+    pthread_mutex_unlock(&small_game_lock);
+    if (w <= 0) {
+        char nu[3], nv[3];
+        vr_cell_name(n, u, nu);
+        vr_cell_name(n, v, nv);
+        return w < 0 ? -1
+                     : vr_why(why, why_len, "the centre game with %s's half pair (%s on %s) is a Chaos win (%s to move)",
+                              nv, vr_content(h.s0), nu, order_to_move ? "Order" : "Chaos");
+    }
+    return 1;
+}
+
+/* The small line of the only HALF pair, or -1 when no pair or more than
+ * one is HALF. */
+static int only_half_pair(const VrGame *g, const uint8_t *cells)
+{
+    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line), found = -1;
+    for (int l = 0; l < nlines; l++) {
+        int pair[2];
+        line_pair(n, m, line[l], pair);
+        if ((cells[pair[0]] == VR_EMPTY) == (cells[pair[1]] == VR_EMPTY)) continue;
+        if (found >= 0) return -1;
+        found = l;
+    }
+    return found;
+}
+
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
 {
     int n = g->n, m = n - 2;
     uint8_t allowed[VR_CENTRE_LINES], small[VR_SMALL_MAX * VR_SMALL_MAX];
     bool restricted, order_to_move;
     if (!game_ok(g, claim_order, VR_SMALL_MIN + 2, VR_SMALL_MAX + 2, why, why_len)) return 0;
+    int hl = only_half_pair(g, cells);
+    if (hl >= 0) return half_form(g, cells, hl, why, why_len);
     if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
     if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
     int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);

@@ -33,7 +33,8 @@
  *
  * The lemma. Under rules original or exact (not exact-end), k = n-1,
  * n = 4..6: if no pair is HALF and the restricted small game at the
- * centre is an Order win, Order wins the big position.
+ * centre is an Order win, Order wins the big position. (HALF pairs:
+ * dead ones in even numbers, and one alone, below.)
  *
  * Proof. Since no pair is HALF, every pair holds 0 or 2 pieces, so the
  * ring's piece count is even and the centre's count has the big board's
@@ -122,6 +123,45 @@
  * in F can lengthen a run on L past exactly k under exact: the finish is
  * as above. With an odd number of HALF pairs the parities differ and the
  * lemma says nothing (Order would have to move twice in a row somewhere).
+ *
+ * One HALF pair (2026-12-06). The table form also accepts a position
+ * where exactly one pair P = (u, v) is HALF, u holding S0 and v empty,
+ * whatever its line L* (live or DEAD), every other pair EMPTY, MIXED or
+ * SAME, if Order wins the EXTENDED GAME: the centre's m*m cells and v as
+ * one more cell; either side puts X or O on any of those empty cells;
+ * the side to move is the big game's, given explicitly (not by a piece
+ * count: the ring's count is odd here); Order wins as soon as a line
+ * counts: a line L other than L* holding m like S with S allowed on L (as
+ * above), or L* on its full line u, L*, v: L* all S0 with v not S0 (exact)
+ * or with any v (original), or L* all T (the other symbol) with v = T;
+ * Chaos wins when all m*m + 1 cells are full without that.
+ * Proof. Order plays: (a) after a Chaos move on a ring cell of an EMPTY
+ * pair, the other symbol on its partner; (b) otherwise a winning move of
+ * the extended game (which may be on v). Invariants, with Chaos to move:
+ * every pair but P is EMPTY, MIXED or SAME, the allowed sets are as at the
+ * start, and the extended game at (centre, v) with Chaos to move is an
+ * Order win. A Chaos ring move off P lands in an EMPTY pair (the others
+ * are full), and (a) makes it MIXED: the extended state and its side are
+ * as before. A Chaos move on the centre or on v is an extended-game move
+ * from an Order win with Chaos to move, and Order's answer (b) is a
+ * winning one. The extended game is finite and by the invariant never ends
+ * in Chaos's favour, so some line comes to count in it; until then a cell
+ * of it is empty, so the board is not full and Chaos has not won, and a
+ * line made elsewhere is Order's win. When a line L other than L* counts,
+ * its pair is EMPTY, MIXED or SAME, v is not on L's full line (each ring
+ * cell is in one pair), and the finish is as above. When L* counts: L*
+ * all S0 is, with u, k = m+1 like S0 from the edge beyond u, ended by v
+ * (not S0 under exact, so exactly k; under original k or more either
+ * way): Order has won; L* all T with v = T is k like T from v's edge,
+ * ended by u's S0: exactly k, Order has won. Lines are judged at once
+ * under original and exact. QED. What it is for: a ring first move (X b1,
+ * X c1) leaves one HALF pair with Chaos to move, and a ring reply to
+ * X a1, answered by the other symbol on f6, leaves one too; the parity of
+ * the plain form cannot take either. Tested against brute force on 4x4,
+ * 5x5 and 6x6 under both rule sets (tests/test_verify_centre.c
+ * one_half_pair_against_brute_force): every acceptance an Order win, and
+ * some refusals Chaos wins. The extended game's memo is 2 bits for each
+ * (position, side), 65 MB for m = 4; two are kept.
  *
  * The see form: 'POSITION lemma centre see FILE'. FILE is an ordinary
  * certificate of the m x m board with k = m under the same rules (original
