@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "../solver/centre.h"
+#include "../solver/centre_half.h"
 #include "../solver/pairing.h"
 
 static const char show_help[] =
@@ -46,6 +47,7 @@ static void print_centre(const Rules *r, Board b)
 {
     Centre c;
     centre_init(&c, r);
+    c.half_max_pieces = CENTRE_HALF_MAX_PIECES; /* one position: its seconds are worth it */
     if (!c.on) {
         printf("centre lemma: does not apply (needs original or exact rules, k = n-1, n from 4 to 6)\n");
         return;
@@ -68,7 +70,8 @@ static void print_centre(const Rules *r, Board b)
                centre_small_win_allowed(c.m, allowed, centre_index(&c, b)) ? "Order" : "Chaos");
     printf("\ncentre lemma: %s\n", centre_win(&c, b) ? "Order wins by the centre strategy"
                                   : settled ? "no (the small game is a Chaos win)"
-                                            : "no (a pair is half full)");
+                                            : "no (a pair is half full: more than one, more pieces than the "
+                                              "one-half-pair form looks at, or its extended game is a Chaos win)");
 }
 
 /* A pairing (solver/pairing.h) for b, if one is found within a large

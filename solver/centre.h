@@ -209,6 +209,8 @@ typedef struct {
     int n, m;            /* board size; centre side m = n-2 */
     bool on;             /* the lemma applies to these rules (above) */
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
+    int half_max_pieces; /* one half-full pair (centre_half.h) up to this many pieces
+                          * (CENTRE_HALF_MAX_PIECES; tests raise it) */
     int same_max_pieces; /* same pairs count up to this many pieces
                           * (CENTRE_SAME_MAX_PIECES; tests raise it) */
     uint64_t centre;     /* the centre cells */
@@ -273,8 +275,8 @@ bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
  * (i, j) at (i-1, j-1)): Order wins b if Order wins *sb (above). */
 bool centre_small_game(const Rules *r, Board b, Rules *sr, Board *sb);
 
-/* Is b (ongoing) a centre-strategy win (above, settled pairs included)?
- * Always false when !c->on. */
+/* Is b (ongoing) a centre-strategy win (above, settled pairs included,
+ * and one half-full pair: centre_half.h)? Always false when !c->on. */
 bool centre_win(const Centre *c, Board b);
 /* centre_win, stopping a table's build when *stop is set (above). */
 bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop);

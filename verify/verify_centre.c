@@ -317,33 +317,33 @@ int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *c
 /* The extended game: the m x m centre plus the HALF pair's empty cell as
  * cell m*m, the side to move explicit. One memo per configuration (the
  * other lines' allowed sets, the HALF pair's line and u's symbol, the
- * rules), 2 bits for each (position, side); HALF_CACHE of them kept. */
-enum { HALF_CACHE = 2, HALF_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
+ * rules), 2 bits for each (position, side); EXT_CACHE of them kept. */
+enum { EXT_CACHE = 2, EXT_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
 
 typedef struct {
     uint64_t config;
     uint64_t used;
     uint8_t *memo; /* NULL: slot free */
-} HalfMemo;
+} ExtMemo;
 
 typedef struct {
     const Small *s;           /* the centre's lines and weights */
     int cells;                /* m*m + 1; the extra cell is cell m*m */
-    uint32_t pow3[HALF_MAX_CELLS];
+    uint32_t pow3[EXT_MAX_CELLS];
     int line;                 /* the HALF pair's small line */
     uint8_t s0;               /* the symbol on its filled end u */
     bool exact;
     uint8_t allowed[VR_SMALL_LINES]; /* the other lines' (the HALF line's entry unused) */
     uint8_t *memo;
-} Half;
+} Ext;
 
-static HalfMemo half_cache[HALF_CACHE];
+static ExtMemo ext_cache[EXT_CACHE];
 
 /* Does some line count for Order at (x, o) with v (the extra cell's
  * content)? The HALF line by its full line u, L, v (verify_centre.h): L
  * all s0 with v not s0 (exact) or anything (original), or L all the other
  * symbol T with v = T; every other line by its allowed set. */
-static bool half_won(const Half *h, uint32_t x, uint32_t o, uint8_t v)
+static bool ext_counts(const Ext *h, uint32_t x, uint32_t o, uint8_t v)
 {
     for (int l = 0; l < h->s->nlines; l++) {
         uint32_t mask = h->s->mask[l];
@@ -358,21 +358,21 @@ static bool half_won(const Half *h, uint32_t x, uint32_t o, uint8_t v)
     return false;
 }
 
-static int half_get(const uint8_t *memo, uint64_t i) { return (memo[i / 4] >> (2 * (i % 4))) & 3; }
-static void half_set(uint8_t *memo, uint64_t i, int v) { memo[i / 4] |= (uint8_t)(v << (2 * (i % 4))); }
+static int ext_get(const uint8_t *memo, uint64_t i) { return (memo[i / 4] >> (2 * (i % 4))) & 3; }
+static void ext_set(uint8_t *memo, uint64_t i, int v) { memo[i / 4] |= (uint8_t)(v << (2 * (i % 4))); }
 
 /* Does Order win the extended game at (x, o, v; key its base-3 number over
  * the m*m + 1 cells) with order_to_move? Plain minimax over every move of
  * either symbol on every empty cell, the extra cell included; Chaos wins
  * when all the cells are full without a line that counts. */
-static bool half_solve(Half *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, bool order_to_move)
+static bool ext_solve(Ext *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, bool order_to_move)
 {
     uint64_t i = (uint64_t)key * 2 + order_to_move;
-    int known = half_get(h->memo, i);
+    int known = ext_get(h->memo, i);
     if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
     int m2 = h->cells - 1;
     bool full = __builtin_popcount(x | o) == m2 && v != VR_EMPTY;
-    bool order_wins = half_won(h, x, o, v);
+    bool order_wins = ext_counts(h, x, o, v);
     if (!order_wins && !full) {
         order_wins = !order_to_move;
         for (int c = 0; c < h->cells && order_wins != order_to_move; c++) {
@@ -380,23 +380,23 @@ static bool half_solve(Half *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key,
             for (uint8_t p = VR_X; p <= VR_O && order_wins != order_to_move; p++) {
                 uint32_t bit = c < m2 ? 1u << c : 0, k2 = key + p * h->pow3[c];
                 uint32_t x2 = p == VR_X ? x | bit : x, o2 = p == VR_O ? o | bit : o;
-                if (half_solve(h, x2, o2, c < m2 ? v : p, k2, !order_to_move) == order_to_move) order_wins = order_to_move;
+                if (ext_solve(h, x2, o2, c < m2 ? v : p, k2, !order_to_move) == order_to_move) order_wins = order_to_move;
             }
         }
     }
-    half_set(h->memo, i, order_wins ? SMALL_ORDER : SMALL_CHAOS);
+    ext_set(h->memo, i, order_wins ? SMALL_ORDER : SMALL_CHAOS);
     return order_wins;
 }
 
 /* h->memo for h's configuration: cached, or a new one in place of the
  * least recently used. false when out of memory. */
-static bool half_memo(Half *h)
+static bool ext_memo(Ext *h)
 {
     uint64_t config = (uint64_t)h->line | (uint64_t)h->s0 << 4 | (uint64_t)h->exact << 6 | (uint64_t)h->s->m << 8;
     for (int l = 0; l < h->s->nlines; l++) config |= (uint64_t)(h->allowed[l] >> 1) << (16 + 2 * l);
-    HalfMemo *slot = &half_cache[0];
-    for (int i = 0; i < HALF_CACHE; i++) {
-        HalfMemo *e = &half_cache[i];
+    ExtMemo *slot = &ext_cache[0];
+    for (int i = 0; i < EXT_CACHE; i++) {
+        ExtMemo *e = &ext_cache[i];
         if (e->memo && e->config == config) {
             e->used = ++small_clock;
             h->memo = e->memo;
@@ -414,10 +414,10 @@ static bool half_memo(Half *h)
 
 /* The one-HALF-pair form at cells, whose only HALF pair is that of small
  * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory. */
-static int half_form(const VrGame *g, const uint8_t *cells, int hl, char *why, size_t why_len)
+static int ext_form(const VrGame *g, const uint8_t *cells, int hl, char *why, size_t why_len)
 {
     int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
-    Half h = {.line = hl, .exact = g->rules == VR_EXACT};
+    Ext h = {.line = hl, .exact = g->rules == VR_EXACT};
     int pair[2], pieces = 0;
     for (int l = 0; l < nlines; l++) {
         line_pair(n, m, line[l], pair);
@@ -439,7 +439,7 @@ static int half_form(const VrGame *g, const uint8_t *cells, int hl, char *why, s
     h.s = small_setup(m);
     h.cells = m * m + 1;
     for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
-    int w = half_memo(&h) ? half_solve(&h, x, o, VR_EMPTY, key, order_to_move) : -1;
+    int w = ext_memo(&h) ? ext_solve(&h, x, o, VR_EMPTY, key, order_to_move) : -1;
     pthread_mutex_unlock(&small_game_lock);
     if (w <= 0) {
         char nu[3], nv[3];
@@ -474,7 +474,7 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
     bool restricted, order_to_move;
     if (!game_ok(g, claim_order, VR_SMALL_MIN + 2, VR_SMALL_MAX + 2, why, why_len)) return 0;
     int hl = only_half_pair(g, cells);
-    if (hl >= 0) return half_form(g, cells, hl, why, why_len);
+    if (hl >= 0) return ext_form(g, cells, hl, why, why_len);
     if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
     if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
     int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);

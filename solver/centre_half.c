@@ -1,0 +1,153 @@
+/* centre_half.c - see centre_half.h: the extended game by a memoised
+ * depth-first search, one table per configuration. */
+#include "centre_half.h"
+
+#include <stdlib.h>
+#include <threads.h>
+
+enum { HALF_CELLS_MAX = 17 };
+
+typedef struct {
+    uint64_t config;
+    uint64_t used;
+    uint8_t *memo; /* 2 bits for each (index, side): 0 unknown, 1 Order wins, 2 not; NULL: free */
+} HalfTable;
+
+static HalfTable half_tables[CENTRE_HALF_TABLES];
+static uint64_t half_clock;
+static mtx_t half_lock;
+static once_flag half_once = ONCE_FLAG_INIT;
+static void half_lock_init(void) { mtx_init(&half_lock, mtx_plain); }
+
+typedef struct {
+    int m, cells, star, npairs; /* centre cells m*m, v is cell m*m; star: the half pair */
+    uint32_t line[CENTRE_MAX_PAIRS]; /* each pair's small line, over centre cells i*m + j */
+    uint32_t allowed;                /* bits 2p (X) and 2p+1 (O): who wins on pair p's line */
+    int s0;                          /* digit (1 X, 2 O) on the half pair's full cell */
+    bool exact;
+    uint32_t pow3[HALF_CELLS_MAX + 1];
+    uint8_t *memo;
+    const atomic_bool *stop;
+    uint32_t ticks;
+    bool stopped;
+} HalfGame;
+
+static int half_memo_at(const uint8_t *memo, uint64_t i) { return memo[i >> 2] >> (2 * (i & 3)) & 3; }
+
+/* Does a line count for Order at (x, o, vd: v's digit)? */
+static bool half_counts(const HalfGame *g, uint32_t x, uint32_t o, int vd)
+{
+    for (int p = 0; p < g->npairs; p++) {
+        uint32_t lm = g->line[p];
+        int a = (x & lm) == lm ? 1 : (o & lm) == lm ? 2 : 0;
+        if (!a) continue;
+        if (p != g->star) {
+            if (g->allowed >> (2 * p + a - 1) & 1) return true;
+        } else if (a == g->s0 ? !g->exact || vd != g->s0 : vd == a) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Order wins the extended game at (x, o, vd; idx its base-3 number) with
+ * order to move? False also once stopped (then nothing more is kept). */
+static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx, bool order)
+{
+    uint64_t i = (uint64_t)idx * 2 + order;
+    int known = half_memo_at(g->memo, i);
+    if (known) return known == 1;
+    if ((++g->ticks & 0xFFFF) == 0 && g->stop && atomic_load_explicit(g->stop, memory_order_relaxed)) g->stopped = true;
+    if (g->stopped) return false;
+    uint32_t occ = x | o, full = (1u << (g->m * g->m)) - 1;
+    bool win = half_counts(g, x, o, vd);
+    if (!win && !(occ == full && vd)) {
+        win = !order;
+        for (int c = 0; c < g->cells && win != order; c++) {
+            bool on_v = c == g->cells - 1;
+            if (on_v ? vd != 0 : (occ >> c & 1)) continue;
+            for (int d = 1; d <= 2 && win != order; d++) {
+                uint32_t bit = on_v ? 0 : 1u << c;
+                bool w = half_solve(g, d == 1 ? x | bit : x, d == 2 ? o | bit : o, on_v ? d : vd, idx + (uint32_t)d * g->pow3[c],
+                                    !order);
+                if (g->stopped) return false;
+                if (w == order) win = order;
+            }
+        }
+    }
+    g->memo[i >> 2] |= (uint8_t)((win ? 1 : 2) << (2 * (i & 3)));
+    return win;
+}
+
+/* g->memo for g's configuration (the lock held): kept, or new in place of
+ * the least recently used. False when out of memory. */
+static bool half_table(HalfGame *g)
+{
+    uint64_t config = (uint64_t)g->m | (uint64_t)g->star << 4 | (uint64_t)g->s0 << 9 | (uint64_t)g->exact << 11 |
+                      (uint64_t)g->allowed << 16;
+    HalfTable *slot = &half_tables[0];
+    for (int t = 0; t < CENTRE_HALF_TABLES; t++) {
+        HalfTable *e = &half_tables[t];
+        if (e->memo && e->config == config) {
+            e->used = ++half_clock;
+            g->memo = e->memo;
+            return true;
+        }
+        if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
+    }
+    free(slot->memo);
+    slot->memo = calloc((size_t)g->pow3[g->cells] * 2 / 4 + 1, 1);
+    slot->config = config;
+    slot->used = ++half_clock;
+    g->memo = slot->memo;
+    return slot->memo != NULL;
+}
+
+/* The lemma's conditions at b (centre_half.h): the half pair and the
+ * other lines' allowed sets into g. */
+static bool half_conditions(const Centre *c, Board b, HalfGame *g)
+{
+    uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
+    g->star = -1;
+    g->allowed = 0;
+    for (int p = 0; p < c->npairs; p++) {
+        uint64_t pm = c->pair_mask[p];
+        int nx = __builtin_popcountll(x & pm), no = __builtin_popcountll(o & pm);
+        bool dead = (x & c->line_mask[p]) && (o & c->line_mask[p]);
+        uint32_t s = 3;
+        if (nx + no == 1) {
+            if (g->star >= 0) return false;
+            g->star = p;
+            g->s0 = nx ? 1 : 2;
+        } else if (!dead && nx == 2) {
+            s = c->exact ? 0 : 1;
+        } else if (!dead && no == 2) {
+            s = c->exact ? 0 : 2;
+        }
+        g->allowed |= s << 2 * p;
+    }
+    return g->star >= 0;
+}
+
+bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop)
+{
+    HalfGame g = {.m = c->m, .cells = c->m * c->m + 1, .npairs = c->npairs, .exact = c->exact, .stop = stop};
+    if (!c->on || board_count(b) > c->half_max_pieces || !half_conditions(c, b, &g)) return false;
+    for (int p = 0; p < c->npairs; p++)
+        for (uint64_t e = c->line_mask[p]; e; e &= e - 1) {
+            int cell = __builtin_ctzll(e);
+            g.line[p] |= 1u << ((cell_row(cell) - 1) * c->m + cell_col(cell) - 1);
+        }
+    g.pow3[0] = 1;
+    for (int i = 1; i <= g.cells; i++) g.pow3[i] = 3 * g.pow3[i - 1];
+    uint32_t idx = centre_index(c, b), x = 0, o = 0, t = idx;
+    for (int i = 0; i < g.cells - 1; i++, t /= 3) {
+        x |= (uint32_t)(t % 3 == 1) << i;
+        o |= (uint32_t)(t % 3 == 2) << i;
+    }
+    call_once(&half_once, half_lock_init);
+    mtx_lock(&half_lock);
+    bool win = half_table(&g) && half_solve(&g, x, o, 0, idx, board_order_to_move(b));
+    mtx_unlock(&half_lock);
+    return win && !g.stopped;
+}
