@@ -49,9 +49,9 @@ enum { SMALL_UNKNOWN = 0, SMALL_ORDER = 1, SMALL_CHAOS = 2 };
 
 /* One memo table: the values of every position under one allowed vector. */
 typedef struct {
-    uint32_t allowed; /* the vector packed, 2 bits a line (mask >> 1) */
-    uint64_t used;    /* small_clock at its last use, for eviction */
-    uint8_t *memo;    /* 2 bits for each of the 3^cells positions; NULL: slot free */
+    uint64_t key;  /* what it holds: the allowed vector packed, 2 bits a line (mask >> 1); ext_memo's configuration */
+    uint64_t used; /* small_clock at its last use, for eviction */
+    uint8_t *memo; /* 2 bits for each position (and side); NULL: slot free */
 } Memo;
 
 typedef struct {
@@ -86,29 +86,35 @@ static Small *small_setup(int m)
     return s;
 }
 
-/* Points s->memo at the table for s->allowed: the cached one, or a new one
- * in a free slot or in place of the least recently used (its values are
- * simply forgotten). false when out of memory. */
-static bool small_memo(Small *s)
+/* The table of cache[0..count-1] holding key: the cached one, or a new one
+ * of `bytes` in a free slot or in place of the least recently used (its
+ * values are simply forgotten). NULL when out of memory. */
+static uint8_t *memo_take(Memo *cache, int count, uint64_t key, size_t bytes)
 {
-    uint32_t key = 0;
-    for (int l = 0; l < s->nlines; l++) key |= (uint32_t)(s->allowed[l] >> 1) << (2 * l);
-    Memo *slot = &s->cache[0];
-    for (int i = 0; i < VR_SMALL_CACHE; i++) {
-        Memo *e = &s->cache[i];
-        if (e->memo && e->allowed == key) {
+    Memo *slot = &cache[0];
+    for (int i = 0; i < count; i++) {
+        Memo *e = &cache[i];
+        if (e->memo && e->key == key) {
             e->used = ++small_clock;
-            s->memo = e->memo;
-            return true;
+            return e->memo;
         }
         if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
     }
     free(slot->memo);
-    slot->memo = calloc(s->pow3[s->cells - 1] * 3 / 4 + 1, 1); /* 3^cells positions, four to a byte */
-    slot->allowed = key;
+    slot->memo = calloc(bytes, 1);
+    slot->key = key;
     slot->used = ++small_clock;
-    s->memo = slot->memo;
-    return slot->memo != NULL;
+    return slot->memo;
+}
+
+/* Points s->memo at the table for s->allowed (memo_take). false when out
+ * of memory. */
+static bool small_memo(Small *s)
+{
+    uint64_t key = 0;
+    for (int l = 0; l < s->nlines; l++) key |= (uint64_t)(s->allowed[l] >> 1) << (2 * l);
+    s->memo = memo_take(s->cache, VR_SMALL_CACHE, key, s->pow3[s->cells - 1] * 3 / 4 + 1); /* 3^cells, four a byte */
+    return s->memo != NULL;
 }
 
 /* 1: a line holds m like symbols allowed on it (Order has won). 0: none
@@ -321,12 +327,6 @@ int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *c
 enum { EXT_CACHE = 2, EXT_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
 
 typedef struct {
-    uint64_t config;
-    uint64_t used;
-    uint8_t *memo; /* NULL: slot free */
-} ExtMemo;
-
-typedef struct {
     const Small *s;           /* the centre's lines and weights */
     int cells;                /* m*m + 1; the extra cell is cell m*m */
     uint32_t pow3[EXT_MAX_CELLS];
@@ -337,7 +337,7 @@ typedef struct {
     uint8_t *memo;
 } Ext;
 
-static ExtMemo ext_cache[EXT_CACHE];
+static Memo ext_cache[EXT_CACHE];
 
 /* Does some line count for Order at (x, o) with v (the extra cell's
  * content)? The HALF line by its full line u, L, v (verify_centre.h): L
@@ -394,22 +394,8 @@ static bool ext_memo(Ext *h)
 {
     uint64_t config = (uint64_t)h->line | (uint64_t)h->s0 << 4 | (uint64_t)h->exact << 6 | (uint64_t)h->s->m << 8;
     for (int l = 0; l < h->s->nlines; l++) config |= (uint64_t)(h->allowed[l] >> 1) << (16 + 2 * l);
-    ExtMemo *slot = &ext_cache[0];
-    for (int i = 0; i < EXT_CACHE; i++) {
-        ExtMemo *e = &ext_cache[i];
-        if (e->memo && e->config == config) {
-            e->used = ++small_clock;
-            h->memo = e->memo;
-            return true;
-        }
-        if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
-    }
-    free(slot->memo);
-    slot->memo = calloc((size_t)h->pow3[h->cells - 1] * 3 * 2 / 4 + 1, 1); /* 3^cells positions, 2 sides */
-    slot->config = config;
-    slot->used = ++small_clock;
-    h->memo = slot->memo;
-    return slot->memo != NULL;
+    h->memo = memo_take(ext_cache, EXT_CACHE, config, (size_t)h->pow3[h->cells - 1] * 3 * 2 / 4 + 1); /* 2 sides */
+    return h->memo != NULL;
 }
 
 /* The one-HALF-pair form at cells, whose only HALF pair is that of small
