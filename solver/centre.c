@@ -5,8 +5,6 @@
  * from the last to the first, every child is known before its parent. */
 #include "centre.h"
 
-#include "centre_half.h"
-
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <threads.h>
@@ -415,7 +413,7 @@ void centre_init(Centre *c, const Rules *r)
     c->on = r->rules != RULES_EXACT_END && r->k == n - 1 && m >= SMALL_MIN && m <= SMALL_MAX;
     c->exact = r->rules == RULES_EXACT;
     c->same_max_pieces = CENTRE_SAME_MAX_PIECES;
-    c->half_max_pieces = 0; /* off unless asked (Knowledge.centre_half) */
+    c->half_max_pieces = 0; /* off unless asked (Knowledge.centre_half; centre_half.h) */
     for (int i = 1; i < n - 1; i++)
         for (int j = 1; j < n - 1; j++) c->centre |= 1ULL << board_cell(i, j);
     for (int i = 1; i < n - 1; i++) { /* each centre row's ends, then each centre column's */
@@ -499,8 +497,7 @@ bool centre_win(const Centre *c, Board b) { return centre_win_stoppable(c, b, NU
 bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop)
 {
     uint32_t allowed, all = (1u << 2 * c->npairs) - 1;
-    if (!c->on) return false;
-    if (!centre_allowed(c, b, &allowed)) return centre_half_win(c, b, stop);
+    if (!c->on || !centre_allowed(c, b, &allowed)) return false;
     /* same pairs only near the opening (centre.h, where it pays): deeper,
      * restrictions are many and each costs a table or a search, while
      * fours and pairings decide there */

@@ -275,8 +275,9 @@ bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
  * (i, j) at (i-1, j-1)): Order wins b if Order wins *sb (above). */
 bool centre_small_game(const Rules *r, Board b, Rules *sr, Board *sb);
 
-/* Is b (ongoing) a centre-strategy win (above, settled pairs included,
- * and one half-full pair: centre_half.h)? Always false when !c->on. */
+/* Is b (ongoing) a centre-strategy win (above, settled pairs included)?
+ * Always false when !c->on. With one half-full pair too:
+ * centre_win_with_half (centre_half.h). */
 bool centre_win(const Centre *c, Board b);
 /* centre_win, stopping a table's build when *stop is set (above). */
 bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop);

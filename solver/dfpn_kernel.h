@@ -54,6 +54,7 @@
 #include "../tables/tt.h"
 #include "bounded.h"
 #include "centre.h"
+#include "centre_half.h"
 #include "dedupe.h"
 #include "dfpn_numbers.h"
 #include "knowledge.h"
@@ -219,7 +220,7 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
     if (kn.value == WINNER_NONE) {
         bool order = board_order_to_move(cb);
         if (!bounded) {
-            if (centre_win_stoppable(k->centre, cb, k->interrupt)) kn.value = WINNER_ORDER;
+            if (centre_win_with_half(k->centre, cb, k->interrupt)) kn.value = WINNER_ORDER;
         } else if ((q = bounded_question(k->r, k->kn, cb, d)) < 0) {
             dfpn_kernel_decided(c, false, 0);
             return 0;

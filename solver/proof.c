@@ -3,6 +3,7 @@
  * search's writer; the bounded question's writers are in proof_within.c,
  * which uses the walk and never the reverse. */
 #include "proof.h"
+#include "centre_half.h"
 #include "proof_writer.h"
 
 #include <limits.h>
@@ -370,7 +371,7 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im)
         int rc = pairing_line(w, b, canon);
         if (rc <= 0) return rc;
     }
-    if (w->winner == WINNER_ORDER && w->centre && centre_win(w->centre, b)) {
+    if (w->winner == WINNER_ORDER && w->centre && centre_win_with_half(w->centre, b, NULL)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
         if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         char pos[NOTATION_POS_LEN];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../solver/centre.h"
+#include "../solver/centre_half.h"
 #include "../solver/dfpn.h"
 #include "brute.h"
 #include "testlib.h"
@@ -568,7 +569,7 @@ static void half_one_sample(int n, int rs, int want, uint64_t seed)
         if (holes > 10 || holes == 0 || ref_status(&p) != REF_ONGOING) continue;
         char s[65];
         ref_format(&p, s);
-        if (!centre_win(&c, tl_board(&p))) {
+        if (!centre_win_with_half(&c, tl_board(&p), NULL)) {
             refused++;
             chaos += !brute_order_wins(memo, &p);
             continue;
