@@ -366,7 +366,7 @@ static int announce(Coordinator *c, int i)
     } else if (by == BY_SIBLING) { /* its certificate is written (top_sibling.c) */
         if (put(c, n->b, w, n->win, STORE_SOURCE_DFPN) != 0) return -1;
     } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
-        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
+        if (put(c, n->b, w, n->win, STORE_SOURCE_LEMMA) != 0) return -1;
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
         if (top_decided(&c->t[j])) continue;
@@ -443,6 +443,40 @@ static int lookup_bound(Coordinator *c, Board b, Winner *w, int *wdepth)
     return -1;
 }
 
+/* A node resumed from the journal with Order to move, probed one ply deep
+ * by the centre lemma in every form (centre_half.h): 1 when a child is an
+ * Order win by it (node i is then decided for Order, its move kept as
+ * TNode.win, and the child stored as the lemma's), 0 when none is (or the
+ * one-half-pair form is off), -1 on a store error (top_fail). Why: a
+ * journal's numbers come from jobs that ran before the knowledge that now
+ * decides the node one ply down; resumed, such a node keeps its big
+ * budget and numbers, and with spec->reply_by_work the workers stay on the
+ * costliest replies, so it may wait for hours for the job that would take
+ * it in seconds (exact X a1: 8 of its 11 open replies were lemma wins one
+ * ply down, results/openings/exact-Xa1/). Only resumed nodes are probed:
+ * a new leaf's first job, with the same knowledge, finds the lemma at
+ * once. Sound as the lemma is: the child is the lemma's win, so Order
+ * wins by moving there; the certificate re-proves the node at the end
+ * (top_regen.c) and the verifier checks the lemma line itself. */
+static int resumed_by_lemma(Coordinator *c, int i)
+{
+    Board b = c->t[i].b;
+    if (!board_order_to_move(b) || c->centre.half_max_pieces <= 0) return 0;
+    MoveList ml;
+    moves_generate(b, c->r->cells, &ml);
+    for (int m = 0; m < ml.count; m++) {
+        Board cb = b;
+        board_place(&cb, ml.m[m]);
+        if (rules_status(c->r, cb) != WINNER_NONE || !centre_win_with_half(&c->centre, cb, NULL)) continue;
+        if (put(c, cb, WINNER_ORDER, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
+        c->t[i].win = ml.m[m];
+        top_set_value(c, i, WINNER_ORDER, BY_STATIC, 0);
+        c->out->static_decided++;
+        return 1;
+    }
+    return 0;
+}
+
 /* Gives node i (a new leaf, the root or a child) its first value: static,
  * a decided node of the same position, stored, or a leaf to run. */
 int top_init_leaf(Coordinator *c, int i)
@@ -474,6 +508,8 @@ int top_init_leaf(Coordinator *c, int i)
     TNode *n = &c->t[i];
     JournalEntry e;
     if (c->spec->journal && journal_get(c->spec->journal, n->b, &e)) {
+        int by_lemma = c->bounded ? 0 : resumed_by_lemma(c, i);
+        if (by_lemma != 0) return by_lemma < 0 ? -1 : 0;
         /* A past run's job ended undecided here: as if it had just run
          * (top_apply), so next_leaf gives it a bigger budget or expands it. */
         n->state = T_RAN;
