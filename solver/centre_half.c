@@ -1,6 +1,7 @@
 /* centre_half.c - see centre_half.h: the extended game by a memoised
  * depth-first search, one table per configuration. */
 #include "centre_half.h"
+#include "clock.h"
 
 #include <stdlib.h>
 #include <threads.h>
@@ -28,6 +29,7 @@ typedef struct {
     uint32_t pow3[HALF_CELLS_MAX + 1];
     uint8_t *memo;
     const atomic_bool *stop;
+    double deadline; /* monotonic seconds (clock.h); 0: none */
     uint32_t ticks;
     bool stopped;
 } HalfGame;
@@ -57,7 +59,9 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx
     uint64_t i = (uint64_t)idx * 2 + order;
     int known = half_memo_at(g->memo, i);
     if (known) return known == 1;
-    if ((++g->ticks & 0xFFFF) == 0 && g->stop && atomic_load_explicit(g->stop, memory_order_relaxed)) g->stopped = true;
+    if ((++g->ticks & 0xFFFF) == 0 && ((g->stop && atomic_load_explicit(g->stop, memory_order_relaxed)) ||
+                                        (g->deadline > 0 && clock_seconds() >= g->deadline)))
+        g->stopped = true;
     if (g->stopped) return false;
     uint32_t occ = x | o, full = (1u << (g->m * g->m)) - 1;
     bool win = half_counts(g, x, o, vd);
@@ -129,10 +133,17 @@ static bool half_conditions(const Centre *c, Board b, HalfGame *g)
     return g->star >= 0;
 }
 
-bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop)
+bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double deadline)
 {
-    HalfGame g = {.m = c->m, .cells = c->m * c->m + 1, .npairs = c->npairs, .exact = c->exact, .stop = stop};
+    HalfGame g = {
+        .m = c->m, .cells = c->m * c->m + 1, .npairs = c->npairs, .exact = c->exact, .stop = stop, .deadline = deadline};
     if (!c->on || board_count(b) > c->half_max_pieces || !half_conditions(c, b, &g)) return false;
+    /* Stopped already: no work at all. Each call counts its own ticks, so
+     * without this a search past its deadline paid 65 536 table nodes
+     * (about 0.2 s) at every node until its next clock read, 1 024 nodes
+     * later (limits.h): minutes. */
+    if ((stop && atomic_load_explicit(stop, memory_order_relaxed)) || (deadline > 0 && clock_seconds() >= deadline))
+        return false;
     for (int p = 0; p < c->npairs; p++)
         for (uint64_t e = c->line_mask[p]; e; e &= e - 1) {
             int cell = __builtin_ctzll(e);

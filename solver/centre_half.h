@@ -64,14 +64,19 @@ enum { CENTRE_HALF_MAX_PIECES = 3, CENTRE_HALF_TABLES = 4 };
 /* Is b (ongoing) an Order win by the lemma above? False when it does not
  * apply (not exactly one half pair, more pieces than c->half_max_pieces,
  * !c->on), when the extended game is not Order's, and when *stop is set
- * while a table is being filled (no claim, which is sound). */
-bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop);
+ * or the clock passes deadline (monotonic seconds, clock.h; 0: none)
+ * while a table is being filled (no claim, which is sound). Why a
+ * deadline of its own: a search reads its clock only between nodes, and
+ * one node's table can take seconds, so a single-threaded solve with
+ * --centre-half 8 and --time-limit 90 ran on for over ten minutes of
+ * table fills before this (nothing sets the flag at a deadline). */
+bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double deadline);
 
 /* The centre lemma in every form: centre_win_stoppable (centre.h), else
  * centre_half_win. What the searches and certificate writers ask. */
-static inline bool centre_win_with_half(const Centre *c, Board b, const atomic_bool *stop)
+static inline bool centre_win_with_half(const Centre *c, Board b, const atomic_bool *stop, double deadline)
 {
-    return centre_win_stoppable(c, b, stop) || centre_half_win(c, b, stop);
+    return centre_win_stoppable(c, b, stop) || centre_half_win(c, b, stop, deadline);
 }
 
 #endif

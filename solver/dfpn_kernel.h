@@ -83,6 +83,7 @@ typedef struct {
     const TT *value;              /* bounded: a value search's table, for its disproofs; NULL: none */
     const Centre *centre;         /* the value search's centre lemma (centre.on: in use); NULL: none */
     const atomic_bool *interrupt; /* stops the centre's table build */
+    double deadline;              /* ... and so does the clock past this (monotonic seconds; 0: none) */
     Board *memo;                  /* dfpn_kernel_memo_new's memos; NULL: none */
     ThreatStats *threats;         /* where the threat searches are counted */
     bool chaos_pn_moves;          /* initial pn of a Chaos node = its number of safe moves */
@@ -220,7 +221,7 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
     if (kn.value == WINNER_NONE) {
         bool order = board_order_to_move(cb);
         if (!bounded) {
-            if (centre_win_with_half(k->centre, cb, k->interrupt)) kn.value = WINNER_ORDER;
+            if (centre_win_with_half(k->centre, cb, k->interrupt, k->deadline)) kn.value = WINNER_ORDER;
         } else if ((q = bounded_question(k->r, k->kn, cb, d)) < 0) {
             dfpn_kernel_decided(c, false, 0);
             return 0;

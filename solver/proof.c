@@ -371,7 +371,7 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im)
         int rc = pairing_line(w, b, canon);
         if (rc <= 0) return rc;
     }
-    if (w->winner == WINNER_ORDER && w->centre && centre_win_with_half(w->centre, b, NULL)) {
+    if (w->winner == WINNER_ORDER && w->centre && centre_win_with_half(w->centre, b, NULL, 0)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
         if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
         char pos[NOTATION_POS_LEN];

@@ -569,7 +569,7 @@ static void half_one_sample(int n, int rs, int want, uint64_t seed)
         if (holes > 10 || holes == 0 || ref_status(&p) != REF_ONGOING) continue;
         char s[65];
         ref_format(&p, s);
-        if (!centre_win_with_half(&c, tl_board(&p), NULL)) {
+        if (!centre_win_with_half(&c, tl_board(&p), NULL, 0)) {
             refused++;
             chaos += !brute_order_wins(memo, &p);
             continue;

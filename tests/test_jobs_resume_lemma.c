@@ -90,11 +90,11 @@ static bool pick_root(RefPos *root, const Centre *c, int n, int rs, uint64_t *rn
     if (tl_random_ongoing(&p, n, n - 1, rs, n * n - 6 - tl_below(rng, 4), rng) != 0) return false;
     int q = tl_below(rng, c->npairs);
     if (!one_half_pair(&p, c, q, rng) || ref_status(&p) != REF_ONGOING || holes(&p) > 10) return false;
-    if (board_order_to_move(tl_board(&p)) || !centre_win_with_half(c, tl_board(&p), NULL)) return false;
+    if (board_order_to_move(tl_board(&p)) || !centre_win_with_half(c, tl_board(&p), NULL, 0)) return false;
     *root = p;
-    if (!half_another_pair(root, c, q, rng) || centre_win_with_half(c, tl_board(root), NULL)) return false;
+    if (!half_another_pair(root, c, q, rng) || centre_win_with_half(c, tl_board(root), NULL, 0)) return false;
     if (!take_centre_piece(root, rng) || ref_status(root) != REF_ONGOING) return false;
-    return !centre_win_with_half(c, tl_board(root), NULL);
+    return !centre_win_with_half(c, tl_board(root), NULL, 0);
 }
 
 /* A journal at path with an entry for every child of root (Order to move):
