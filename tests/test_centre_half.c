@@ -9,23 +9,6 @@
 #include "../solver/centre_half.h"
 #include "../solver/clock.h"
 
-#include <stdio.h>
-#include <string.h>
-
-/* The position of `moves` (space-separated, from the empty 6x6 board). */
-static Board play(const char *moves)
-{
-    Board b = board_empty();
-    char buf[128], err[128];
-    snprintf(buf, sizeof buf, "%s", moves);
-    for (char *t = strtok(buf, " "); t; t = strtok(NULL, " ")) {
-        Move m;
-        cr_assert_eq(notation_parse_move(t, 6, &m, err, sizeof err), 0, "%s: %s", t, err);
-        board_place(&b, m);
-    }
-    return b;
-}
-
 /* X b1: Chaos to move with one half pair, an Order win by the lemma under
  * exact, whose one-line certificate the independent verifier accepts
  * (results/openings/exact-Xb1/report.md). Stopped, it is not claimed (the
@@ -38,7 +21,10 @@ Test(centre_half, a_stop_or_a_past_deadline_claims_nothing)
     Centre c;
     centre_init(&c, &r);
     c.half_max_pieces = CENTRE_HALF_MAX_PIECES;
-    Board b = play("Xb1");
+    Move xb1;
+    cr_assert_eq(notation_parse_move("Xb1", 6, &xb1, err, sizeof err), 0, "%s", err);
+    Board b = board_empty();
+    board_place(&b, xb1);
     atomic_bool stop = true;
     cr_expect_not(centre_half_win(&c, b, &stop, 0), "claimed with the stop flag set");
     cr_expect_not(centre_half_win(&c, b, NULL, clock_seconds() - 1), "claimed past its deadline");
