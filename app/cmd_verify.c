@@ -52,6 +52,11 @@ static const char verify_help[] =
     "                default 1073741824, 1 GiB)\n"
     "  --max-lines N refuse a certificate file of more than N lines, blank and\n"
     "                comment lines included (default 16000000)\n"
+    "  --max-lemma-nodes N  refuse (exit 2) a certificate whose centre lemma\n"
+    "                lines with one half-full pair need more than N positions of\n"
+    "                their own searches, all files together (default 2^32,\n"
+    "                about ten minutes; each new pair, symbol or set of\n"
+    "                allowed lines costs up to 2 x 3^17; exact X b1: 2 x 10^7)\n"
     "  --progress-every S  on stderr, at most every S seconds, the files checked\n"
     "                so far, the files known (see lines found) and their\n"
     "                positions (with --threads 2 or more; 0: after every file;\n"
@@ -208,10 +213,11 @@ int cmd_verify(int argc, char **argv)
         {"threads", required_argument, NULL, 't'}, {"within", required_argument, NULL, 'W'},
         {"max-bytes", required_argument, NULL, 'B'}, {"max-lines", required_argument, NULL, 'L'},
         {"progress-every", required_argument, NULL, 'P'}, {"help", no_argument, NULL, 'h'},
+        {"max-lemma-nodes", required_argument, NULL, 'N'},
         {0, 0, 0, 0}};
     VerifyExpect exp = {0, 0, -1, 0, NULL};
     double t0 = clock_seconds();
-    VerifyLimits lim = {VERIFY_DEFAULT_MAX_BYTES, VERIFY_DEFAULT_MAX_LINES, NULL, &t0, 0};
+    VerifyLimits lim = {VERIFY_DEFAULT_MAX_BYTES, VERIFY_DEFAULT_MAX_LINES, NULL, &t0, 0, VERIFY_DEFAULT_MAX_LEMMA_NODES};
     int json = 0, opt, procs = omp_get_num_procs(), within = -1;
     int threads = procs < 1 ? 1 : procs > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : procs;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -225,6 +231,7 @@ int cmd_verify(int argc, char **argv)
         case 'W': within = (int)cli_number(optarg, "--within", 0, 64); break;
         case 'B': lim.max_bytes = (uint64_t)cli_number(optarg, "--max-bytes", 1, MAX_BYTES_MAX); break;
         case 'L': lim.max_lines = (uint64_t)cli_number(optarg, "--max-lines", 1, MAX_LINES_MAX); break;
+        case 'N': lim.max_lemma_nodes = (uint64_t)cli_number(optarg, "--max-lemma-nodes", 1, INT64_MAX); break;
         case 'P':
             lim.progress_every = (double)cli_number(optarg, "--progress-every", 0, 86400);
             lim.progress = show_progress;

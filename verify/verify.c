@@ -299,7 +299,11 @@ static int prove_lemma(Verifier *v, Entry *e)
         return 0;
     }
     char why[VERIFY_ERR_LEN / 2];
-    int held = vr_centre_lemma(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells, why, sizeof why);
+    /* a file's verification shares its SubSet (every file, every thread); a text has none, and no bound */
+    VrLemmaBudget budget = {v->nest->subs ? &v->nest->subs->lemma_nodes : NULL, v->nest->lim->max_lemma_nodes};
+    int held = vr_centre_lemma_budget(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells,
+                                      budget.spent ? &budget : NULL, why, sizeof why);
+    if (held == -2) return vc_error(v->res, VERIFY_MALFORMED, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
     if (held < 0) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
     if (!held) return invalid(v, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
     game_ends(v, 0); /* all the lemma says of the game's length: it ends by the full board */
@@ -543,7 +547,8 @@ void vr_result_init(VerifyResult *out)
 /* The limits lim with the defaults for its 0 fields (and for lim NULL). */
 VerifyLimits vr_limits(const VerifyLimits *lim)
 {
-    VerifyLimits l = lim ? *lim : (VerifyLimits){0, 0, NULL, NULL, 0};
+    VerifyLimits l = lim ? *lim : (VerifyLimits){0};
+    if (!l.max_lemma_nodes) l.max_lemma_nodes = VERIFY_DEFAULT_MAX_LEMMA_NODES;
     if (!l.max_bytes) l.max_bytes = VERIFY_DEFAULT_MAX_BYTES;
     if (!l.max_lines) l.max_lines = VERIFY_DEFAULT_MAX_LINES;
     return l;

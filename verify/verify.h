@@ -313,6 +313,13 @@ enum { VERIFY_LINE_MAX = 65536 };
  * is refused by its size before it is read. */
 #define VERIFY_DEFAULT_MAX_BYTES (UINT64_C(1) << 30)
 #define VERIFY_DEFAULT_MAX_LINES UINT64_C(16000000)
+/* The one-half-pair centre lemma's searches in one verification, all its
+ * files and threads together (verify_centre.h, VrLemmaBudget): 2^32
+ * positions, about ten minutes at the rate measured on exact X b1's line
+ * (10-20 M positions, 2.3 s with the tables' set-up). A table holds at
+ * most 2 x 3^17 (0.26 G) positions, so 16 full ones fit, or about 200
+ * like X b1's; the X a1 certificate under exact will need about 20. */
+#define VERIFY_DEFAULT_MAX_LEMMA_NODES (UINT64_C(1) << 32)
 
 /* Progress of a threaded check (verify_file_limits, threads > 1): after a
  * file's own check, at most every progress_every seconds, one call at a
@@ -328,6 +335,7 @@ typedef struct {
     VerifyProgress progress; /* NULL: none */
     void *progress_arg;
     double progress_every;   /* seconds */
+    uint64_t max_lemma_nodes; /* the centre lemma's half-pair searches, the whole verification; 0: the default */
 } VerifyLimits;
 
 /* Return out->status. Malformed errors name the source ("FILE:LINE: ..."). */

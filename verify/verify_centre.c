@@ -5,6 +5,7 @@
 #include "verify_centre.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,8 @@ typedef struct {
     bool exact;
     uint8_t allowed[VR_SMALL_LINES]; /* the other lines' (the HALF line's entry unused) */
     uint8_t *memo;
+    uint64_t nodes, allow; /* positions searched (memo misses), the most allowed */
+    bool over;             /* allow passed: the search gave up, nothing more is kept */
 } Ext;
 
 static Memo ext_cache[EXT_CACHE];
@@ -370,6 +373,8 @@ static bool ext_solve(Ext *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, b
     uint64_t i = (uint64_t)key * 2 + order_to_move;
     int known = ext_get(h->memo, i);
     if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
+    if (++h->nodes > h->allow) h->over = true;
+    if (h->over) return false;
     int m2 = h->cells - 1;
     bool full = __builtin_popcount(x | o) == m2 && v != VR_EMPTY;
     bool order_wins = ext_counts(h, x, o, v);
@@ -380,7 +385,9 @@ static bool ext_solve(Ext *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, b
             for (uint8_t p = VR_X; p <= VR_O && order_wins != order_to_move; p++) {
                 uint32_t bit = c < m2 ? 1u << c : 0, k2 = key + p * h->pow3[c];
                 uint32_t x2 = p == VR_X ? x | bit : x, o2 = p == VR_O ? o | bit : o;
-                if (ext_solve(h, x2, o2, c < m2 ? v : p, k2, !order_to_move) == order_to_move) order_wins = order_to_move;
+                bool w = ext_solve(h, x2, o2, c < m2 ? v : p, k2, !order_to_move);
+                if (h->over) return false; /* an unfinished value is never kept */
+                if (w == order_to_move) order_wins = order_to_move;
             }
         }
     }
@@ -399,11 +406,12 @@ static bool ext_memo(Ext *h)
 }
 
 /* The one-HALF-pair form at cells, whose only HALF pair is that of small
- * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory. */
-static int ext_form(const VrGame *g, const uint8_t *cells, int hl, char *why, size_t why_len)
+ * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory,
+ * -2 past the budget (b, NULL: none). */
+static int ext_form(const VrGame *g, const uint8_t *cells, int hl, const VrLemmaBudget *b, char *why, size_t why_len)
 {
     int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
-    Ext h = {.line = hl, .exact = g->rules == VR_EXACT};
+    Ext h = {.line = hl, .exact = g->rules == VR_EXACT, .allow = UINT64_MAX};
     int pair[2], pieces = 0;
     for (int l = 0; l < nlines; l++) {
         line_pair(n, m, line[l], pair);
@@ -421,12 +429,22 @@ static int ext_form(const VrGame *g, const uint8_t *cells, int hl, char *why, si
         x |= (uint32_t)(c == VR_X) << i;
         o |= (uint32_t)(c == VR_O) << i;
     }
-    pthread_mutex_lock(&small_game_lock);
+    pthread_mutex_lock(&small_game_lock); /* calls in turn: the budget is read and charged under it */
+    if (b && b->max) {
+        uint64_t spent = atomic_load(b->spent);
+        h.allow = spent < b->max ? b->max - spent : 0;
+    }
     h.s = small_setup(m);
     h.cells = m * m + 1;
     for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
     int w = ext_memo(&h) ? ext_solve(&h, x, o, VR_EMPTY, key, order_to_move) : -1;
+    if (b) atomic_fetch_add(b->spent, h.nodes);
     pthread_mutex_unlock(&small_game_lock);
+    if (h.over)
+        return vr_why(why, why_len, "checking it would search more than the %llu positions of the centre game with a "
+                                    "half pair this verification allows (--max-lemma-nodes)",
+                      (unsigned long long)b->max),
+               -2;
     if (w <= 0) {
         char nu[3], nv[3];
         vr_cell_name(n, u, nu);
@@ -455,12 +473,18 @@ static int only_half_pair(const VrGame *g, const uint8_t *cells)
 
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
 {
+    return vr_centre_lemma_budget(g, claim_order, cells, NULL, why, why_len);
+}
+
+int vr_centre_lemma_budget(const VrGame *g, bool claim_order, const uint8_t *cells, const VrLemmaBudget *budget,
+                           char *why, size_t why_len)
+{
     int n = g->n, m = n - 2;
     uint8_t allowed[VR_CENTRE_LINES], small[VR_SMALL_MAX * VR_SMALL_MAX];
     bool restricted, order_to_move;
     if (!game_ok(g, claim_order, VR_SMALL_MIN + 2, VR_SMALL_MAX + 2, why, why_len)) return 0;
     int hl = only_half_pair(g, cells);
-    if (hl >= 0) return ext_form(g, cells, hl, why, why_len);
+    if (hl >= 0) return ext_form(g, cells, hl, budget, why, why_len);
     if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
     if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
     int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);

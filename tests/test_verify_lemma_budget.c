@@ -1,0 +1,123 @@
+/* test_verify_lemma_budget.c - the verifier's bound on the one-half-pair
+ * centre lemma's searches (verify/verify_centre.h, VrLemmaBudget;
+ * VerifyLimits.max_lemma_nodes; `ocsolve verify --max-lemma-nodes`): a
+ * certificate whose lemma lines need more is refused as malformed, with
+ * one line naming the option, and never called a Chaos win or accepted;
+ * within the default it is judged as before, and its acceptances are
+ * Order wins by the independent brute force (tests/brute.h). Each test
+ * runs in a process of its own, so no lemma table is filled before it. */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../verify/verify.h"
+#include "brute.h"
+#include "ref.h"
+#include "runbin.h"
+#include "tcentre.h"
+#include "testlib.h"
+
+static const char *const RULES_NAME[] = {"original", "exact"};
+
+/* A 5x5 (k 4) position of the lemma's shape with exactly one half pair,
+ * ongoing, at most 9 empty cells, into s. */
+static void half_pair_position(int rules, uint64_t *rng, char s[65])
+{
+    int np;
+    tc_pairs_of(5, &np);
+    for (;;) {
+        tc_lemma_shaped(5, 10, 25, rng, s);
+        int q = tl_below(rng, np), a, b, line[VR_SMALL_MAX];
+        tc_pair_line(5, q, &a, &b, line);
+        int cell = tl_below(rng, 2) ? a : b;
+        if (s[a] == '.' && s[b] == '.') s[cell] = tl_below(rng, 2) ? 'X' : 'O';
+        else if (s[a] != '.' && s[b] != '.') s[cell] = '.';
+        else continue;
+        RefPos p;
+        ref_parse(&p, 5, 4, rules, s);
+        if (tc_count_empty(s, 25) <= 9 && ref_status(&p) == REF_ONGOING) return;
+    }
+}
+
+/* The verification of the one-line certificate 'POS lemma centre' for
+ * Order at s, from a file, within max_lemma_nodes (0: the default). */
+static int check(const char *path, int rules, const char *s, uint64_t max_nodes, VerifyResult *r)
+{
+    char line[96];
+    tc_lemma_line(5, s, 0, line);
+    char *text = tc_cert(5, 4, RULES_NAME[rules], "order", s, line);
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    VerifyLimits lim = {.max_lemma_nodes = max_nodes};
+    return verify_file_limits(path, NULL, 1 + (int)(max_nodes % 2), &lim, r);
+}
+
+/* Each position first with a bound of 1 node, then with the default: the
+ * first refused as malformed (naming the option) unless its table was
+ * already filled by an earlier position of the same configuration, never
+ * invalid; the second as without a bound, its acceptances Order wins. */
+Test(verify_lemma_budget, a_bound_refuses_never_misjudges)
+{
+    char dir[256], path[300];
+    tl_tmp_dir(dir, sizeof dir, "lemma-budget");
+    snprintf(path, sizeof path, "%s/c.ocproof", dir);
+    BruteMemo *big = brute_new();
+    cr_assert(big);
+    uint64_t rng = 9090;
+    for (int rules = REF_ORIGINAL; rules <= REF_EXACT; rules++) {
+        int refused = 0, accepted_after = 0;
+        for (int t = 0; t < 60; t++) {
+            char s[65];
+            half_pair_position(rules, &rng, s);
+            VerifyResult r;
+            int tight = check(path, rules, s, 1, &r);
+            cr_assert_neq(tight, VERIFY_INVALID, "%s: judged invalid within the bound: %s", s, r.error);
+            if (tight == VERIFY_MALFORMED) {
+                cr_assert(strstr(r.error, "--max-lemma-nodes"), "%s: %s", s, r.error);
+                refused++;
+            }
+            int full = check(path, rules, s, 0, &r);
+            cr_assert_neq(full, VERIFY_MALFORMED, "%s: %s", s, r.error);
+            RefPos p;
+            ref_parse(&p, 5, 4, rules, s);
+            if (full == VERIFY_VALID) {
+                cr_assert(brute_order_wins(big, &p), "%s: accepted, Chaos wins by brute force", s);
+                accepted_after += tight == VERIFY_MALFORMED;
+            }
+            cr_assert(tight != VERIFY_VALID || full == VERIFY_VALID, "%s: valid within the bound only", s);
+        }
+        cr_log_info("rules %d: %d refused at 1 node, %d of those accepted by default", rules, refused, accepted_after);
+        cr_expect(refused >= 5 && accepted_after >= 1, "rules %d: %d refused, %d then accepted", rules, refused,
+                  accepted_after);
+    }
+    brute_free(big);
+    unlink(path);
+    tl_rm_dir(dir);
+}
+
+/* The option: a bound of 0 or junk is a usage error, and a certificate
+ * past the bound is refused; each exit 2 with one line naming it. */
+Test(verify_lemma_budget, command_line)
+{
+    expect_reject("--max-lemma-nodes", "verify", "--max-lemma-nodes", "0", "results/claims/exact-Xc3.ocproof.gz");
+    expect_reject("--max-lemma-nodes", "verify", "--max-lemma-nodes", "x", "results/claims/exact-Xc3.ocproof.gz");
+    char dir[256], path[300], s[65];
+    tl_tmp_dir(dir, sizeof dir, "lemma-budget-cli");
+    snprintf(path, sizeof path, "%s/c.ocproof", dir);
+    uint64_t rng = 77;
+    VerifyResult r;
+    for (int t = 0; t < 100; t++) { /* a position the library refuses at 1 node: a fresh process does too */
+        half_pair_position(REF_EXACT, &rng, s);
+        if (check(path, REF_EXACT, s, 1, &r) == VERIFY_MALFORMED) break;
+    }
+    cr_assert(strstr(r.error, "--max-lemma-nodes"), "no position needs more than one node: %s", r.error);
+    expect_reject("--max-lemma-nodes", "verify", "--max-lemma-nodes", "1", path);
+    unlink(path);
+    tl_rm_dir(dir);
+}
