@@ -397,6 +397,18 @@ static bool settle_pairs(RefPos *p, const Centre *c, uint64_t *rng, bool same, b
  * the brute force. */
 /* same: settled pairs may hold two like symbols; want_same: some claims
  * must rest on such a pair. */
+/* A sample's set-up: the n x n game with k = n - 1 under rs, its centre
+ * with same pairs at every piece count (not only where the search uses
+ * them), and a brute-force memo. */
+static BruteMemo *sample_setup(Centre *c, Rules *r, int n, int rs)
+{
+    init(c, r, n, n - 1, tl_rules(rs));
+    c->same_max_pieces = n * n;
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    return memo;
+}
+
 static void lemma_sample_half(int n, int rs, int want_claims, uint64_t seed, bool same, bool want_same, bool half);
 static void lemma_sample(int n, int rs, int want_claims, uint64_t seed, bool same, bool want_same)
 {
@@ -408,10 +420,7 @@ static void lemma_sample_half(int n, int rs, int want_claims, uint64_t seed, boo
 {
     Rules r;
     Centre c;
-    init(&c, &r, n, n - 1, tl_rules(rs));
-    c.same_max_pieces = n * n; /* the lemma at every piece count, not only where the search uses it */
-    BruteMemo *memo = brute_new();
-    cr_assert(memo);
+    BruteMemo *memo = sample_setup(&c, &r, n, rs);
     uint64_t rng = seed;
     int claims = 0, tries = 0, same_claims = 0, half_claims = 0;
     while (claims < want_claims && tries < 40 * want_claims) {
@@ -546,11 +555,8 @@ static void half_one_sample(int n, int rs, int want, uint64_t seed)
 {
     Rules r;
     Centre c;
-    init(&c, &r, n, n - 1, tl_rules(rs));
-    c.same_max_pieces = n * n;
+    BruteMemo *memo = sample_setup(&c, &r, n, rs);
     c.half_max_pieces = n * n; /* at every piece count, not only where the search asks */
-    BruteMemo *memo = brute_new();
-    cr_assert(memo);
     uint64_t rng = seed;
     int claims = 0, tries = 0, refused = 0, chaos = 0;
     while (claims < want && tries < 400 * want) {
