@@ -63,6 +63,8 @@ typedef struct {
     /* The search under way (the mutex held): its allowed sets and memo. */
     uint8_t allowed[VR_SMALL_LINES];
     uint8_t *memo;
+    uint64_t nodes, allow; /* positions searched (memo misses), the most allowed (VrLemmaBudget) */
+    bool over;             /* allow passed: the search gave up, nothing more is kept */
 } Small;
 
 static Small small_game[VR_SMALL_MAX + 1]; /* small_game[m] */
@@ -147,6 +149,8 @@ static bool small_solve(Small *s, uint32_t x, uint32_t o, uint32_t key, int piec
 {
     int known = memo_get(s->memo, key);
     if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
+    if (++s->nodes > s->allow) s->over = true;
+    if (s->over) return false;
     int state = small_state(s, x, o);
     bool order_to_move = pieces % 2 == 0, order_wins;
     if (state != 0 || pieces == s->cells) {
@@ -161,13 +165,30 @@ static bool small_solve(Small *s, uint32_t x, uint32_t o, uint32_t key, int piec
             if (small_solve(s, x | bit, o, key + VR_X * s->pow3[i], pieces + 1) == order_to_move ||
                 small_solve(s, x, o | bit, key + VR_O * s->pow3[i], pieces + 1) == order_to_move)
                 order_wins = order_to_move;
+            if (s->over) return false; /* an unfinished value is never kept */
         }
     }
     memo_set(s->memo, key, order_wins ? SMALL_ORDER : SMALL_CHAOS);
     return order_wins;
 }
 
+/* The budget's positions left (UINT64_MAX: none); the lock held. */
+static uint64_t budget_left(const VrLemmaBudget *b)
+{
+    if (!b || !b->max) return UINT64_MAX;
+    uint64_t spent = atomic_load(b->spent);
+    return spent < b->max ? b->max - spent : 0;
+}
+
+/* vr_small_order_wins_allowed within budget b (NULL: none): also -2 past it. */
+static int small_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b);
+
 int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t *allowed)
+{
+    return small_wins_budget(m, small_cells, allowed, NULL);
+}
+
+static int small_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b)
 {
     if (m < VR_SMALL_MIN || m > VR_SMALL_MAX) return -1;
     for (int l = 0; l < 2 * m + 2; l++)
@@ -184,7 +205,12 @@ int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t
     pthread_mutex_lock(&small_game_lock);
     Small *s = small_setup(m);
     memcpy(s->allowed, allowed, (size_t)s->nlines);
+    s->nodes = 0;
+    s->allow = budget_left(b);
+    s->over = false;
     int result = small_memo(s) ? small_solve(s, x, o, key, pieces) : -1;
+    if (b) atomic_fetch_add(b->spent, s->nodes);
+    if (s->over) result = -2;
     pthread_mutex_unlock(&small_game_lock);
     return result;
 }
@@ -405,6 +431,16 @@ static bool ext_memo(Ext *h)
     return h->memo != NULL;
 }
 
+/* -2, with why: the lemma's searches would pass the budget b. */
+static int over_budget(const VrLemmaBudget *b, char *why, size_t why_len)
+{
+    vr_why(why, why_len,
+           "checking it would search more than the %llu positions of the centre games this verification allows "
+           "(--max-lemma-nodes)",
+           (unsigned long long)b->max);
+    return -2;
+}
+
 /* The one-HALF-pair form at cells, whose only HALF pair is that of small
  * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory,
  * -2 past the budget (b, NULL: none). */
@@ -430,21 +466,14 @@ static int ext_form(const VrGame *g, const uint8_t *cells, int hl, const VrLemma
         o |= (uint32_t)(c == VR_O) << i;
     }
     pthread_mutex_lock(&small_game_lock); /* calls in turn: the budget is read and charged under it */
-    if (b && b->max) {
-        uint64_t spent = atomic_load(b->spent);
-        h.allow = spent < b->max ? b->max - spent : 0;
-    }
+    h.allow = budget_left(b);
     h.s = small_setup(m);
     h.cells = m * m + 1;
     for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
     int w = ext_memo(&h) ? ext_solve(&h, x, o, VR_EMPTY, key, order_to_move) : -1;
     if (b) atomic_fetch_add(b->spent, h.nodes);
     pthread_mutex_unlock(&small_game_lock);
-    if (h.over)
-        return vr_why(why, why_len, "checking it would search more than the %llu positions of the centre game with a "
-                                    "half pair this verification allows (--max-lemma-nodes)",
-                      (unsigned long long)b->max),
-               -2;
+    if (h.over) return over_budget(b, why, why_len);
     if (w <= 0) {
         char nu[3], nv[3];
         vr_cell_name(n, u, nu);
@@ -488,7 +517,8 @@ int vr_centre_lemma_budget(const VrGame *g, bool claim_order, const uint8_t *cel
     if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
     if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
     int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
-    int w = vr_small_order_wins_allowed(m, small, allowed);
+    int w = small_wins_budget(m, small, allowed, budget);
+    if (w == -2) return over_budget(budget, why, why_len);
     if (w < 0) return -1;
     if (w == 0) {
         char with[160] = "";

@@ -236,23 +236,26 @@ int vr_small_order_wins(int m, const uint8_t *small_cells);
  * b2-e2 for X only) is a Chaos win (Order to move)". -1: out of memory. */
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len);
 
-/* A verification's bound on the one-HALF-pair form's searches (above):
- * *spent counts the extended-game positions searched so far, shared by
- * every file and thread of one verification; max is the most it may (0:
- * no bound). Why: each such lemma line may need a table of its own
- * (another half pair, symbol or allowed set), filled by a search of up
- * to 3^17 x 2 positions (up to about 40 s for m = 4), and only 2 are
- * kept, so a hostile certificate of many lemma lines in ever other
- * configurations (or alternating among three) would cost seconds a line
- * for as many lines as it has: hours. Legitimate ones use a few dozen
- * tables (exact X a1: about 20 configurations). */
+/* A verification's bound on the lemma's own searches (the small game's
+ * and the one-HALF-pair form's extended game's, above): *spent counts the
+ * positions searched so far, shared by every file and thread of one
+ * verification; max is the most it may (0: no bound). Why: a lemma line
+ * may need a table of its own (other allowed sets; another half pair or
+ * symbol), filled by a search of up to 3^16 positions (the small game,
+ * about a second for m = 4) or 3^17 x 2 (the extended game, up to about
+ * 40 s), and only VR_SMALL_CACHE and 2 of them are kept, so a hostile
+ * certificate of many lemma lines in ever other configurations (or
+ * cycling among a few more than are kept) would cost seconds a line for
+ * as many lines as it has: days. Legitimate ones use a few dozen tables
+ * (exact X a1: about 20 configurations). */
 typedef struct {
     _Atomic uint64_t *spent;
     uint64_t max;
 } VrLemmaBudget;
 
-/* vr_centre_lemma within budget (NULL: none): also -2 when the search
- * would pass it (nothing claimed; what it searched is counted). */
+/* vr_centre_lemma within budget (NULL: none): also -2 when a search
+ * would pass it (nothing claimed, why says so; what it searched is
+ * counted). */
 int vr_centre_lemma_budget(const VrGame *g, bool claim_order, const uint8_t *cells, const VrLemmaBudget *budget,
                            char *why, size_t why_len);
 
