@@ -80,7 +80,7 @@ typedef struct {
     uint8_t move;        /* value jobs, decided with the winner to move at the
                           * root: a winning move there (Move; MOVE_NONE when
                           * not found); for the top tree's sibling
-                          * transpositions (top_tree.c sibling_of). Untrusted:
+                          * transpositions (top_sibling.c). Untrusted:
                           * the coordinator checks it is legal */
     uint64_t nodes;      /* df-pn nodes of this job */
     uint64_t cert_lines; /* the certificate's position lines */

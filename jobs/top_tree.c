@@ -1,13 +1,13 @@
 /* top_tree.c - the top tree of the job-level search (top_tree.h): the
- * store's use, nodes and their position map, propagation and expansion
- * (choosing the next leaf: top_select.c; a job's outcome: top_apply.c). Soundness:
- * values enter the tree only as decisions of the rules (static_value), the
- * store (exact keys), a job (its own df-pn, certified when certificates
- * are on) or the children; the expected outcomes (expect_of) and the
- * numbers only choose work. In bounded mode (within.h) the same holds of
- * the bounded question: within_static and within_lookup stand for
- * static_value and lookup, a job is a bounded one, and every decided node
- * carries the depth of its proof (or its certificate's horizon). */
+ * store's records, nodes and their position map, propagation and expansion
+ * (a leaf's first value: top_leaf.c; choosing the next leaf: top_select.c;
+ * a job's outcome: top_apply.c). Soundness: values enter the tree only as
+ * decisions of the rules and the lemmas (top_leaf.c), the store (exact
+ * keys), a job (its own df-pn, certified when certificates are on) or the
+ * children; the expected outcomes (expect_of) and the numbers only choose
+ * work. In bounded mode (within.h) the same holds of the bounded
+ * question: a job is a bounded one, and every decided node carries the
+ * depth of its proof (or its certificate's horizon). */
 #include "top_tree.h"
 #include "top_sibling.h"
 
@@ -36,48 +36,16 @@ void top_fail(Coordinator *c, const char *fmt, ...)
 
 /* ---------------- the store ---------------- */
 
-static StoreKey key_of(const Coordinator *c, Board b) { return (StoreKey){c->r->rules, c->r->n, c->r->k, b}; }
-
-static int put(Coordinator *c, Board b, Winner w, Move m, int source)
+int top_put(Coordinator *c, Board b, Winner w, Move m, int source)
 {
     if (!c->spec->store) return 0;
-    StoreKey k = key_of(c, b);
+    StoreKey k = {c->r->rules, c->r->n, c->r->k, b};
     StoreValue v = {.winner = w, .move = m, .dtw = STORE_DTW_UNKNOWN, .source = (uint8_t)source};
     char msg[256] = "";
     int rc = store_put(c->spec->store, &k, &v, msg, sizeof msg);
     if (rc == 0) return 0;
     top_fail(c, "store: %s", msg[0] ? msg : "put failed");
     return -1;
-}
-
-/* Winner from the store, WINNER_NONE if absent (or, with certificates on,
- * stored without its certificate); -1 on a store error. */
-static int lookup(Coordinator *c, Board b, Winner *w)
-{
-    *w = WINNER_NONE;
-    if (!c->spec->store) return 0;
-    StoreKey k = key_of(c, b);
-    StoreValue v;
-    int rc = store_get(c->spec->store, &k, &v);
-    if (rc < 0) {
-        top_fail(c, "store: %s", store_error(c->spec->store));
-        return -1;
-    }
-    if (rc != 1) return 0;
-    if (c->certify && !topcert_have(&c->tc, b)) {
-        /* certs_later: the record counts; its certificate is made at the
-         * end if the proof needs it (top_regen.c) */
-        if (c->spec->certs_later) *w = v.winner;
-        return 0;
-    }
-    char why[4600];
-    int agrees = c->certify ? topcert_agrees(&c->tc, b, v.winner, why, (int)sizeof why) : 1;
-    if (agrees == 0) {
-        top_fail(c, "store: %s", why);
-        return -1;
-    }
-    if (agrees == 1) *w = v.winner;
-    return 0;
 }
 
 /* ---------------- the top tree ---------------- */
@@ -127,7 +95,7 @@ static int map_grow(Coordinator *c)
 
 /* Chains node i to the other nodes of its position; returns the chain's
  * first other node, -1 if i is the first (or on failure). */
-static int map_add(Coordinator *c, int i)
+int top_map_add(Coordinator *c, int i)
 {
     if (2 * (c->nt + 1) > c->map_cap && map_grow(c) != 0) return -1;
     Board key = sym_canonical(c->t[i].b, c->r->n, NULL);
@@ -357,16 +325,16 @@ static int announce(Coordinator *c, int i)
         /* the certificate first: a run killed between the two then finds
          * a certificate without a record (harmless), never the reverse */
         if (top_certify_now(c) && top_certify_inner(c, i, NULL, NULL) != 0) return -1;
-        if (put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
+        if (top_put(c, c->t[i].b, w, m, STORE_SOURCE_DFPN) != 0) return -1;
         c->t[i].win = m;
         if (siblings(c, i) != 0) return -1;
     } else if (by == BY_JOB) {
-        if (put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
+        if (top_put(c, n->b, w, MOVE_NONE, STORE_SOURCE_DFPN) != 0) return -1;
         if (siblings(c, i) != 0) return -1;
     } else if (by == BY_SIBLING) { /* its certificate is written (top_sibling.c) */
-        if (put(c, n->b, w, n->win, STORE_SOURCE_DFPN) != 0) return -1;
+        if (top_put(c, n->b, w, n->win, STORE_SOURCE_DFPN) != 0) return -1;
     } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
-        if (put(c, n->b, w, n->win, STORE_SOURCE_LEMMA) != 0) return -1;
+        if (top_put(c, n->b, w, n->win, STORE_SOURCE_LEMMA) != 0) return -1;
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {
         if (top_decided(&c->t[j])) continue;
@@ -406,126 +374,6 @@ int top_settle(Coordinator *c)
         }
     }
     return c->failed ? -1 : 0;
-}
-
-/* Decided without search? *over: the game has ended. Also the leaf's
- * initial numbers (df-pn's: 1 and the number of moves). */
-static Winner static_value(Coordinator *c, Board b, uint32_t *pn, uint32_t *dn)
-{
-    *pn = *dn = 1;
-    Winner st = rules_status(c->r, b);
-    if (st != WINNER_NONE) return st;
-    KnNode kn;
-    kn_node(c->r, &c->cfg.kn, b, &kn);
-    if (kn.value != WINNER_NONE) return kn.value;
-    if (centre_win_with_half(&c->centre, b, NULL, 0)) return WINNER_ORDER;
-    if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
-    uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
-    if (board_order_to_move(b)) {
-        if (c->cfg.order_dn_moves) *dn = moves;
-    } else if (c->cfg.chaos_pn_moves) {
-        *pn = moves;
-    }
-    return WINNER_NONE;
-}
-
-/* Bounded: b's answer from the store (within_lookup), the records backed
- * by their certificates when certificates are on, but for certs_at_end
- * (the certificates the proof needs are made at the end); -1 (top_fail). */
-static int lookup_bound(Coordinator *c, Board b, Winner *w, int *wdepth)
-{
-    char msg[4700];
-    const TopCert *tc = top_certify_now(c) ? &c->tc : NULL;
-    if (within_lookup(c->spec->store, tc, c->r, b, top_question(c, b), w, wdepth, msg,
-                      (int)sizeof msg) == 0)
-        return 0;
-    top_fail(c, "%s", msg);
-    return -1;
-}
-
-/* A node resumed from the journal with Order to move, probed one ply deep
- * by the centre lemma in every form (centre_half.h): 1 when a child is an
- * Order win by it (node i is then decided for Order, its move kept as
- * TNode.win, and the child stored as the lemma's), 0 when none is (or the
- * one-half-pair form is off), -1 on a store error (top_fail). Why: a
- * journal's numbers come from jobs that ran before the knowledge that now
- * decides the node one ply down; resumed, such a node keeps its big
- * budget and numbers, and with spec->reply_by_work the workers stay on the
- * costliest replies, so it may wait for hours for the job that would take
- * it in seconds (exact X a1: 8 of its 11 open replies were lemma wins one
- * ply down, results/openings/exact-Xa1/). Only resumed nodes are probed:
- * a new leaf's first job, with the same knowledge, finds the lemma at
- * once. Sound as the lemma is: the child is the lemma's win, so Order
- * wins by moving there; the certificate re-proves the node at the end
- * (top_regen.c) and the verifier checks the lemma line itself. */
-static int resumed_by_lemma(Coordinator *c, int i)
-{
-    Board b = c->t[i].b;
-    if (!board_order_to_move(b) || c->centre.half_max_pieces <= 0) return 0;
-    MoveList ml;
-    moves_generate(b, c->r->cells, &ml);
-    for (int m = 0; m < ml.count; m++) {
-        Board cb = b;
-        board_place(&cb, ml.m[m]);
-        if (rules_status(c->r, cb) != WINNER_NONE || !centre_win_with_half(&c->centre, cb, NULL, 0)) continue;
-        if (put(c, cb, WINNER_ORDER, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
-        c->t[i].win = ml.m[m];
-        top_set_value(c, i, WINNER_ORDER, BY_STATIC, 0);
-        c->out->static_decided++;
-        return 1;
-    }
-    return 0;
-}
-
-/* Gives node i (a new leaf, the root or a child) its first value: static,
- * a decided node of the same position, stored, or a leaf to run. */
-int top_init_leaf(Coordinator *c, int i)
-{
-    uint32_t pn, dn;
-    int wdepth = 0;
-    Board b = c->t[i].b;
-    Winner w = c->bounded ? within_static(c->r, &c->cfg, b, top_question(c, b), &pn, &dn, &wdepth)
-                          : static_value(c, b, &pn, &dn);
-    if (w != WINNER_NONE) {
-        if (c->bounded && w == WINNER_CHAOS) wdepth = top_question(c, c->t[i].b);
-        top_set_value(c, i, w, BY_STATIC, wdepth);
-        c->out->static_decided++;
-        return 0;
-    }
-    int twin = map_add(c, i);
-    if (c->failed) return -1;
-    if (twin >= 0 && top_decided(&c->t[twin])) {
-        top_set_value(c, i, top_value(&c->t[twin]), BY_TWIN, c->t[twin].wdepth);
-        c->out->twin_hits++;
-        return 0;
-    }
-    if ((c->bounded ? lookup_bound(c, b, &w, &wdepth) : lookup(c, b, &w)) != 0) return -1;
-    if (w != WINNER_NONE) {
-        top_set_value(c, i, w, BY_STORE, wdepth);
-        c->out->store_hits++;
-        return 0;
-    }
-    TNode *n = &c->t[i];
-    JournalEntry e;
-    if (c->spec->journal && journal_get(c->spec->journal, n->b, &e)) {
-        int by_lemma = c->bounded ? 0 : resumed_by_lemma(c, i);
-        if (by_lemma != 0) return by_lemma < 0 ? -1 : 0;
-        /* A past run's job ended undecided here: as if it had just run
-         * (top_apply), so next_leaf gives it a bigger budget or expands it. */
-        n->state = T_RAN;
-        n->pn = e.pn;
-        n->dn = e.dn;
-        n->budget = e.budget;
-        n->avail = true;
-        c->out->journal_hits++;
-        return 0;
-    }
-    n->state = T_NEW;
-    n->pn = pn;
-    n->dn = dn;
-    n->avail = true;
-    c->queued++;
-    return 0;
 }
 
 /* Twice a cell's distance from the board's centre (rows plus columns). */

@@ -20,6 +20,13 @@
 void top_fail(Coordinator *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A new node (zeroed, no parent), its index; -1 out of memory. */
 int top_new_node(Coordinator *c);
+/* Stores b's value (its move m or MOVE_NONE; source: STORE_SOURCE_*); 0
+ * also without a store, -1 on a store error (top_fail). */
+int top_put(Coordinator *c, Board b, Winner w, Move m, int source);
+/* Chains node i to the other nodes of its canonical position (the
+ * position map): the chain's first other node, -1 if i is the first (or
+ * on failure, top_fail). */
+int top_map_add(Coordinator *c, int i);
 /* Queues node i for propagation by top_settle. */
 void top_push(Coordinator *c, int i);
 /* Node i is decided for w (how: BY_*; bounded: wdepth, TNode's); its
@@ -30,7 +37,8 @@ Winner top_majority(const Coordinator *c);
 /* Propagates every queued node: decisions announced (store, certificate,
  * twins), inner numbers recomputed up to the root. */
 int top_settle(Coordinator *c);
-/* Gives node i its first value: static, from the store, or a leaf's. */
+/* Gives node i its first value: static, from the store, or a leaf's
+ * (top_leaf.c). */
 int top_init_leaf(Coordinator *c, int i);
 /* Expands leaf i one ply (symmetric siblings merged). */
 int top_expand(Coordinator *c, int i);

@@ -9,7 +9,7 @@
 #include "within.h"
 
 /* A new leaf's numbers: df-pn's initial ones (1, and the number of moves
- * where the configuration asks for it), as top_tree.c's static_value. */
+ * where the configuration asks for it), as top_leaf.c's static_value. */
 static void leaf_numbers(const DfpnConfig *cfg, Board b, const KnNode *kn, uint32_t *pn, uint32_t *dn)
 {
     uint32_t moves = kn->nmoves > 0 ? (uint32_t)kn->nmoves : 1;

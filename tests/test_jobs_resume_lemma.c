@@ -1,5 +1,5 @@
 /* test_jobs_resume_lemma.c - a job-level run resumed from a journal whose
- * entries predate the one-half-pair centre lemma (jobs/top_tree.c
+ * entries predate the one-half-pair centre lemma (jobs/top_leaf.c
  * resumed_by_lemma): an Order node resumed from the journal, with a
  * child the lemma wins, is decided at once instead of waiting for its
  * next big job. Checked against the independent brute force (tests/
