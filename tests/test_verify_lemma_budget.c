@@ -106,6 +106,60 @@ static void bound_sample(bool half)
 Test(verify_lemma_budget, a_bound_refuses_never_misjudges) { bound_sample(true); }
 Test(verify_lemma_budget, the_small_game_too) { bound_sample(false); }
 
+/* text into path. */
+static void put_file(const char *path, char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+}
+
+/* The bound reached inside a file a see line names: the top file (only
+ * 'root see sub') is refused as malformed too, on one thread and on two,
+ * never judged invalid; within the default it is judged as the sub-file
+ * alone. */
+Test(verify_lemma_budget, through_a_see_line)
+{
+    char dir[256], sub[300], top[300], s[65];
+    tl_tmp_dir(dir, sizeof dir, "lemma-budget-see");
+    snprintf(sub, sizeof sub, "%s/sub.ocproof", dir);
+    snprintf(top, sizeof top, "%s/top.ocproof", dir);
+    uint64_t rng = 4242;
+    VerifyResult r;
+    int found = 0;
+    for (int t = 0; t < 200 && found < 3; t++) {
+        lemma_position(REF_EXACT, true, &rng, s);
+        char line[400];
+        tc_lemma_line(5, s, 0, line);
+        put_file(sub, tc_cert(5, 4, "exact", "order", s, line));
+        snprintf(line, sizeof line, "%s see sub.ocproof", s);
+        put_file(top, tc_cert(5, 4, "exact", "order", s, line));
+        VerifyLimits tight = {.max_lemma_nodes = 1};
+        int rc = verify_file_limits(top, NULL, 1, &tight, &r);
+        if (rc == VERIFY_VALID) continue; /* its table is filled already: no work to refuse */
+        found++;
+        for (int threads = 1; threads <= 2; threads++) {
+            rc = verify_file_limits(top, NULL, threads, &tight, &r);
+            cr_expect_eq(rc, VERIFY_MALFORMED, "%s, %d threads: %d within 1 node (%s)", s, threads, rc, r.error);
+            cr_expect(r.refused && strstr(r.error, "--max-lemma-nodes"), "%s, %d threads: %s", s, threads, r.error);
+        }
+        int alone = verify_file_limits(sub, NULL, 1, NULL, &r);
+        cr_expect_neq(alone, VERIFY_MALFORMED, "%s: %s", s, r.error);
+        for (int threads = 1; threads <= 2; threads++) {
+            rc = verify_file_limits(top, NULL, threads, NULL, &r);
+            cr_expect_eq(rc, alone, "%s, %d threads: %d by default, %d the sub-file alone (%s)", s, threads, rc, alone,
+                         r.error);
+            cr_expect_not(r.refused, "%s: refused by default", s);
+        }
+    }
+    cr_assert_eq(found, 3, "no position needs more than one node");
+    unlink(sub);
+    unlink(top);
+    tl_rm_dir(dir);
+}
+
 /* The option: a bound of 0 or junk is a usage error, and a certificate
  * past the bound is refused; each exit 2 with one line naming it. */
 Test(verify_lemma_budget, command_line)

@@ -201,7 +201,9 @@ static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int
     VerifyExpect x = {ask->g.n, ask->g.k, ask->g.rules, ask->winner, ask->pos};
     Nest nest = vnest(depth, ss, NULL, 0, v->nest->lim);
     nest.horizon_ok = ask->horizon_ok;
+    nest.lemma_nodes = v->nest->lemma_nodes;
     int rc = vr_verify_nested(s->path, &x, sub, &nest);
+    bool refused = false;
     if (rc == VERIFY_VALID) {
         sub_proved(ss, i, key, ask, &nest, sub->horizon);
         key = NULL;
@@ -210,6 +212,14 @@ static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int
             v->res->positions_checked += sub->positions_checked;
             see_done(v, e, nest.height, rest >= 0 ? rest : nest.rest);
         }
+    } else if (sub->refused) { /* not judged below, so not here either: malformed, as in the top file */
+        v->res->refused = true;
+        if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0)
+            vc_error(v->res, VERIFY_MALFORMED, "%s", sub->error);
+        else
+            vc_error(v->res, VERIFY_MALFORMED, "%s %s at %s (line %u): %s", ask->what, s->path, ask->pos, e->line,
+                     sub->error);
+        refused = true;
     } else if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0 ||
                strncmp(sub->error, "lemma subboard see ", 19) == 0) {
         invalid(v, "%s", sub->error); /* nested: the innermost see line says it best */
@@ -218,7 +228,7 @@ static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int
     }
     free(sub);
     free(key);
-    return rc == VERIFY_VALID ? 0 : VERIFY_INVALID;
+    return rc == VERIFY_VALID ? 0 : refused ? VERIFY_MALFORMED : VERIFY_INVALID;
 }
 
 /* A position with a 'see' line, `empty` empty cells: its certificate,
@@ -299,11 +309,14 @@ static int prove_lemma(Verifier *v, Entry *e)
         return 0;
     }
     char why[VERIFY_ERR_LEN / 2];
-    /* a file's verification shares its SubSet (every file, every thread); a text has none, and no bound */
-    VrLemmaBudget budget = {v->nest->subs ? &v->nest->subs->lemma_nodes : NULL, v->nest->lim->max_lemma_nodes};
+    /* one counter for the whole verification (Nest.lemma_nodes) */
+    VrLemmaBudget budget = {v->nest->lemma_nodes, v->nest->lim->max_lemma_nodes};
     int held = vr_centre_lemma_budget(&v->g, v->winner == VERIFY_WINNER_ORDER, v->cells,
                                       budget.spent ? &budget : NULL, why, sizeof why);
-    if (held == -2) return vc_error(v->res, VERIFY_MALFORMED, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
+    if (held == -2) {
+        v->res->refused = true;
+        return vc_error(v->res, VERIFY_MALFORMED, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
+    }
     if (held < 0) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
     if (!held) return invalid(v, "lemma centre at %s: %s (line %u)", here(v), why, e->line);
     game_ends(v, 0); /* all the lemma says of the game's length: it ends by the full board */
@@ -561,6 +574,8 @@ int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)
     Source src = {.f = fmemopen((void *)text, strlen(text), "r"), .lim = lim};
     if (!src.f) return vc_error(out, VERIFY_MALFORMED, "<text>: cannot read: %s", strerror(errno));
     Nest nest = vnest(0, NULL, NULL, 0, &lim);
+    _Atomic uint64_t lemma_nodes = 0; /* a text's own: bounded as a file's */
+    nest.lemma_nodes = &lemma_nodes;
     int rc = run(&src, "<text>", exp, out, &nest);
     fclose(src.f);
     return rc;

@@ -260,6 +260,7 @@
 #ifndef OCS_VERIFY_H
 #define OCS_VERIFY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum { VERIFY_VALID = 0, VERIFY_INVALID = 1, VERIFY_MALFORMED = 2 };
@@ -298,6 +299,9 @@ typedef struct {
                                    A lemma position (or one secured under exact-end) counts as a game
                                    lasting until the board is full. -1 otherwise */
     char error[VERIFY_ERR_LEN]; /* "" when valid; else one line, without a trailing newline */
+    bool refused;               /* malformed because a bound on the work was passed (the centre lemma's
+                                   searches past VerifyLimits.max_lemma_nodes), in this file or one its
+                                   see lines name: not judged, neither valid nor invalid */
 } VerifyResult;
 
 /* The bound on a certificate line, in bytes without its newline: 16 times
@@ -313,8 +317,10 @@ enum { VERIFY_LINE_MAX = 65536 };
  * is refused by its size before it is read. */
 #define VERIFY_DEFAULT_MAX_BYTES (UINT64_C(1) << 30)
 #define VERIFY_DEFAULT_MAX_LINES UINT64_C(16000000)
-/* The one-half-pair centre lemma's searches in one verification, all its
- * files and threads together (verify_centre.h, VrLemmaBudget): 2^32
+/* The centre lemma's searches (the small game's and the one-half-pair
+ * form's) in one verification, all its files and threads together
+ * (verify_centre.h, VrLemmaBudget; a threaded check's sequential pass
+ * starts again from 0, verify_par.c): 2^32
  * positions, about ten minutes at the rate measured on exact X b1's line
  * (10-20 M positions, 2.3 s with the tables' set-up). A table holds at
  * most 2 x 3^17 (0.26 G) positions, so 16 full ones fit, or about 200
@@ -335,7 +341,8 @@ typedef struct {
     VerifyProgress progress; /* NULL: none */
     void *progress_arg;
     double progress_every;   /* seconds */
-    uint64_t max_lemma_nodes; /* the centre lemma's half-pair searches, the whole verification; 0: the default */
+    uint64_t max_lemma_nodes; /* the centre lemma's searches (small game and half pair), the whole
+                                 verification; 0: the default */
 } VerifyLimits;
 
 /* Return out->status. Malformed errors name the source ("FILE:LINE: ..."). */

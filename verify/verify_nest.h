@@ -60,11 +60,15 @@ typedef struct {
                         certificate with a horizon is accepted too (the see line checks that it is long
                         enough: verify.h, Horizon certificates) */
     const VerifyLimits *lim; /* the reading limits, never NULL: every nested file is read within the same */
+    _Atomic uint64_t *lemma_nodes; /* the centre lemma's search positions so far, charged against
+                                      lim->max_lemma_nodes: the whole verification's (subs->lemma_nodes,
+                                      every file and thread; a text's own counter); NULL: no bound */
 } Nest;
 
 static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task, const VerifyLimits *lim)
 {
-    return (Nest){.depth = depth, .subs = subs, .pre = pre, .task = task, .rest = VSUB_REST_NONE, .lim = lim};
+    return (Nest){.depth = depth, .subs = subs, .pre = pre, .task = task, .rest = VSUB_REST_NONE, .lim = lim,
+                  .lemma_nodes = subs ? &subs->lemma_nodes : NULL};
 }
 
 /* verify.c's, for the pre-pass: one file's check at a nesting, and a

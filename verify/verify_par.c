@@ -5,7 +5,10 @@
  * not followed; a file is then proved once all it rests on are (settle), and
  * the answer is the one the sequential check gives, which runs again
  * whenever the pre-pass cannot decide alone (a failure after a see line:
- * it says where). Results do not depend on T. */
+ * it says where). Verdicts (valid, invalid) do not depend on T; a refusal
+ * for the lemma's budget (VerifyResult.refused) may, if the pre-pass
+ * refuses a file and the sequential check then passes the budget too,
+ * having started with warmer tables. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +172,13 @@ int verify_file_limits(const char *path, const VerifyExpect *exp, int threads, c
         *out = pp.top;
         rc = out->status;
     } else {
+        /* The sequential check gets a budget of its own: the pre-pass's
+         * threads interleave files of different configurations through the
+         * lemma's few kept tables and pay refills, so what it spent says
+         * little of what the sequential order costs, and a refusal would
+         * hide where a certificate is invalid. The work stays bounded: at
+         * most twice max_lemma_nodes. */
+        atomic_store(&ss.lemma_nodes, 0);
         Nest nest = vnest(0, &ss, NULL, 0, &lim);
         rc = vr_verify_nested(path, exp, out, &nest);
     }

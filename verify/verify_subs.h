@@ -112,8 +112,9 @@ typedef struct {
     size_t *queue;  /* the pre-pass's queued entries, a binary heap in the order they are taken
                        (vsub_before); vsub_add pushes an S_QUEUED entry */
     size_t nqueue, capqueue;
-    _Atomic uint64_t lemma_nodes; /* the centre lemma's half-pair searches so far (VrLemmaBudget), the whole
-                                     verification's: every file and thread */
+    _Atomic uint64_t lemma_nodes; /* the centre lemma's searches so far (small game and half pair,
+                                     VrLemmaBudget): the pre-pass's, every file and thread; then the
+                                     sequential check's, from 0 (verify_par.c) */
 } SubSet;
 
 /* What makes two see lines name the same file (real paths of the file and
