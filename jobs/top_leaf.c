@@ -57,7 +57,7 @@ static Winner static_value(Coordinator *c, Board b, uint32_t *pn, uint32_t *dn)
     KnNode kn;
     kn_node(c->r, &c->cfg.kn, b, &kn);
     if (kn.value != WINNER_NONE) return kn.value;
-    if (centre_win_with_half(&c->centre, b, NULL, 0)) return WINNER_ORDER;
+    if (centre_win_with_half(&c->centre, b, c->spec->interrupt, c->deadline)) return WINNER_ORDER;
     if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
     uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
     if (board_order_to_move(b)) {
@@ -106,7 +106,9 @@ static int resumed_by_lemma(Coordinator *c, int i)
     for (int m = 0; m < ml.count; m++) {
         Board cb = b;
         board_place(&cb, ml.m[m]);
-        if (rules_status(c->r, cb) != WINNER_NONE || !centre_win_with_half(&c->centre, cb, NULL, 0)) continue;
+        if (rules_status(c->r, cb) != WINNER_NONE ||
+            !centre_win_with_half(&c->centre, cb, c->spec->interrupt, c->deadline))
+            continue;
         if (top_put(c, cb, WINNER_ORDER, MOVE_NONE, STORE_SOURCE_LEMMA) != 0) return -1;
         c->t[i].win = ml.m[m];
         top_set_value(c, i, WINNER_ORDER, BY_STATIC, 0);

@@ -22,7 +22,9 @@ typedef struct {
     Move move;          /* from the parent (MOVE_NONE at the root) */
     Move win;           /* decided with the winner to move: a winning move
                          * when known (a job's, the tree's, a sibling's:
-                         * top_sibling.c), else MOVE_NONE */
+                         * top_sibling.c; a resumed node's into a lemma
+                         * position: top_leaf.c resumed_by_lemma), else
+                         * MOVE_NONE */
     uint8_t state, by;
     uint8_t depth;      /* plies below the root */
     bool avail;         /* can be selected: a NEW or RAN undecided leaf, or an

@@ -334,6 +334,8 @@ static int announce(Coordinator *c, int i)
     } else if (by == BY_SIBLING) { /* its certificate is written (top_sibling.c) */
         if (top_put(c, n->b, w, n->win, STORE_SOURCE_DFPN) != 0) return -1;
     } else if (by == BY_STATIC && rules_status(c->r, n->b) == WINNER_NONE) {
+        /* a lemma here, or one ply down by n->win (resumed_by_lemma): the
+         * source is a label for people; the certificate re-proves it */
         if (top_put(c, n->b, w, n->win, STORE_SOURCE_LEMMA) != 0) return -1;
     }
     for (int j = c->t[i].twin; j >= 0 && j != i; j = c->t[j].twin) {

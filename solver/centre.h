@@ -211,6 +211,9 @@ typedef struct {
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
     int half_max_pieces; /* one half-full pair (centre_half.h) up to this many pieces
                           * (CENTRE_HALF_MAX_PIECES; tests raise it) */
+    bool half_plain;     /* one half pair: no symmetry reduction of its
+                          * tables (centre_half.c half_canonical; tests
+                          * compare the two) */
     int same_max_pieces; /* same pairs count up to this many pieces
                           * (CENTRE_SAME_MAX_PIECES; tests raise it) */
     uint64_t centre;     /* the centre cells */

@@ -18,7 +18,8 @@ static HalfTable half_tables[CENTRE_HALF_TABLES];
 static uint64_t half_clock;
 static mtx_t half_lock;
 static once_flag half_once = ONCE_FLAG_INIT;
-static void half_lock_init(void) { mtx_init(&half_lock, mtx_plain); }
+static bool half_lock_ok; /* mtx_init succeeded; else the lemma claims nothing */
+static void half_lock_init(void) { half_lock_ok = mtx_init(&half_lock, mtx_plain) == thrd_success; }
 
 typedef struct {
     int m, cells, star, npairs; /* centre cells m*m, v is cell m*m; star: the half pair */
@@ -83,12 +84,84 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx
     return win;
 }
 
+/* Cell i*m + j of the m x m centre under symmetry s of the square (bit 0:
+ * mirror the rows, bit 1: mirror the columns, bit 2: transpose). */
+static int half_sym_cell(int m, int s, int cell)
+{
+    int i = cell / m, j = cell % m;
+    if (s & 1) i = m - 1 - i;
+    if (s & 2) j = m - 1 - j;
+    return s & 4 ? j * m + i : i * m + j;
+}
+
+static uint32_t half_sym_bits(int m, int s, uint32_t bits)
+{
+    uint32_t out = 0;
+    for (; bits; bits &= bits - 1) out |= 1u << half_sym_cell(m, s, __builtin_ctz(bits));
+    return out;
+}
+
+static uint64_t half_config(const HalfGame *g)
+{
+    return (uint64_t)g->m | (uint64_t)g->star << 4 | (uint64_t)g->s0 << 9 | (uint64_t)g->exact << 11 |
+           (uint64_t)g->allowed << 16;
+}
+
+/* Puts g and its centre (x, o) in the canonical form of their class under
+ * the 16 symmetries of the extended game: the 8 of the square, each with
+ * or without the swap of X and O; the least config (half_config) wins.
+ * Why: a table costs seconds to fill and tens of MB, and positions of one
+ * class (a reflected ring opening, the other symbol) would fill one each.
+ * Sound: a symmetry s of the square maps the small lines onto the small
+ * lines (rows, columns and diagonals of the m x m centre), line p onto
+ * line q = perm[p]; the extended game with the half pair on line p, its
+ * lines' allowed sets and centre P is the one with the half pair on q,
+ * the sets carried over and centre s(P), move for move (half_counts reads
+ * only which line is full of which symbol, the sets, S0 and v's digit).
+ * Swapping X and O everywhere (the centre, v, S0 and each line's pair of
+ * allowed bits) maps a line's count to the other symbol's, exact's "v not
+ * S0" included. The side to move is unchanged. So the two positions have
+ * one value, and the table of the canonical one answers both.
+ * tests/test_centre.c checks it against the search without it. */
+static void half_canonical(HalfGame *g, uint32_t *x, uint32_t *o)
+{
+    HalfGame best = *g;
+    uint32_t bx = *x, bo = *o;
+    for (int s = 1; s < 8 * 2; s++) {
+        int sym = s & 7, perm[CENTRE_MAX_PAIRS] = {0};
+        bool swap = s >= 8, ok = true;
+        for (int p = 0; p < g->npairs && ok; p++) {
+            uint32_t img = half_sym_bits(g->m, sym, g->line[p]);
+            perm[p] = -1;
+            for (int q = 0; q < g->npairs; q++)
+                if (g->line[q] == img) perm[p] = q;
+            ok = perm[p] >= 0;
+        }
+        if (!ok) continue; /* not a symmetry of these lines: never for a full centre */
+        HalfGame h = *g;
+        h.star = perm[g->star];
+        h.s0 = swap ? 3 - g->s0 : g->s0;
+        h.allowed = 0;
+        for (int p = 0; p < g->npairs; p++) {
+            uint32_t a = g->allowed >> 2 * p & 3;
+            if (swap) a = (a & 1) << 1 | a >> 1;
+            h.allowed |= a << 2 * perm[p];
+        }
+        if (half_config(&h) >= half_config(&best)) continue;
+        best = h;
+        bx = half_sym_bits(g->m, sym, swap ? *o : *x);
+        bo = half_sym_bits(g->m, sym, swap ? *x : *o);
+    }
+    *g = best;
+    *x = bx;
+    *o = bo;
+}
+
 /* g->memo for g's configuration (the lock held): kept, or new in place of
  * the least recently used. False when out of memory. */
 static bool half_table(HalfGame *g)
 {
-    uint64_t config = (uint64_t)g->m | (uint64_t)g->star << 4 | (uint64_t)g->s0 << 9 | (uint64_t)g->exact << 11 |
-                      (uint64_t)g->allowed << 16;
+    uint64_t config = half_config(g);
     HalfTable *slot = &half_tables[0];
     for (int t = 0; t < CENTRE_HALF_TABLES; t++) {
         HalfTable *e = &half_tables[t];
@@ -138,8 +211,9 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
     HalfGame g = {
         .m = c->m, .cells = c->m * c->m + 1, .npairs = c->npairs, .exact = c->exact, .stop = stop, .deadline = deadline};
     if (!c->on || board_count(b) > c->half_max_pieces || !half_conditions(c, b, &g)) return false;
-    /* Stopped already: no work at all. Each call counts its own ticks, so
-     * without this a search past its deadline paid 65 536 table nodes
+    /* Stopped already: no work at all (and the first node reads them again
+     * after the lock, below). Each call counts its own ticks, so without
+     * this a search past its deadline paid 65 536 table nodes
      * (about 0.2 s) at every node until its next clock read, 1 024 nodes
      * later (limits.h): minutes. */
     if ((stop && atomic_load_explicit(stop, memory_order_relaxed)) || (deadline > 0 && clock_seconds() >= deadline))
@@ -151,13 +225,20 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
         }
     g.pow3[0] = 1;
     for (int i = 1; i <= g.cells; i++) g.pow3[i] = 3 * g.pow3[i - 1];
-    uint32_t idx = centre_index(c, b), x = 0, o = 0, t = idx;
-    for (int i = 0; i < g.cells - 1; i++, t /= 3) {
-        x |= (uint32_t)(t % 3 == 1) << i;
-        o |= (uint32_t)(t % 3 == 2) << i;
+    uint32_t x = 0, o = 0, idx = 0;
+    for (uint64_t e = c->centre & (b.s[PIECE_X] | b.s[PIECE_O]); e; e &= e - 1) {
+        int cell = __builtin_ctzll(e), i = (cell_row(cell) - 1) * c->m + cell_col(cell) - 1;
+        *(b.s[PIECE_X] >> cell & 1 ? &x : &o) |= 1u << i;
     }
+    if (!c->half_plain) half_canonical(&g, &x, &o);
+    for (int i = 0; i < g.cells - 1; i++) idx += (x >> i & 1 ? 1 : o >> i & 1 ? 2 : 0) * g.pow3[i];
     call_once(&half_once, half_lock_init);
+    if (!half_lock_ok) return false;
     mtx_lock(&half_lock);
+    /* The first node reads the stop and the clock (ticks wrap to 0 there):
+     * the flag may have been set, or the deadline passed, while this call
+     * waited for another's fill. */
+    g.ticks = 0xFFFF;
     bool win = half_table(&g) && half_solve(&g, x, o, 0, idx, board_order_to_move(b));
     mtx_unlock(&half_lock);
     return win && !g.stopped;

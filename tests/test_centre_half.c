@@ -1,13 +1,18 @@
-/* test_centre_half.c - the one-half-pair centre lemma's stops
- * (solver/centre_half.h): a set flag or a past deadline makes it claim
- * nothing, and without them the same position is claimed. (Its claims
- * against the brute force: tests/test_centre.c, lemma_one_half_pair.)
- * Each test runs in a process of its own, so no table is filled before. */
+/* test_centre_half.c - the one-half-pair centre lemma (solver/centre_half.h)
+ * beyond its claims (those are held against the brute force in
+ * tests/test_centre.c, lemma_one_half_pair): its stops (a set flag or a
+ * past deadline makes it claim nothing, and without them the same
+ * position is claimed), and its tables' symmetry reduction (the value of
+ * each of a position's 16 images, reduced, is the position's own without
+ * the reduction). Each test runs in a process of its own, so no table is
+ * filled before. */
 #include <criterion/criterion.h>
 
 #include "../engine/notation.h"
 #include "../solver/centre_half.h"
+#include "../engine/symmetry.h"
 #include "../solver/clock.h"
+#include "testlib.h"
 
 /* X b1: Chaos to move with one half pair, an Order win by the lemma under
  * exact, whose one-line certificate the independent verifier accepts
@@ -32,4 +37,93 @@ Test(centre_half, a_stop_or_a_past_deadline_claims_nothing)
     atomic_store(&stop, false);
     cr_expect(centre_half_win(&c, b, &stop, clock_seconds() + 3600), "not claimed with time to spare");
     cr_expect(centre_win_with_half(&c, b, NULL, 0), "the combined lemma does not claim it");
+}
+
+/* X b1 again, its table's fill stopped part way by a deadline 50 ms out
+ * (the fill takes seconds): nothing is claimed, and what the stopped fill
+ * left in the table must not spoil the next call, which claims it. A
+ * fill that kept the values of nodes whose children were cut short would
+ * keep X b1 itself as "not won" (the root's children all end stopped). */
+Test(centre_half, a_fill_stopped_part_way_leaves_no_wrong_value)
+{
+    Rules r;
+    char err[128];
+    cr_assert_eq(rules_init(&r, 6, 5, RULES_EXACT, err, sizeof err), 0, "%s", err);
+    Centre c;
+    centre_init(&c, &r);
+    c.half_max_pieces = CENTRE_HALF_MAX_PIECES;
+    Move xb1;
+    cr_assert_eq(notation_parse_move("Xb1", 6, &xb1, err, sizeof err), 0, "%s", err);
+    Board b = board_empty();
+    board_place(&b, xb1);
+    double t0 = clock_seconds();
+    cr_expect_not(centre_half_win(&c, b, NULL, t0 + 0.05), "claimed although its fill was cut at 50 ms");
+    cr_log_info("the stopped call took %.2f s", clock_seconds() - t0);
+    cr_expect(centre_half_win(&c, b, NULL, 0), "not claimed after a stopped fill");
+}
+
+/* A random position for the lemma: every pair empty, mixed or same but
+ * one, which holds one piece; `fill` random pieces in the centre; ongoing.
+ * False when the draw is not (the caller draws again). */
+static bool half_position(const Centre *c, const Rules *r, int fill, uint64_t *rng, Board *out)
+{
+    Board b = board_empty();
+    int star = tl_below(rng, c->npairs);
+    for (int p = 0; p < c->npairs; p++) {
+        int kind = p == star ? 3 : tl_below(rng, 4); /* 0, 1: empty; 2: mixed; 3: same (star: half) */
+        int s = tl_below(rng, 2), e = tl_below(rng, 2);
+        if (kind >= 2) board_place(&b, move_make(s, c->pair[p][e]));
+        if (kind == 2) board_place(&b, move_make(s ^ 1, c->pair[p][e ^ 1]));
+        if (kind == 3 && p != star) board_place(&b, move_make(s, c->pair[p][e ^ 1]));
+    }
+    for (int i = 0; i < fill; i++) {
+        uint64_t free = c->centre & ~(b.s[PIECE_X] | b.s[PIECE_O]);
+        if (!free) return false;
+        int k = tl_below(rng, __builtin_popcountll(free));
+        while (k--) free &= free - 1;
+        board_place(&b, move_make(tl_below(rng, 2), __builtin_ctzll(free)));
+    }
+    *out = b;
+    return rules_status(r, b) == WINNER_NONE;
+}
+
+/* On 5x5 and 6x6 under original and exact: random one-half-pair
+ * positions and their 16 images (the board's 8 symmetries, each with X
+ * and O swapped or not), the images asked with the reduction (several
+ * configurations of one class then share a table) and the position
+ * without it. Both values must appear, or the sample says nothing. */
+Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 240)
+{
+    for (int n = 5; n <= 6; n++)
+        for (int rs = 0; rs < 2; rs++) {
+            Rules r;
+            char err[128];
+            cr_assert_eq(rules_init(&r, n, n - 1, rs ? RULES_EXACT : RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+            Centre plain, reduced;
+            centre_init(&plain, &r);
+            plain.half_max_pieces = n * n;
+            plain.half_plain = true;
+            reduced = plain;
+            reduced.half_plain = false;
+            uint64_t rng = 700 + (uint64_t)(10 * n + rs);
+            int wins = 0, samples = 0, want = n == 5 ? 60 : 12;
+            for (int tries = 0; samples < want && tries < 100 * want; tries++) {
+                Board b;
+                int fill = (n == 5 ? 1 : 8) + tl_below(&rng, n == 5 ? 6 : 6);
+                if (!half_position(&plain, &r, fill, &rng, &b)) continue;
+                bool v = centre_half_win(&plain, b, NULL, 0);
+                samples++;
+                wins += v;
+                for (int s = 0; s < SYM_COUNT; s++) {
+                    char pos[NOTATION_POS_LEN];
+                    notation_format_position(sym_apply(b, s, n), n, pos);
+                    cr_expect_eq(centre_half_win(&reduced, sym_apply(b, s, n), NULL, 0), v,
+                                 "%dx%d rules %d: image %d %s: reduced %d, plain %d", n, n, rs, s, pos, !v, v);
+                }
+            }
+            cr_log_info("%dx%d rules %d: %d positions, %d Order wins", n, n, rs, samples, wins);
+            cr_expect_eq(samples, want, "%dx%d: too few positions drawn", n, n);
+            cr_expect(wins > 0 && wins < samples, "%dx%d rules %d: %d of %d won: one value only", n, n, rs, wins,
+                      samples);
+        }
 }
