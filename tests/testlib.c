@@ -202,6 +202,16 @@ JobsResult tl_jobs_solve(const RefPos *p, JobsSpec *s)
     return res;
 }
 
+void tl_pick_deep(RefPos *p, int rs, int empty, uint64_t *rng)
+{
+    for (int tries = 0; tries < 200; tries++) {
+        if (tl_random_ongoing(p, 6, 5, rs, 36 - empty, rng) != 0) continue;
+        JobsSpec s = {.workers = 1, .job_nodes = 1, .job_tt_bytes = (size_t)1 << 20};
+        if (tl_jobs_solve(p, &s).expansions > 0) return;
+    }
+    cr_assert_fail("no position with %d empty cells needed an expansion", empty);
+}
+
 int tl_each_file(const char *dir, const char *part, void (*fn)(const char *path, void *arg), void *arg)
 {
     DIR *d = opendir(dir);

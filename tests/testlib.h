@@ -78,4 +78,9 @@ JobsResult tl_jobs_solve(const RefPos *p, JobsSpec *s);
 /* The same run, its return (0 or -1 with err) left to the caller. */
 int tl_jobs_try(const RefPos *p, JobsSpec *s, JobsResult *res, char *err, int errlen);
 
+/* A random ongoing 6x6 position (rules rs, `empty` empty cells) whose run
+ * with a one-node budget needs at least one expansion, so that the top
+ * tree, not one job, decides it (asserts one is found). */
+void tl_pick_deep(RefPos *p, int rs, int empty, uint64_t *rng);
+
 #endif
