@@ -300,7 +300,7 @@ static void crun_v(CRun *r, const Cluster *cl, int np, const RunOpts *o, const c
         dup2(fe, 2);
         if (o && o->hide) setenv("OCS_NETNS_HIDE", o->hide, 1);
 #ifdef OCS_SANITIZE
-        setenv("ASAN_OPTIONS", "detect_leaks=0", 1); /* Open MPI's own leaks: test_mpi.c */
+        setenv("ASAN_OPTIONS", "detect_leaks=0", 1); /* Open MPI's own leaks: tmpi.h */
 #endif
         execv(argv[0], argv);
         _exit(127);
