@@ -1,9 +1,10 @@
 /* tcentre.h - what the tests of the centre lemma (test_verify_centre.c,
- * test_verify_centre_small.c, test_verify_centre_cert.c) share: the small
- * game decided by this file's own means (a retrograde table for m = 2 and
- * 3), the ring pairs and the centre line between each pair's cells typed
- * in from the definition, random lemma-shaped positions, and certificates
- * with lemma lines. Invariant: nothing here is taken from the verifier
+ * test_verify_centre_conditions.c, test_verify_centre_small.c,
+ * test_verify_centre_cert.c) share: the small game decided by this file's
+ * own means (a retrograde table for m = 2 and 3), the ring pairs and the
+ * centre line between each pair's cells typed in from the definition,
+ * random lemma-shaped positions, and certificates with lemma lines.
+ * Invariant: nothing here is taken from the verifier
  * (verify/verify_centre.*) but its cell values (VR_X, VR_O, VR_EMPTY) and
  * array bounds, so the verifier is checked against an independent
  * reading. Positions are strings of 'X', 'O' and '.', cell r * n + c, a1

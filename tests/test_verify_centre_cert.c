@@ -5,7 +5,8 @@
  * (brute.h, over ref.h); deeper in a proof, after a move line and for both
  * sides to move below the root; unreached lines and ocproof 1 proofs; and
  * malformed lemma lines, in process and through the binary. The lemma on
- * whole boards is test_verify_centre.c's. */
+ * whole boards is test_verify_centre.c's and
+ * test_verify_centre_conditions.c's. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

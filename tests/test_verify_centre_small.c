@@ -4,7 +4,8 @@
  * 4x4 board with k = 4, which is the m = 4 small game, and a retrograde
  * table (tcentre.h) for m = 2 and 3; the restricted small game (lines
  * allowed only some symbols) against the same table and a plain minimax.
- * The lemma on whole boards is test_verify_centre.c's. */
+ * The lemma on whole boards is test_verify_centre.c's and
+ * test_verify_centre_conditions.c's. */
 #include <criterion/criterion.h>
 #include <string.h>
 
