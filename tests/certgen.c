@@ -189,6 +189,14 @@ char *cg_cert_text(const CgCert *c, int skip, int swap, const char *move)
 }
 char *cg_plain(const CgCert *c) { return cg_cert_text(c, -1, -1, NULL); }
 
+char *cg_v2_text(int rules, const char *winner, const char *root, const char *lines)
+{
+    size_t len = strlen(lines) + 256;
+    char *t = malloc(len);
+    snprintf(t, len, "ocproof 2\nboard 5 4\nrules %s\nwinner %s\nroot %s\n%s", CG_RULES[rules], winner, root, lines);
+    return t;
+}
+
 char *cg_replace(const char *text, const char *from, const char *to)
 {
     const char *at = strstr(text, from);

@@ -38,6 +38,9 @@ int cg_make_cert(CgCert *c, int n, int k, int rules, const char *root, int omit)
 /* The certificate text; line `skip` left out, line `swap` given the move `move`. */
 char *cg_cert_text(const CgCert *c, int skip, int swap, const char *move);
 char *cg_plain(const CgCert *c);
+/* An ocproof 2 certificate on 5x5, k = 4 (rules: a REF_ rule set; winner
+ * "order" or "chaos"): its header for root, then lines; malloc'd. */
+char *cg_v2_text(int rules, const char *winner, const char *root, const char *lines);
 char *cg_replace(const char *text, const char *from, const char *to);
 int cg_check(const char *text, VerifyResult *r);
 /* Does Order, to move at the ongoing p, win within three plies: some move
