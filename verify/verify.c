@@ -203,7 +203,8 @@ static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int
     nest.horizon_ok = ask->horizon_ok;
     nest.lemma_nodes = v->nest->lemma_nodes;
     int rc = vr_verify_nested(s->path, &x, sub, &nest);
-    bool refused = false;
+    /* refused below (a bound passed): not judged there, so not here either */
+    int st = sub->refused ? VERIFY_MALFORMED : VERIFY_INVALID;
     if (rc == VERIFY_VALID) {
         sub_proved(ss, i, key, ask, &nest, sub->horizon);
         key = NULL;
@@ -212,23 +213,16 @@ static int see_check(Verifier *v, Entry *e, const See *s, const SeeAsk *ask, int
             v->res->positions_checked += sub->positions_checked;
             see_done(v, e, nest.height, rest >= 0 ? rest : nest.rest);
         }
-    } else if (sub->refused) { /* not judged below, so not here either: malformed, as in the top file */
-        v->res->refused = true;
-        if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0)
-            vc_error(v->res, VERIFY_MALFORMED, "%s", sub->error);
-        else
-            vc_error(v->res, VERIFY_MALFORMED, "%s %s at %s (line %u): %s", ask->what, s->path, ask->pos, e->line,
-                     sub->error);
-        refused = true;
     } else if (strncmp(sub->error, "see ", 4) == 0 || strncmp(sub->error, "lemma centre see ", 17) == 0 ||
                strncmp(sub->error, "lemma subboard see ", 19) == 0) {
-        invalid(v, "%s", sub->error); /* nested: the innermost see line says it best */
+        vc_error(v->res, st, "%s", sub->error); /* nested: the innermost see line says it best */
     } else {
-        invalid(v, "%s %s at %s (line %u): %s", ask->what, s->path, ask->pos, e->line, sub->error);
+        vc_error(v->res, st, "%s %s at %s (line %u): %s", ask->what, s->path, ask->pos, e->line, sub->error);
     }
+    v->res->refused |= rc != VERIFY_VALID && sub->refused;
     free(sub);
     free(key);
-    return rc == VERIFY_VALID ? 0 : refused ? VERIFY_MALFORMED : VERIFY_INVALID;
+    return rc == VERIFY_VALID ? 0 : st;
 }
 
 /* A position with a 'see' line, `empty` empty cells: its certificate,
@@ -547,24 +541,6 @@ static int run(Source *src, const char *name, const VerifyExpect *exp, VerifyRes
     out->status = rc;
     if (rc == 0) out->error[0] = '\0';
     return rc;
-}
-
-void vr_result_init(VerifyResult *out)
-{
-    memset(out, 0, sizeof *out);
-    out->rules = -1;
-    out->horizon = -1;
-    out->longest = -1;
-}
-
-/* The limits lim with the defaults for its 0 fields (and for lim NULL). */
-VerifyLimits vr_limits(const VerifyLimits *lim)
-{
-    VerifyLimits l = lim ? *lim : (VerifyLimits){0};
-    if (!l.max_lemma_nodes) l.max_lemma_nodes = VERIFY_DEFAULT_MAX_LEMMA_NODES;
-    if (!l.max_bytes) l.max_bytes = VERIFY_DEFAULT_MAX_BYTES;
-    if (!l.max_lines) l.max_lines = VERIFY_DEFAULT_MAX_LINES;
-    return l;
 }
 
 int verify_text_ex(const char *text, const VerifyExpect *exp, VerifyResult *out)

@@ -71,8 +71,8 @@ static inline Nest vnest(int depth, SubSet *subs, Prepass *pre, size_t task, con
                   .lemma_nodes = subs ? &subs->lemma_nodes : NULL};
 }
 
-/* verify.c's, for the pre-pass: one file's check at a nesting, and a
- * result's initial state. */
+/* For the pre-pass: one file's check at a nesting (verify.c), and a
+ * result's initial state (verify_read.c). */
 int vr_verify_nested(const char *path, const VerifyExpect *exp, VerifyResult *out, Nest *nest);
 void vr_result_init(VerifyResult *out);
 /* lim with the defaults for its 0 fields (lim NULL: the defaults). */

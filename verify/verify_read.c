@@ -4,7 +4,8 @@
  * here, and pairing lines are checked as they are read. What the lines
  * prove is checked afterwards (verify.c). Lines are read within the
  * limits of verify.h (bounded length, no NUL byte, at most so many lines
- * and bytes), and reading stops at the first fault. */
+ * and bytes; vr_limits gives their defaults), and reading stops at the
+ * first fault. Also a result's initial state (vr_result_init). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "verify_cert.h"
+#include "verify_nest.h"
 #include "verify_pairing.h"
 
 /* --- the table of positions: growable, open addressing --- */
@@ -494,4 +496,22 @@ FILE *vc_open_cert(const char *path, const VerifyLimits *lim, VerifyResult *out)
     }
     if (fd >= 0) close(fd);
     return NULL;
+}
+
+void vr_result_init(VerifyResult *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rules = -1;
+    out->horizon = -1;
+    out->longest = -1;
+}
+
+/* The limits lim with the defaults for its 0 fields (and for lim NULL). */
+VerifyLimits vr_limits(const VerifyLimits *lim)
+{
+    VerifyLimits l = lim ? *lim : (VerifyLimits){0};
+    if (!l.max_lemma_nodes) l.max_lemma_nodes = VERIFY_DEFAULT_MAX_LEMMA_NODES;
+    if (!l.max_bytes) l.max_bytes = VERIFY_DEFAULT_MAX_BYTES;
+    if (!l.max_lines) l.max_lines = VERIFY_DEFAULT_MAX_LINES;
+    return l;
 }
