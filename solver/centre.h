@@ -211,6 +211,8 @@ typedef struct {
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
     int half_max_pieces; /* one half-full pair (centre_half.h) up to this many pieces
                           * (CENTRE_HALF_MAX_PIECES; tests raise it) */
+    int half_tables;     /* one half pair: tables kept (centre_half_tables_for;
+                          * 0, centre_init's: CENTRE_HALF_TABLES) */
     bool half_plain;     /* one half pair: no symmetry reduction of its
                           * tables (centre_half.c half_canonical; tests
                           * compare the two) */

@@ -14,7 +14,7 @@ typedef struct {
     uint8_t *memo; /* 2 bits for each (index, side): 0 unknown, 1 Order wins, 2 not; NULL: free */
 } HalfTable;
 
-static HalfTable half_tables[CENTRE_HALF_TABLES];
+static HalfTable half_tables[CENTRE_HALF_TABLES_MAX];
 static uint64_t half_clock;
 static mtx_t half_lock;
 static once_flag half_once = ONCE_FLAG_INIT;
@@ -157,13 +157,28 @@ static void half_canonical(HalfGame *g, uint32_t *x, uint32_t *o)
     *o = bo;
 }
 
-/* g->memo for g's configuration (the lock held): kept, or new in place of
- * the least recently used. False when out of memory. */
-static bool half_table(HalfGame *g)
+static uint64_t half_table_bytes(int cells) /* cells: the extended game's, m*m + 1 */
+{
+    uint64_t p = 1;
+    for (int i = 0; i < cells; i++) p *= 3;
+    return p * 2 / 4 + 1;
+}
+
+int centre_half_tables_for(int n, int mb)
+{
+    if (mb <= 0) return CENTRE_HALF_TABLES;
+    uint64_t t = (uint64_t)mb * 1024 * 1024 / half_table_bytes((n - 2) * (n - 2) + 1);
+    return t < 1 ? 1 : t > CENTRE_HALF_TABLES_MAX ? CENTRE_HALF_TABLES_MAX : (int)t;
+}
+
+/* g->memo for g's configuration (the lock held): kept among the first
+ * `count` slots, or new in place of the least recently used of them.
+ * False when out of memory. */
+static bool half_table(HalfGame *g, int count)
 {
     uint64_t config = half_config(g);
     HalfTable *slot = &half_tables[0];
-    for (int t = 0; t < CENTRE_HALF_TABLES; t++) {
+    for (int t = 0; t < count; t++) {
         HalfTable *e = &half_tables[t];
         if (e->memo && e->config == config) {
             e->used = ++half_clock;
@@ -173,7 +188,7 @@ static bool half_table(HalfGame *g)
         if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
     }
     free(slot->memo);
-    slot->memo = calloc((size_t)g->pow3[g->cells] * 2 / 4 + 1, 1);
+    slot->memo = calloc(half_table_bytes(g->cells), 1);
     slot->config = config;
     slot->used = ++half_clock;
     g->memo = slot->memo;
@@ -239,7 +254,9 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
      * the flag may have been set, or the deadline passed, while this call
      * waited for another's fill. */
     g.ticks = 0xFFFF;
-    bool win = half_table(&g) && half_solve(&g, x, o, 0, idx, board_order_to_move(b));
+    int count = c->half_tables <= 0 ? CENTRE_HALF_TABLES : c->half_tables;
+    if (count > CENTRE_HALF_TABLES_MAX) count = CENTRE_HALF_TABLES_MAX;
+    bool win = half_table(&g, count) && half_solve(&g, x, o, 0, idx, board_order_to_move(b));
     mtx_unlock(&half_lock);
     return win && !g.stopped;
 }

@@ -47,8 +47,9 @@
  * Cost: one table per configuration (the half pair, S0, the rules and the
  * other lines' allowed sets), 2 bits for each (position, side) of the
  * extended game, 65 MB for m = 4, filled by a depth-first search on first
- * use (seconds for an empty centre); at most CENTRE_HALF_TABLES kept,
- * the least recently used replaced. So the search asks it only at
+ * use (seconds for an empty centre); at most Centre.half_tables kept
+ * (CENTRE_HALF_TABLES unless asked: Knowledge.centre_half_mb, the
+ * --centre-half-mb option), the least recently used replaced. So the search asks it only at
  * positions with at most Centre.half_max_pieces pieces
  * (CENTRE_HALF_MAX_PIECES): the ring openings' first plies.
  */
@@ -59,7 +60,13 @@
 
 #include "centre.h"
 
-enum { CENTRE_HALF_MAX_PIECES = 3, CENTRE_HALF_TABLES = 4 };
+enum { CENTRE_HALF_MAX_PIECES = 3, CENTRE_HALF_TABLES = 4, CENTRE_HALF_TABLES_MAX = 256 };
+
+/* How many tables fit in mb MiB on an n x n board (Centre.half_tables):
+ * at least 1, at most CENTRE_HALF_TABLES_MAX; mb 0: CENTRE_HALF_TABLES.
+ * A table is 2 bits for each of 2 x 3^(m*m + 1) (position, side) pairs,
+ * 65 MB for m = 4. Its pages are touched as the search fills it. */
+int centre_half_tables_for(int n, int mb);
 
 /* Is b (ongoing) an Order win by the lemma above? False when it does not
  * apply (not exactly one half pair, more pieces than c->half_max_pieces,

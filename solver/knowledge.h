@@ -83,6 +83,8 @@ typedef struct {
     int centre_half; /* ... also with one half-full pair (centre_half.h) at positions
                       * of at most this many pieces; 0 = off (the default:
                       * each new configuration costs seconds) */
+    int centre_half_mb; /* ... its tables' memory in MiB (Centre.half_tables);
+                         * 0: CENTRE_HALF_TABLES tables */
     int pairing_live; /* ... tried only with at most this many live windows
                        * (with more it rarely succeeds and costs most) */
     int threat_plies; /* Order's forcing sequences (threats.h) as a static Order

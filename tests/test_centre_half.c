@@ -91,7 +91,8 @@ static bool half_position(const Centre *c, const Rules *r, int fill, uint64_t *r
  * positions and their 16 images (the board's 8 symmetries, each with X
  * and O swapped or not), the images asked with the reduction (several
  * configurations of one class then share a table) and the position
- * without it. Both values must appear, or the sample says nothing. */
+ * without it (on 5x5 with a single table kept, so it is replaced as the
+ * two kinds of call alternate). Both values must appear, or the sample says nothing. */
 Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 240)
 {
     for (int n = 5; n <= 6; n++)
@@ -105,6 +106,7 @@ Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 240)
             plain.half_plain = true;
             reduced = plain;
             reduced.half_plain = false;
+            plain.half_tables = n == 5 ? 1 : 0; /* 5x5: one table, replaced at nearly every call */
             uint64_t rng = 700 + (uint64_t)(10 * n + rs);
             int wins = 0, samples = 0, want = n == 5 ? 60 : 12;
             for (int tries = 0; samples < want && tries < 100 * want; tries++) {
@@ -126,4 +128,17 @@ Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 240)
             cr_expect(wins > 0 && wins < samples, "%dx%d rules %d: %d of %d won: one value only", n, n, rs, wins,
                       samples);
         }
+}
+
+/* The tables --centre-half-mb buys: 65 MB each on 6x6 (2 x 3^17 entries of
+ * 2 bits), about 30 KB on 5x5 (2 x 3^10); at least one, at most the maximum. */
+Test(centre_half, tables_for_a_memory_size)
+{
+    cr_expect_eq(centre_half_tables_for(6, 0), CENTRE_HALF_TABLES);
+    cr_expect_eq(centre_half_tables_for(6, 1), 1);
+    cr_expect_eq(centre_half_tables_for(6, 1000), 1000 * 1048576 / (2 * 129140163 / 4 + 1));
+    cr_expect_eq(centre_half_tables_for(6, 4096), 66);
+    cr_expect_eq(centre_half_tables_for(6, 1 << 20), CENTRE_HALF_TABLES_MAX);
+    cr_expect_eq(centre_half_tables_for(5, 8), CENTRE_HALF_TABLES_MAX);
+    cr_expect_eq(centre_half_tables_for(5, 1), 1048576 / (2 * 59049 / 4 + 1));
 }

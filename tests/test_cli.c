@@ -431,6 +431,8 @@ Test(cli, reject_option_faults_name_the_option)
     expect_reject("option '--tt-mb' needs a value", "solve", "--tt-mb");
     expect_reject("option '--seed' needs a value", "random", "5", "--seed");
     expect_reject("option '--method' needs a value", "perft", "1", "--method");
+    expect_reject("--centre-half-mb", "solve", "--centre-half-mb", "0", "-");
+    expect_reject("--centre-half-mb", "jobs", "--centre-half-mb", "x", "-");
 }
 
 /* With k = 3 on a 7x7 or 8x8 board, random play nearly always makes a
