@@ -350,8 +350,13 @@ int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *c
 /* The extended game: the m x m centre plus the HALF pair's empty cell as
  * cell m*m, the side to move explicit. One memo per configuration (the
  * other lines' allowed sets, the HALF pair's line and u's symbol, the
- * rules), 2 bits for each (position, side); EXT_CACHE of them kept. */
-enum { EXT_CACHE = 2, EXT_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
+ * rules), 2 bits for each (position, side): 65 MB for m = 4, its pages
+ * touched as the search goes (so at most as many as the budget's
+ * positions); EXT_CACHE of them kept, for a certificate whose lemma lines
+ * come in a few dozen configurations (exact X a1 with the lemma asked at
+ * 5 pieces: about 22 for one reply, with the images of a position
+ * sharing one, ext_form). */
+enum { EXT_CACHE = 32, EXT_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
 
 typedef struct {
     const Small *s;           /* the centre's lines and weights */
@@ -421,12 +426,20 @@ static bool ext_solve(Ext *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, b
     return order_wins;
 }
 
+/* h's configuration: what its table holds (the HALF line, s0, the rules,
+ * m and the other lines' allowed sets). */
+static uint64_t ext_key(const Ext *h, int m, int nlines)
+{
+    uint64_t config = (uint64_t)h->line | (uint64_t)h->s0 << 4 | (uint64_t)h->exact << 6 | (uint64_t)m << 8;
+    for (int l = 0; l < nlines; l++) config |= (uint64_t)(h->allowed[l] >> 1) << (16 + 2 * l);
+    return config;
+}
+
 /* h->memo for h's configuration: cached, or a new one in place of the
  * least recently used. false when out of memory. */
 static bool ext_memo(Ext *h)
 {
-    uint64_t config = (uint64_t)h->line | (uint64_t)h->s0 << 4 | (uint64_t)h->exact << 6 | (uint64_t)h->s->m << 8;
-    for (int l = 0; l < h->s->nlines; l++) config |= (uint64_t)(h->allowed[l] >> 1) << (16 + 2 * l);
+    uint64_t config = ext_key(h, h->s->m, h->s->nlines);
     h->memo = memo_take(ext_cache, EXT_CACHE, config, (size_t)h->pow3[h->cells - 1] * 3 * 2 / 4 + 1); /* 2 sides */
     return h->memo != NULL;
 }
@@ -439,50 +452,6 @@ static int over_budget(const VrLemmaBudget *b, char *why, size_t why_len)
            "(--max-lemma-nodes)",
            (unsigned long long)b->max);
     return -2;
-}
-
-/* The one-HALF-pair form at cells, whose only HALF pair is that of small
- * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory,
- * -2 past the budget (b, NULL: none). */
-static int ext_form(const VrGame *g, const uint8_t *cells, int hl, const VrLemmaBudget *b, char *why, size_t why_len)
-{
-    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
-    Ext h = {.line = hl, .exact = g->rules == VR_EXACT, .allow = UINT64_MAX};
-    int pair[2], pieces = 0;
-    for (int l = 0; l < nlines; l++) {
-        line_pair(n, m, line[l], pair);
-        h.allowed[l] = pair_allows(g->rules, cells[pair[0]], cells[pair[1]]);
-    }
-    line_pair(n, m, line[hl], pair);
-    int u = cells[pair[0]] != VR_EMPTY ? pair[0] : pair[1], v = u == pair[0] ? pair[1] : pair[0];
-    h.s0 = cells[u];
-    for (int i = 0; i < n * n; i++) pieces += cells[i] != VR_EMPTY;
-    bool order_to_move = pieces % 2 == 0;
-    uint32_t x = 0, o = 0, key = 0, p = 1;
-    for (int i = 0; i < m * m; i++, p *= 3) {
-        uint8_t c = cells[big_cell(n, m, i)];
-        key += c * p;
-        x |= (uint32_t)(c == VR_X) << i;
-        o |= (uint32_t)(c == VR_O) << i;
-    }
-    pthread_mutex_lock(&small_game_lock); /* calls in turn: the budget is read and charged under it */
-    h.allow = budget_left(b);
-    h.s = small_setup(m);
-    h.cells = m * m + 1;
-    for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
-    int w = ext_memo(&h) ? ext_solve(&h, x, o, VR_EMPTY, key, order_to_move) : -1;
-    if (b) atomic_fetch_add(b->spent, h.nodes);
-    pthread_mutex_unlock(&small_game_lock);
-    if (h.over) return over_budget(b, why, why_len);
-    if (w <= 0) {
-        char nu[3], nv[3];
-        vr_cell_name(n, u, nu);
-        vr_cell_name(n, v, nv);
-        return w < 0 ? -1
-                     : vr_why(why, why_len, "the centre game with %s's half pair (%s on %s) is a Chaos win (%s to move)",
-                              nv, vr_content(h.s0), nu, order_to_move ? "Order" : "Chaos");
-    }
-    return 1;
 }
 
 /* The small line of the only HALF pair, or -1 when no pair or more than
@@ -498,6 +467,101 @@ static int only_half_pair(const VrGame *g, const uint8_t *cells)
         found = l;
     }
     return found;
+}
+
+/* The extended game's configuration at cells (h: the HALF line hl, s0,
+ * the rules, the other lines' allowed sets), its centre (x, o; key its
+ * base-3 number) and the side to move; u and v the HALF pair's full and
+ * empty ends. */
+typedef struct {
+    Ext h;
+    uint32_t x, o, key;
+    bool order_to_move;
+    int u, v;
+} ExtAt;
+
+static void ext_at(const VrGame *g, const uint8_t *cells, int hl, ExtAt *a)
+{
+    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
+    *a = (ExtAt){.h = {.line = hl, .exact = g->rules == VR_EXACT, .allow = UINT64_MAX}};
+    int pair[2], pieces = 0;
+    for (int l = 0; l < nlines; l++) {
+        line_pair(n, m, line[l], pair);
+        a->h.allowed[l] = pair_allows(g->rules, cells[pair[0]], cells[pair[1]]);
+    }
+    line_pair(n, m, line[hl], pair);
+    a->u = cells[pair[0]] != VR_EMPTY ? pair[0] : pair[1];
+    a->v = a->u == pair[0] ? pair[1] : pair[0];
+    a->h.s0 = cells[a->u];
+    for (int i = 0; i < n * n; i++) pieces += cells[i] != VR_EMPTY;
+    a->order_to_move = pieces % 2 == 0;
+    for (int i = 0, p = 1; i < m * m; i++, p *= 3) {
+        uint8_t c = cells[big_cell(n, m, i)];
+        a->key += c * (uint32_t)p;
+        a->x |= (uint32_t)(c == VR_X) << i;
+        a->o |= (uint32_t)(c == VR_O) << i;
+    }
+}
+
+/* cells under symmetry s of the n x n board: bit 0 mirrors the rows, bit
+ * 1 the columns, bit 2 transposes, bit 3 swaps X and O. */
+static void board_image(int n, const uint8_t *cells, int s, uint8_t *out)
+{
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int r2 = s & 1 ? n - 1 - r : r, c2 = s & 2 ? n - 1 - c : c;
+            uint8_t x = cells[r * n + c];
+            if (s & 8 && x != VR_EMPTY) x = x == VR_X ? VR_O : VR_X;
+            out[s & 4 ? c2 * n + r2 : r2 * n + c2] = x;
+        }
+}
+
+/* The one-HALF-pair form at cells, whose only HALF pair is that of small
+ * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory,
+ * -2 past the budget (b, NULL: none). It is decided at the image of cells,
+ * among their 16 (the board's 8 symmetries, with X and O swapped or not),
+ * whose configuration is least. Why: each configuration costs a table of
+ * its own, up to 2 x 3^17 positions searched, and a certificate's lemma
+ * lines come in reflected and colour-swapped forms of a few. Sound without
+ * any argument about the extended game: every symmetry of the board maps
+ * lines onto lines and swapping the symbols maps a line of one onto a line
+ * of the other, so each image of a position has the position's value under
+ * every rule set (a Order win on the image is a Order win here); an image
+ * of a lemma position is itself checked against every condition. */
+static int ext_form(const VrGame *g, const uint8_t *cells, int hl, const VrLemmaBudget *b, char *why, size_t why_len)
+{
+    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
+    ExtAt here, a;
+    ext_at(g, cells, hl, &here);
+    a = here;
+    for (int s = 1; s < VR_SYMMETRIES; s++) {
+        uint8_t img[VR_MAX_CELLS];
+        board_image(n, cells, s, img);
+        int il = only_half_pair(g, img);
+        if (il < 0) continue; /* never: an image has one HALF pair as cells have */
+        ExtAt ia;
+        ext_at(g, img, il, &ia);
+        if (ext_key(&ia.h, m, nlines) < ext_key(&a.h, m, nlines)) a = ia;
+    }
+    Ext h = a.h;
+    pthread_mutex_lock(&small_game_lock); /* calls in turn: the budget is read and charged under it */
+    h.allow = budget_left(b);
+    h.s = small_setup(m);
+    h.cells = m * m + 1;
+    for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
+    int w = ext_memo(&h) ? ext_solve(&h, a.x, a.o, VR_EMPTY, a.key, a.order_to_move) : -1;
+    if (b) atomic_fetch_add(b->spent, h.nodes);
+    pthread_mutex_unlock(&small_game_lock);
+    if (h.over) return over_budget(b, why, why_len);
+    if (w <= 0) {
+        char nu[3], nv[3];
+        vr_cell_name(n, here.u, nu);
+        vr_cell_name(n, here.v, nv);
+        return w < 0 ? -1
+                     : vr_why(why, why_len, "the centre game with %s's half pair (%s on %s) is a Chaos win (%s to move)",
+                              nv, vr_content(here.h.s0), nu, here.order_to_move ? "Order" : "Chaos");
+    }
+    return 1;
 }
 
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)

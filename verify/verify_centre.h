@@ -243,7 +243,7 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
  * may need a table of its own (other allowed sets; another half pair or
  * symbol), filled by a search of up to 3^16 positions (the small game,
  * about a second for m = 4) or 3^17 x 2 (the extended game, up to about
- * 40 s), and only VR_SMALL_CACHE and 2 of them are kept, so a hostile
+ * 40 s), and only VR_SMALL_CACHE and 32 of them are kept, so a hostile
  * certificate of many lemma lines in ever other configurations (or
  * cycling among a few more than are kept) would cost seconds a line for
  * as many lines as it has: days. Legitimate ones use a few dozen tables
