@@ -122,7 +122,7 @@ static uint64_t half_config(const HalfGame *g)
  * allowed bits) maps a line's count to the other symbol's, exact's "v not
  * S0" included. The side to move is unchanged. So the two positions have
  * one value, and the table of the canonical one answers both.
- * tests/test_centre.c checks it against the search without it. */
+ * tests/test_centre_half.c checks it against the search without it. */
 static void half_canonical(HalfGame *g, uint32_t *x, uint32_t *o)
 {
     HalfGame best = *g;
