@@ -14,6 +14,20 @@
 #include "../solver/clock.h"
 #include "testlib.h"
 
+/* X b1 under exact (r), and the lemma's geometry for it (c). */
+static Board xb1_exact(Rules *r, Centre *c)
+{
+    char err[128];
+    cr_assert_eq(rules_init(r, 6, 5, RULES_EXACT, err, sizeof err), 0, "%s", err);
+    centre_init(c, r);
+    c->half_max_pieces = CENTRE_HALF_MAX_PIECES;
+    Move xb1;
+    cr_assert_eq(notation_parse_move("Xb1", 6, &xb1, err, sizeof err), 0, "%s", err);
+    Board b = board_empty();
+    board_place(&b, xb1);
+    return b;
+}
+
 /* X b1: Chaos to move with one half pair, an Order win by the lemma under
  * exact, whose one-line certificate the independent verifier accepts
  * (results/openings/exact-Xb1/report.md). Stopped, it is not claimed (the
@@ -21,15 +35,8 @@
 Test(centre_half, a_stop_or_a_past_deadline_claims_nothing)
 {
     Rules r;
-    char err[128];
-    cr_assert_eq(rules_init(&r, 6, 5, RULES_EXACT, err, sizeof err), 0, "%s", err);
     Centre c;
-    centre_init(&c, &r);
-    c.half_max_pieces = CENTRE_HALF_MAX_PIECES;
-    Move xb1;
-    cr_assert_eq(notation_parse_move("Xb1", 6, &xb1, err, sizeof err), 0, "%s", err);
-    Board b = board_empty();
-    board_place(&b, xb1);
+    Board b = xb1_exact(&r, &c);
     atomic_bool stop = true;
     cr_expect_not(centre_half_win(&c, b, &stop, 0), "claimed with the stop flag set");
     cr_expect_not(centre_half_win(&c, b, NULL, clock_seconds() - 1), "claimed past its deadline");
@@ -47,15 +54,8 @@ Test(centre_half, a_stop_or_a_past_deadline_claims_nothing)
 Test(centre_half, a_fill_stopped_part_way_leaves_no_wrong_value)
 {
     Rules r;
-    char err[128];
-    cr_assert_eq(rules_init(&r, 6, 5, RULES_EXACT, err, sizeof err), 0, "%s", err);
     Centre c;
-    centre_init(&c, &r);
-    c.half_max_pieces = CENTRE_HALF_MAX_PIECES;
-    Move xb1;
-    cr_assert_eq(notation_parse_move("Xb1", 6, &xb1, err, sizeof err), 0, "%s", err);
-    Board b = board_empty();
-    board_place(&b, xb1);
+    Board b = xb1_exact(&r, &c);
     double t0 = clock_seconds();
     cr_expect_not(centre_half_win(&c, b, NULL, t0 + 0.05), "claimed although its fill was cut at 50 ms");
     cr_log_info("the stopped call took %.2f s", clock_seconds() - t0);
