@@ -1,4 +1,6 @@
-/* top_leaf.c - a top-tree node's first value (top_init_leaf, top_tree.h):
+/* top_leaf.c - the top tree's leaves (top_tree.h): a leaf's expansion
+ * (top_expand: every move, symmetric siblings merged, the centre's first,
+ * the parent's numbers shared out), and a node's first value (top_init_leaf):
  * decided without a job by the rules and the static knowledge
  * (static_value), by a decided node of the same position (the position
  * map), by the store, or by the centre lemma one ply down when the node
@@ -13,6 +15,7 @@
 #include "top_tree.h"
 
 #include "../engine/moves.h"
+#include "../engine/symmetry.h"
 #include "../solver/centre_half.h"
 #include "../solver/knowledge.h"
 #include "within.h"
@@ -167,4 +170,86 @@ int top_init_leaf(Coordinator *c, int i)
     n->avail = true;
     c->queued++;
     return 0;
+}
+
+/* Twice a cell's distance from the board's centre (rows plus columns). */
+static int centre_distance(int n, Move m)
+{
+    int cell = move_cell(m), r = cell / 8, col = cell % 8;
+    return abs(2 * r - (n - 1)) + abs(2 * col - (n - 1));
+}
+
+/* Orders moves centre first (a stable insertion sort: X before O, then by
+ * cell). Only the order of the top tree's children changes, which breaks
+ * ties in selection: never a value. */
+static void centre_first(int n, MoveList *ml)
+{
+    for (int i = 1; i < ml->count; i++) {
+        Move m = ml->m[i];
+        int d = centre_distance(n, m), j = i;
+        for (; j > 0 && centre_distance(n, ml->m[j - 1]) > d; j--) ml->m[j] = ml->m[j - 1];
+        ml->m[j] = m;
+    }
+}
+
+/* New leaves under node i, which had run a job that left it at ppn/pdn,
+ * start from numbers that give i the same numbers again: at an OR node
+ * each gets pn = ppn and an equal share of pdn, at an AND node an equal
+ * share of ppn and dn = pdn. Without this, fresh leaves (pn 1) look far
+ * cheaper than any leaf whose job has run, and the selection would run
+ * every new leaf in the tree before going deeper anywhere (breadth first
+ * over hundreds of opening positions). Selection only: never a value. */
+static void inherit(Coordinator *c, int i, uint32_t ppn, uint32_t pdn)
+{
+    const TNode *n = &c->t[i];
+    uint32_t fresh = 0;
+    for (int j = n->first; j < n->first + n->nchild; j++) fresh += c->t[j].state == T_NEW && !top_decided(&c->t[j]);
+    if (fresh == 0 || ppn == 0 || pdn == 0 || ppn >= DFPN_INF || pdn >= DFPN_INF) return;
+    bool isor = board_order_to_move(n->b);
+    for (int j = n->first; j < n->first + n->nchild; j++) {
+        TNode *ch = &c->t[j];
+        if (ch->state != T_NEW || top_decided(ch)) continue;
+        uint32_t share = (isor ? pdn : ppn) / fresh;
+        ch->pn = isor ? ppn : (share ? share : 1);
+        ch->dn = isor ? (share ? share : 1) : pdn;
+    }
+}
+
+/* Expands leaf i one ply: every legal move, symmetric siblings merged. */
+int top_expand(Coordinator *c, int i)
+{
+    Board b = c->t[i].b;
+    MoveList ml;
+    moves_generate(b, c->r->cells, &ml);
+    centre_first(c->r->n, &ml);
+    Board canon[MOVES_MAX];
+    int first = -1, count = 0;
+    for (int m = 0; m < ml.count; m++) {
+        Board cb = b;
+        board_place(&cb, ml.m[m]);
+        Board cf = sym_canonical(cb, c->r->n, NULL);
+        bool dup = false;
+        for (int j = 0; j < count && !dup; j++) dup = board_equal(canon[j], cf);
+        if (dup) continue;
+        canon[count] = cf;
+        int id = top_new_node(c);
+        if (id < 0) return -1;
+        if (first < 0) first = id;
+        c->t[id].b = cb;
+        c->t[id].move = ml.m[m];
+        c->t[id].parent = i;
+        c->t[id].depth = (uint8_t)(c->t[i].depth + 1);
+        count++;
+    }
+    TNode *n = &c->t[i];
+    bool ran = n->state == T_RAN;
+    uint32_t ppn = n->pn, pdn = n->dn;
+    n->state = T_INNER;
+    n->first = first;
+    n->nchild = count;
+    c->out->expansions++;
+    for (int j = first; j < first + count; j++)
+        if (top_init_leaf(c, j) != 0) return -1;
+    if (ran) inherit(c, i, ppn, pdn);
+    return top_expanded(c, i);
 }

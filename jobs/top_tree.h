@@ -40,8 +40,11 @@ int top_settle(Coordinator *c);
 /* Gives node i its first value: static, from the store, or a leaf's
  * (top_leaf.c). */
 int top_init_leaf(Coordinator *c, int i);
-/* Expands leaf i one ply (symmetric siblings merged). */
+/* Expands leaf i one ply (symmetric siblings merged; top_leaf.c). */
 int top_expand(Coordinator *c, int i);
+/* Node i has new children, each given its first value: its numbers from
+ * theirs, a decision's consequences, and everything queued settled. */
+int top_expanded(Coordinator *c, int i);
 /* The most-proving available leaf, -1 if none. */
 int top_select_leaf(Coordinator *c);
 /* Node i or an ancestor is decided (its job is no longer needed). */
