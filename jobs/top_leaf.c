@@ -14,6 +14,8 @@
  * (which says nothing of distance). */
 #include "top_tree.h"
 
+#include <stdlib.h>
+
 #include "../engine/moves.h"
 #include "../engine/symmetry.h"
 #include "../solver/centre_half.h"
