@@ -406,6 +406,39 @@ bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const ato
     return tab && bit(tab, gidx);
 }
 
+/* small_line, sym_cell and sym_pair (Centre): the square's 8 symmetries
+ * acting on the centre's cells and on its small lines. Every symmetry maps
+ * the rows, columns and both diagonals of the centre onto themselves, so
+ * each sym_pair entry is found (a -1 would make centre_half.c skip that
+ * symmetry; tests/test_centre_half.c checks the map against its own).
+ * Only where the lemma applies (c->on: m <= 4, so 16 centre bits). */
+static void centre_symmetries(Centre *c)
+{
+    int m = c->m;
+    if (!c->on) return; /* no lemma: nothing reads them (and m*m may pass 32 bits) */
+    for (int p = 0; p < c->npairs; p++)
+        for (uint64_t e = c->line_mask[p]; e; e &= e - 1) {
+            int cell = __builtin_ctzll(e);
+            c->small_line[p] |= 1u << ((cell_row(cell) - 1) * m + cell_col(cell) - 1);
+        }
+    for (int s = 0; s < 8; s++) {
+        for (int cell = 0; cell < m * m; cell++) {
+            int i = cell / m, j = cell % m;
+            if (s & 1) i = m - 1 - i;
+            if (s & 2) j = m - 1 - j;
+            c->sym_cell[s][cell] = (uint8_t)(s & 4 ? j * m + i : i * m + j);
+        }
+        for (int p = 0; p < c->npairs; p++) {
+            uint32_t img = 0;
+            for (uint32_t bits = c->small_line[p]; bits; bits &= bits - 1)
+                img |= 1u << c->sym_cell[s][__builtin_ctz(bits)];
+            c->sym_pair[s][p] = -1;
+            for (int q = 0; q < c->npairs; q++)
+                if (c->small_line[q] == img) c->sym_pair[s][p] = (int8_t)q;
+        }
+    }
+}
+
 void centre_init(Centre *c, const Rules *r)
 {
     int n = r->n, m = n - 2;
@@ -433,6 +466,7 @@ void centre_init(Centre *c, const Rules *r)
         int dr = (cell_row(c->pair[p][1]) - r0) / (n - 1), dc = (cell_col(c->pair[p][1]) - c0) / (n - 1);
         for (int i = 1; i < n - 1; i++) c->line_mask[p] |= 1ULL << board_cell(r0 + i * dr, c0 + i * dc);
     }
+    centre_symmetries(c);
     for (int i = 0; i < m; i++) { /* 3^(m*i): where centre row i's digits start */
         c->pow3_row[i] = 1;
         for (int j = 0; j < i * m; j++) c->pow3_row[i] *= 3;

@@ -227,6 +227,16 @@ typedef struct {
      * 2 O; centre cell (i, j) is digit i*m + j. row_index[s][bits] is the
      * contribution of one centre row of symbol s with those m bits, before
      * scaling by 3^(m*i). */
+    /* The m x m centre's own coordinates (centre cell i*m + j is board cell
+     * (i+1, j+1)), for the one-half-pair tables (centre_half.c):
+     * small_line[p] is line_mask[p] there; under symmetry s of the square
+     * (bit 0 mirrors the rows, bit 1 the columns, bit 2 transposes) centre
+     * cell i goes to sym_cell[s][i] and small line p to line sym_pair[s][p].
+     * Computed once here, as the tables' symmetry reduction runs at every
+     * lemma call. */
+    uint32_t small_line[CENTRE_MAX_PAIRS];
+    uint8_t sym_cell[8][(BOARD_MAX_N - 2) * (BOARD_MAX_N - 2)];
+    int8_t sym_pair[8][CENTRE_MAX_PAIRS];
     uint32_t pow3_row[BOARD_MAX_N];
     uint32_t row_index[2][1 << (BOARD_MAX_N - 2)];
 } Centre;

@@ -84,20 +84,10 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx
     return win;
 }
 
-/* Cell i*m + j of the m x m centre under symmetry s of the square (bit 0:
- * mirror the rows, bit 1: mirror the columns, bit 2: transpose). */
-static int half_sym_cell(int m, int s, int cell)
-{
-    int i = cell / m, j = cell % m;
-    if (s & 1) i = m - 1 - i;
-    if (s & 2) j = m - 1 - j;
-    return s & 4 ? j * m + i : i * m + j;
-}
-
-static uint32_t half_sym_bits(int m, int s, uint32_t bits)
+static uint32_t half_sym_bits(const Centre *c, int s, uint32_t bits)
 {
     uint32_t out = 0;
-    for (; bits; bits &= bits - 1) out |= 1u << half_sym_cell(m, s, __builtin_ctz(bits));
+    for (; bits; bits &= bits - 1) out |= 1u << c->sym_cell[s][__builtin_ctz(bits)];
     return out;
 }
 
@@ -114,7 +104,7 @@ static uint64_t half_config(const HalfGame *g)
  * class (a reflected ring opening, the other symbol) would fill one each.
  * Sound: a symmetry s of the square maps the small lines onto the small
  * lines (rows, columns and diagonals of the m x m centre), line p onto
- * line q = perm[p]; the extended game with the half pair on line p, its
+ * line q = sym_pair[s][p] (Centre); the extended game with the half pair on line p, its
  * lines' allowed sets and centre P is the one with the half pair on q,
  * the sets carried over and centre s(P), move for move (half_counts reads
  * only which line is full of which symbol, the sets, S0 and v's digit).
@@ -123,36 +113,29 @@ static uint64_t half_config(const HalfGame *g)
  * S0" included. The side to move is unchanged. So the two positions have
  * one value, and the table of the canonical one answers both.
  * tests/test_centre_half.c checks it against the search without it. */
-static void half_canonical(HalfGame *g, uint32_t *x, uint32_t *o)
+static void half_canonical(const Centre *c, HalfGame *g, uint32_t *x, uint32_t *o)
 {
-    HalfGame best = *g;
-    uint32_t bx = *x, bo = *o;
+    int best = 0, best_star = g->star, best_s0 = g->s0;
+    uint32_t best_allowed = g->allowed;
+    uint64_t best_config = half_config(g);
     for (int s = 1; s < 8 * 2; s++) {
-        int sym = s & 7, perm[CENTRE_MAX_PAIRS] = {0};
+        const int8_t *perm = c->sym_pair[s & 7];
         bool swap = s >= 8, ok = true;
-        for (int p = 0; p < g->npairs && ok; p++) {
-            uint32_t img = half_sym_bits(g->m, sym, g->line[p]);
-            perm[p] = -1;
-            for (int q = 0; q < g->npairs; q++)
-                if (g->line[q] == img) perm[p] = q;
-            ok = perm[p] >= 0;
-        }
+        for (int p = 0; p < g->npairs && ok; p++) ok = perm[p] >= 0;
         if (!ok) continue; /* not a symmetry of these lines: never for a full centre */
-        HalfGame h = *g;
-        h.star = perm[g->star];
-        h.s0 = swap ? 3 - g->s0 : g->s0;
-        h.allowed = 0;
+        HalfGame h = {.m = g->m, .exact = g->exact, .star = perm[g->star], .s0 = swap ? 3 - g->s0 : g->s0};
         for (int p = 0; p < g->npairs; p++) {
             uint32_t a = g->allowed >> 2 * p & 3;
             if (swap) a = (a & 1) << 1 | a >> 1;
             h.allowed |= a << 2 * perm[p];
         }
-        if (half_config(&h) >= half_config(&best)) continue;
-        best = h;
-        bx = half_sym_bits(g->m, sym, swap ? *o : *x);
-        bo = half_sym_bits(g->m, sym, swap ? *x : *o);
+        uint64_t config = half_config(&h);
+        if (config >= best_config) continue;
+        best = s, best_config = config, best_star = h.star, best_s0 = h.s0, best_allowed = h.allowed;
     }
-    *g = best;
+    if (best == 0) return;
+    uint32_t bx = half_sym_bits(c, best & 7, best >= 8 ? *o : *x), bo = half_sym_bits(c, best & 7, best >= 8 ? *x : *o);
+    g->star = best_star, g->s0 = best_s0, g->allowed = best_allowed;
     *x = bx;
     *o = bo;
 }
@@ -233,11 +216,7 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
      * later (limits.h): minutes. */
     if ((stop && atomic_load_explicit(stop, memory_order_relaxed)) || (deadline > 0 && clock_seconds() >= deadline))
         return false;
-    for (int p = 0; p < c->npairs; p++)
-        for (uint64_t e = c->line_mask[p]; e; e &= e - 1) {
-            int cell = __builtin_ctzll(e);
-            g.line[p] |= 1u << ((cell_row(cell) - 1) * c->m + cell_col(cell) - 1);
-        }
+    for (int p = 0; p < c->npairs; p++) g.line[p] = c->small_line[p];
     g.pow3[0] = 1;
     for (int i = 1; i <= g.cells; i++) g.pow3[i] = 3 * g.pow3[i - 1];
     uint32_t x = 0, o = 0, idx = 0;
@@ -245,7 +224,7 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
         int cell = __builtin_ctzll(e), i = (cell_row(cell) - 1) * c->m + cell_col(cell) - 1;
         *(b.s[PIECE_X] >> cell & 1 ? &x : &o) |= 1u << i;
     }
-    if (!c->half_plain) half_canonical(&g, &x, &o);
+    if (!c->half_plain) half_canonical(c, &g, &x, &o);
     for (int i = 0; i < g.cells - 1; i++) idx += (x >> i & 1 ? 1 : o >> i & 1 ? 2 : 0) * g.pow3[i];
     call_once(&half_once, half_lock_init);
     if (!half_lock_ok) return false;

@@ -142,3 +142,44 @@ Test(centre_half, tables_for_a_memory_size)
     cr_expect_eq(centre_half_tables_for(5, 8), CENTRE_HALF_TABLES_MAX);
     cr_expect_eq(centre_half_tables_for(5, 1), 1048576 / (2 * 59049 / 4 + 1));
 }
+
+/* The symmetry maps centre_init computes for the tables' reduction
+ * (Centre.sym_cell, sym_pair), against the square's symmetries applied
+ * here to whole-board cells: centre cell (i, j) is board cell (i+1, j+1),
+ * and small line p's image is the line between the images of pair p's two
+ * ring cells (not its small line's cells, which centre_init used). */
+Test(centre_half, the_symmetry_maps_match_the_board)
+{
+    for (int n = 4; n <= 6; n++) { /* every board the lemma applies to (m 2-4) */
+        Rules r;
+        Centre c;
+        char err[128];
+        cr_assert_eq(rules_init(&r, n, n - 1, RULES_ORIGINAL, err, sizeof err), 0, "%s", err);
+        centre_init(&c, &r);
+        cr_assert(c.on, "n %d", n);
+        int m = n - 2;
+        for (int s = 0; s < 8; s++) {
+            int img[BOARD_MAX_N * 8];
+            for (int row = 0; row < n; row++)
+                for (int col = 0; col < n; col++) {
+                    int r2 = s & 1 ? n - 1 - row : row, c2 = s & 2 ? n - 1 - col : col;
+                    img[board_cell(row, col)] = s & 4 ? board_cell(c2, r2) : board_cell(r2, c2);
+                }
+            for (int i = 0; i < m * m; i++) {
+                int to = c.sym_cell[s][i];
+                cr_assert_eq(img[board_cell(i / m + 1, i % m + 1)], board_cell(to / m + 1, to % m + 1), "n %d s %d cell %d",
+                             n, s, i);
+            }
+            int seen = 0;
+            for (int p = 0; p < c.npairs; p++) {
+                int q = c.sym_pair[s][p];
+                cr_assert(q >= 0 && q < c.npairs, "n %d s %d pair %d: %d", n, s, p, q);
+                int a = img[c.pair[p][0]], b = img[c.pair[p][1]];
+                cr_assert((a == c.pair[q][0] && b == c.pair[q][1]) || (a == c.pair[q][1] && b == c.pair[q][0]),
+                          "n %d s %d pair %d -> %d", n, s, p, q);
+                seen |= 1 << q;
+            }
+            cr_assert_eq(seen, (1 << c.npairs) - 1, "n %d s %d: not a permutation", n, s);
+        }
+    }
+}

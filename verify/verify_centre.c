@@ -503,19 +503,6 @@ static void ext_at(const VrGame *g, const uint8_t *cells, int hl, ExtAt *a)
     }
 }
 
-/* cells under symmetry s of the n x n board: bit 0 mirrors the rows, bit
- * 1 the columns, bit 2 transposes, bit 3 swaps X and O. */
-static void board_image(int n, const uint8_t *cells, int s, uint8_t *out)
-{
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
-            int r2 = s & 1 ? n - 1 - r : r, c2 = s & 2 ? n - 1 - c : c;
-            uint8_t x = cells[r * n + c];
-            if (s & 8 && x != VR_EMPTY) x = x == VR_X ? VR_O : VR_X;
-            out[s & 4 ? c2 * n + r2 : r2 * n + c2] = x;
-        }
-}
-
 /* The one-HALF-pair form at cells, whose only HALF pair is that of small
  * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory,
  * -2 past the budget (b, NULL: none). It is decided at the image of cells,
@@ -536,7 +523,7 @@ static int ext_form(const VrGame *g, const uint8_t *cells, int hl, const VrLemma
     a = here;
     for (int s = 1; s < VR_SYMMETRIES; s++) {
         uint8_t img[VR_MAX_CELLS];
-        board_image(n, cells, s, img);
+        vr_image(n, s, cells, img); /* the rules' own map: geometry s & 7, X/O swapped when s & 8 */
         int il = only_half_pair(g, img);
         if (il < 0) continue; /* never: an image has one HALF pair as cells have */
         ExtAt ia;
