@@ -3,6 +3,7 @@
  * small game's lines and their ring pairs are computed from their
  * definition, not typed in. */
 #include "verify_centre.h"
+#include "verify_centre_ext.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -50,7 +51,7 @@ enum { SMALL_UNKNOWN = 0, SMALL_ORDER = 1, SMALL_CHAOS = 2 };
 
 /* One memo table: the values of every position under one allowed vector. */
 typedef struct {
-    uint64_t key;  /* what it holds: the allowed vector packed, 2 bits a line (mask >> 1); ext_memo's configuration */
+    uint64_t key;  /* what it holds: the allowed vector packed, 2 bits a line (mask >> 1) */
     uint64_t used; /* small_clock at its last use, for eviction */
     uint8_t *memo; /* 2 bits for each position (and side); NULL: slot free */
 } Memo;
@@ -345,104 +346,7 @@ int vr_centre_see_conditions(const VrGame *g, bool claim_order, const uint8_t *c
     return centre_of(g->n, cells, small, &order_to_move, why, why_len);
 }
 
-/* --- the one-HALF-pair form (verify_centre.h) --- */
-
-/* The extended game: the m x m centre plus the HALF pair's empty cell as
- * cell m*m, the side to move explicit. One memo per configuration (the
- * other lines' allowed sets, the HALF pair's line and u's symbol, the
- * rules), 2 bits for each (position, side): 65 MB for m = 4, its pages
- * touched as the search goes (so at most as many as the budget's
- * positions); EXT_CACHE of them kept, for a certificate whose lemma lines
- * come in a few dozen configurations (exact X a1 with the lemma asked at
- * 5 pieces: about 22 for one reply, with the images of a position
- * sharing one, ext_form). */
-enum { EXT_CACHE = 32, EXT_MAX_CELLS = VR_SMALL_MAX * VR_SMALL_MAX + 1 };
-
-typedef struct {
-    const Small *s;           /* the centre's lines and weights */
-    int cells;                /* m*m + 1; the extra cell is cell m*m */
-    uint32_t pow3[EXT_MAX_CELLS];
-    int line;                 /* the HALF pair's small line */
-    uint8_t s0;               /* the symbol on its filled end u */
-    bool exact;
-    uint8_t allowed[VR_SMALL_LINES]; /* the other lines' (the HALF line's entry unused) */
-    uint8_t *memo;
-    uint64_t nodes, allow; /* positions searched (memo misses), the most allowed */
-    bool over;             /* allow passed: the search gave up, nothing more is kept */
-} Ext;
-
-static Memo ext_cache[EXT_CACHE];
-
-/* Does some line count for Order at (x, o) with v (the extra cell's
- * content)? The HALF line by its full line u, L, v (verify_centre.h): L
- * all s0 with v not s0 (exact) or anything (original), or L all the other
- * symbol T with v = T; every other line by its allowed set. */
-static bool ext_counts(const Ext *h, uint32_t x, uint32_t o, uint8_t v)
-{
-    for (int l = 0; l < h->s->nlines; l++) {
-        uint32_t mask = h->s->mask[l];
-        uint8_t a = (x & mask) == mask ? VR_X : (o & mask) == mask ? VR_O : VR_EMPTY;
-        if (a == VR_EMPTY) continue;
-        if (l != h->line) {
-            if (h->allowed[l] & (1 << a)) return true;
-        } else if (a == h->s0 ? !h->exact || v != h->s0 : v == a) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static int ext_get(const uint8_t *memo, uint64_t i) { return (memo[i / 4] >> (2 * (i % 4))) & 3; }
-static void ext_set(uint8_t *memo, uint64_t i, int v) { memo[i / 4] |= (uint8_t)(v << (2 * (i % 4))); }
-
-/* Does Order win the extended game at (x, o, v; key its base-3 number over
- * the m*m + 1 cells) with order_to_move? Plain minimax over every move of
- * either symbol on every empty cell, the extra cell included; Chaos wins
- * when all the cells are full without a line that counts. */
-static bool ext_solve(Ext *h, uint32_t x, uint32_t o, uint8_t v, uint32_t key, bool order_to_move)
-{
-    uint64_t i = (uint64_t)key * 2 + order_to_move;
-    int known = ext_get(h->memo, i);
-    if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
-    if (++h->nodes > h->allow) h->over = true;
-    if (h->over) return false;
-    int m2 = h->cells - 1;
-    bool full = __builtin_popcount(x | o) == m2 && v != VR_EMPTY;
-    bool order_wins = ext_counts(h, x, o, v);
-    if (!order_wins && !full) {
-        order_wins = !order_to_move;
-        for (int c = 0; c < h->cells && order_wins != order_to_move; c++) {
-            if (c < m2 ? ((x | o) >> c & 1) : v != VR_EMPTY) continue;
-            for (uint8_t p = VR_X; p <= VR_O && order_wins != order_to_move; p++) {
-                uint32_t bit = c < m2 ? 1u << c : 0, k2 = key + p * h->pow3[c];
-                uint32_t x2 = p == VR_X ? x | bit : x, o2 = p == VR_O ? o | bit : o;
-                bool w = ext_solve(h, x2, o2, c < m2 ? v : p, k2, !order_to_move);
-                if (h->over) return false; /* an unfinished value is never kept */
-                if (w == order_to_move) order_wins = order_to_move;
-            }
-        }
-    }
-    ext_set(h->memo, i, order_wins ? SMALL_ORDER : SMALL_CHAOS);
-    return order_wins;
-}
-
-/* h's configuration: what its table holds (the HALF line, s0, the rules,
- * m and the other lines' allowed sets). */
-static uint64_t ext_key(const Ext *h, int m, int nlines)
-{
-    uint64_t config = (uint64_t)h->line | (uint64_t)h->s0 << 4 | (uint64_t)h->exact << 6 | (uint64_t)m << 8;
-    for (int l = 0; l < nlines; l++) config |= (uint64_t)(h->allowed[l] >> 1) << (16 + 2 * l);
-    return config;
-}
-
-/* h->memo for h's configuration: cached, or a new one in place of the
- * least recently used. false when out of memory. */
-static bool ext_memo(Ext *h)
-{
-    uint64_t config = ext_key(h, h->s->m, h->s->nlines);
-    h->memo = memo_take(ext_cache, EXT_CACHE, config, (size_t)h->pow3[h->cells - 1] * 3 * 2 / 4 + 1); /* 2 sides */
-    return h->memo != NULL;
-}
+/* --- the HALF pair forms (verify_centre.h: one or two HALF pairs) --- */
 
 /* -2, with why: the lemma's searches would pass the budget b. */
 static int over_budget(const VrLemmaBudget *b, char *why, size_t why_len)
@@ -454,117 +358,123 @@ static int over_budget(const VrLemmaBudget *b, char *why, size_t why_len)
     return -2;
 }
 
-/* The small line of the only HALF pair, or -1 when no pair or more than
- * one is HALF. */
-static int only_half_pair(const VrGame *g, const uint8_t *cells)
+/* The HALF pairs at cells: their small lines, increasing, into hl (the
+ * first VR_EXT_MAX_HALF of them); returns how many there are, counting
+ * no further than VR_EXT_MAX_HALF + 1 (more than the forms take). */
+static int half_pairs(const VrGame *g, const uint8_t *cells, int hl[VR_EXT_MAX_HALF])
 {
-    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line), found = -1;
-    for (int l = 0; l < nlines; l++) {
+    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line), count = 0;
+    for (int l = 0; l < nlines && count <= VR_EXT_MAX_HALF; l++) {
         int pair[2];
         line_pair(n, m, line[l], pair);
         if ((cells[pair[0]] == VR_EMPTY) == (cells[pair[1]] == VR_EMPTY)) continue;
-        if (found >= 0) return -1;
-        found = l;
+        if (count < VR_EXT_MAX_HALF) hl[count] = l;
+        count++;
     }
-    return found;
+    return count;
 }
 
-/* The extended game's configuration at cells (h: the HALF line hl, s0,
- * the rules, the other lines' allowed sets), its centre (x, o; key its
- * base-3 number) and the side to move; u and v the HALF pair's full and
- * empty ends. */
+/* The extended game at cells whose HALF pairs are those of small lines
+ * hl[0..nh-1], increasing: its configuration (the HALF lines, each u's
+ * symbol, the rules, the other lines' allowed sets), its centre (x, o;
+ * v_j, the extended cell m*m + j, follows hl[j] and is empty) and the big
+ * game's side to move; u[j], v[j] HALF pair j's filled and empty ends. */
 typedef struct {
-    Ext h;
-    uint32_t x, o, key;
+    VrExt e;
+    uint32_t x, o;
     bool order_to_move;
-    int u, v;
+    int u[VR_EXT_MAX_HALF], v[VR_EXT_MAX_HALF];
 } ExtAt;
 
-static void ext_at(const VrGame *g, const uint8_t *cells, int hl, ExtAt *a)
+static void ext_at(const VrGame *g, const uint8_t *cells, int nh, const int *hl, ExtAt *a)
 {
     int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
-    *a = (ExtAt){.h = {.line = hl, .exact = g->rules == VR_EXACT, .allow = UINT64_MAX}};
     int pair[2], pieces = 0;
+    *a = (ExtAt){.e = {.m = m, .nhalf = nh, .exact = g->rules == VR_EXACT}};
     for (int l = 0; l < nlines; l++) {
         line_pair(n, m, line[l], pair);
-        a->h.allowed[l] = pair_allows(g->rules, cells[pair[0]], cells[pair[1]]);
+        a->e.allowed[l] = pair_allows(g->rules, cells[pair[0]], cells[pair[1]]);
     }
-    line_pair(n, m, line[hl], pair);
-    a->u = cells[pair[0]] != VR_EMPTY ? pair[0] : pair[1];
-    a->v = a->u == pair[0] ? pair[1] : pair[0];
-    a->h.s0 = cells[a->u];
+    for (int j = 0; j < nh; j++) {
+        line_pair(n, m, line[hl[j]], pair);
+        a->e.line[j] = hl[j];
+        a->u[j] = cells[pair[0]] != VR_EMPTY ? pair[0] : pair[1];
+        a->v[j] = a->u[j] == pair[0] ? pair[1] : pair[0];
+        a->e.s0[j] = cells[a->u[j]];
+    }
     for (int i = 0; i < n * n; i++) pieces += cells[i] != VR_EMPTY;
     a->order_to_move = pieces % 2 == 0;
-    for (int i = 0, p = 1; i < m * m; i++, p *= 3) {
+    for (int i = 0; i < m * m; i++) {
         uint8_t c = cells[big_cell(n, m, i)];
-        a->key += c * (uint32_t)p;
         a->x |= (uint32_t)(c == VR_X) << i;
         a->o |= (uint32_t)(c == VR_O) << i;
     }
 }
 
-/* The one-HALF-pair form at cells, whose only HALF pair is that of small
- * line hl (verify_centre.h). 1 it holds, 0 not (why), -1 out of memory,
- * -2 past the budget (b, NULL: none). It is decided at the image of cells,
- * among their 16 (the board's 8 symmetries, with X and O swapped or not),
- * whose configuration is least. Why: each configuration costs a table of
- * its own, up to 2 x 3^17 positions searched, and a certificate's lemma
- * lines come in reflected and colour-swapped forms of a few. Sound without
- * any argument about the extended game: every symmetry of the board maps
+/* why for a Chaos win of the extended game at here. */
+static int ext_refused(int n, const ExtAt *here, char *why, size_t why_len)
+{
+    char pairs[80] = "";
+    size_t at = 0;
+    for (int j = 0; j < here->e.nhalf && at < sizeof pairs; j++) {
+        char nu[3], nv[3];
+        vr_cell_name(n, here->u[j], nu);
+        vr_cell_name(n, here->v[j], nv);
+        at += (size_t)snprintf(pairs + at, sizeof pairs - at, "%s%s's half pair (%s on %s)", j ? " and " : "", nv,
+                               vr_content(here->e.s0[j]), nu);
+    }
+    return vr_why(why, why_len, "the centre game with %s is a Chaos win (%s to move)", pairs,
+                  here->order_to_move ? "Order" : "Chaos");
+}
+
+/* The HALF pair form at cells, whose HALF pairs are those of small lines
+ * hl[0..nh-1], increasing, nh = 1 or 2 (verify_centre.h). 1 it holds, 0
+ * not (why), -1 out of memory, -2 past the budget (b, NULL: none). It is
+ * decided at the image of cells, among their 16 (the board's 8
+ * symmetries, with X and O swapped or not), whose configuration
+ * (vr_ext_key) is least, its HALF pairs in the order of their lines and
+ * its v cells in the same order. Why: each configuration costs a table of
+ * its own, up to 3^18 positions searched, and a certificate's lemma lines
+ * come in reflected and colour-swapped forms of a few. Sound without any
+ * argument about the extended game: every symmetry of the board maps
  * lines onto lines and swapping the symbols maps a line of one onto a line
  * of the other, so each image of a position has the position's value under
- * every rule set (a Order win on the image is a Order win here); an image
- * of a lemma position is itself checked against every condition. */
-static int ext_form(const VrGame *g, const uint8_t *cells, int hl, const VrLemmaBudget *b, char *why, size_t why_len)
+ * every rule set (an Order win on the image is an Order win here); an
+ * image of a lemma position is itself checked against every condition. */
+static int ext_form(const VrGame *g, const uint8_t *cells, int nh, const int *hl, const VrLemmaBudget *b, char *why,
+                    size_t why_len)
 {
-    int n = g->n, m = n - 2, line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
     ExtAt here, a;
-    ext_at(g, cells, hl, &here);
+    ext_at(g, cells, nh, hl, &here);
     a = here;
+    uint64_t best = vr_ext_key(&a.e), nodes;
     for (int s = 1; s < VR_SYMMETRIES; s++) {
         uint8_t img[VR_MAX_CELLS];
-        vr_image(n, s, cells, img); /* the rules' own map: geometry s & 7, X/O swapped when s & 8 */
-        int il = only_half_pair(g, img);
-        if (il < 0) continue; /* never: an image has one HALF pair as cells have */
+        int il[VR_EXT_MAX_HALF];
+        vr_image(g->n, s, cells, img); /* the rules' own map: geometry s & 7, X/O swapped when s & 8 */
+        if (half_pairs(g, img, il) != nh) continue; /* never: an image has as many HALF pairs as cells have */
         ExtAt ia;
-        ext_at(g, img, il, &ia);
-        if (ext_key(&ia.h, m, nlines) < ext_key(&a.h, m, nlines)) a = ia;
+        ext_at(g, img, nh, il, &ia);
+        uint64_t key = vr_ext_key(&ia.e);
+        if (key < best) a = ia, best = key;
     }
-    Ext h = a.h;
     pthread_mutex_lock(&small_game_lock); /* calls in turn: the budget is read and charged under it */
-    h.allow = budget_left(b);
-    h.s = small_setup(m);
-    h.cells = m * m + 1;
-    for (int i = 0, q = 1; i < h.cells; i++, q *= 3) h.pow3[i] = (uint32_t)q;
-    int w = ext_memo(&h) ? ext_solve(&h, a.x, a.o, VR_EMPTY, a.key, a.order_to_move) : -1;
-    if (b) atomic_fetch_add(b->spent, h.nodes);
+    int w = vr_ext_order_wins(&a.e, a.x, a.o, a.order_to_move, budget_left(b), &nodes);
+    if (b) atomic_fetch_add(b->spent, nodes);
     pthread_mutex_unlock(&small_game_lock);
-    if (h.over) return over_budget(b, why, why_len);
-    if (w <= 0) {
-        char nu[3], nv[3];
-        vr_cell_name(n, here.u, nu);
-        vr_cell_name(n, here.v, nv);
-        return w < 0 ? -1
-                     : vr_why(why, why_len, "the centre game with %s's half pair (%s on %s) is a Chaos win (%s to move)",
-                              nv, vr_content(here.h.s0), nu, here.order_to_move ? "Order" : "Chaos");
-    }
-    return 1;
+    if (w == -2) return over_budget(b, why, why_len);
+    if (w < 0) return -1;
+    return w ? 1 : ext_refused(g->n, &here, why, why_len);
 }
 
-int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
-{
-    return vr_centre_lemma_budget(g, claim_order, cells, NULL, why, why_len);
-}
-
-int vr_centre_lemma_budget(const VrGame *g, bool claim_order, const uint8_t *cells, const VrLemmaBudget *budget,
-                           char *why, size_t why_len)
+/* The table form (verify_centre.h: no HALF pair, or dead ones in even
+ * numbers) at cells: 1 it holds, 0 not (why), -1 out of memory, -2 past
+ * the budget. */
+static int table_form(const VrGame *g, const uint8_t *cells, const VrLemmaBudget *budget, char *why, size_t why_len)
 {
     int n = g->n, m = n - 2;
     uint8_t allowed[VR_CENTRE_LINES], small[VR_SMALL_MAX * VR_SMALL_MAX];
     bool restricted, order_to_move;
-    if (!game_ok(g, claim_order, VR_SMALL_MIN + 2, VR_SMALL_MAX + 2, why, why_len)) return 0;
-    int hl = only_half_pair(g, cells);
-    if (hl >= 0) return ext_form(g, cells, hl, budget, why, why_len);
     if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
     if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
     int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
@@ -578,4 +488,22 @@ int vr_centre_lemma_budget(const VrGame *g, bool claim_order, const uint8_t *cel
                       with, restricted ? ") " : "", order_to_move ? "Order" : "Chaos");
     }
     return 1;
+}
+
+int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len)
+{
+    return vr_centre_lemma_budget(g, claim_order, cells, NULL, why, why_len);
+}
+
+int vr_centre_lemma_budget(const VrGame *g, bool claim_order, const uint8_t *cells, const VrLemmaBudget *budget,
+                           char *why, size_t why_len)
+{
+    if (!game_ok(g, claim_order, VR_SMALL_MIN + 2, VR_SMALL_MAX + 2, why, why_len)) return 0;
+    int hl[VR_EXT_MAX_HALF], nh = half_pairs(g, cells, hl);
+    if (nh == 2) { /* both lines DEAD: the table form may hold (as before this form); else, or if not, this one */
+        int t = table_form(g, cells, budget, why, why_len);
+        if (t != 0) return t;
+    }
+    if (nh == 1 || nh == 2) return ext_form(g, cells, nh, hl, budget, why, why_len);
+    return table_form(g, cells, budget, why, why_len);
 }
