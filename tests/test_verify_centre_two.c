@@ -213,3 +213,52 @@ Test(verify_centre_two, lying_two_half_certificates_are_rejected)
         }
     brute_free(big);
 }
+
+/* Exactness where brute force cannot follow: positions with more empty
+ * centre cells (the ring's other empty cells are no part of the extended
+ * game), up to 12 empty cells in that game, on 5x5 and 6x6 under original
+ * and exact: the verifier accepts exactly where this file's extended game
+ * is an Order win. Here the half pairs' lines often fill during the play,
+ * so which v cell ends which line decides more often. */
+Test(verify_centre_two, two_half_pairs_exactly_where_the_extended_game_is_orders)
+{
+    uint64_t rng = 716;
+    for (int n = 5; n <= 6; n++)
+        for (int rules = REF_ORIGINAL; rules <= REF_EXACT; rules++) {
+            int tried = 0, held = 0;
+            for (int t = 0; t < 100000 && tried < 100; t++) {
+                char s[65];
+                int half[2], centre_empty = 0;
+                two_half_shaped(n, &rng, s, half);
+                for (int i = 0; i < n * n; i++) /* clear some more centre cells */
+                    if (i / n % (n - 1) && i % n % (n - 1) && tl_below(&rng, 100) < 40) s[i] = '.';
+                for (int i = 0; i < n * n; i++) centre_empty += i / n % (n - 1) && i % n % (n - 1) && s[i] == '.';
+                RefPos p;
+                ref_parse(&p, n, n - 1, rules, s);
+                if (centre_empty + 2 > 12 || centre_empty < 5 || ref_status(&p) != REF_ONGOING) continue;
+                tried++;
+                /* And the same centre with the filled ends' symbols changed (the three other
+                 * configurations of u1, u2), one after the other: each its own game, never
+                 * another's table. */
+                int u[2], a, b, line[VR_SMALL_MAX];
+                for (int j = 0; j < 2; j++) tc_pair_line(n, half[j], &a, &b, line), u[j] = s[a] != '.' ? a : b;
+                for (int flip = 0; flip < 4; flip++) {
+                    char f[65];
+                    strcpy(f, s);
+                    for (int j = 0; j < 2; j++)
+                        if (flip >> j & 1) f[u[j]] = f[u[j]] == 'X' ? 'O' : 'X';
+                    ref_parse(&p, n, n - 1, rules, f);
+                    if (ref_status(&p) != REF_ONGOING) continue;
+                    VerifyResult r;
+                    int rc = lemma_cert(n, rules, f, &rng, &r), want = ext_ref(n, rules, f, false);
+                    cr_assert_eq(rc == 0, want, "n=%d rules %d %s: the extended game is a%s win here; %s", n, rules, f,
+                                 want ? "n Order" : " Chaos", rc ? r.error : "valid");
+                    held += rc == 0 && !flip;
+                }
+            }
+            cr_log_info("two half pairs, more empty cells, n=%d rules %d: %d positions, %d accepted", n, rules, tried,
+                        held);
+            cr_assert(tried == 100 && held > 0 && (n == 5 || held < tried), "n=%d rules %d: tried %d, held %d", n, rules, tried,
+                      held);
+        }
+}
