@@ -1,6 +1,6 @@
-/* test_verify_lemma_budget.c - the verifier's bound on the one-half-pair
- * centre lemma's searches (verify/verify_centre.h, VrLemmaBudget;
- * VerifyLimits.max_lemma_nodes; `ocsolve verify --max-lemma-nodes`): a
+/* test_verify_lemma_budget.c - the verifier's bound on the centre lemma's
+ * searches (the small game; the extended game of one or two half pairs;
+ * verify/verify_centre.h, VrLemmaBudget; VerifyLimits.max_lemma_nodes; `ocsolve verify --max-lemma-nodes`): a
  * certificate whose lemma lines need more is refused as malformed, with
  * one line naming the option, and never called a Chaos win or accepted;
  * within the default it is judged as before, and its acceptances are
@@ -22,24 +22,26 @@
 
 static const char *const RULES_NAME[] = {"original", "exact"};
 
-/* A 5x5 (k 4) position of the lemma's shape (half: with exactly one half
- * pair), ongoing, at most 9 empty cells, into s. */
-static void lemma_position(int rules, bool half, uint64_t *rng, char s[65])
+/* A 5x5 (k 4) position of the lemma's shape with exactly nhalf (0, 1 or
+ * 2) half pairs, ongoing, at most 9 empty cells, into s. */
+static void lemma_position(int rules, int nhalf, uint64_t *rng, char s[65])
 {
     int np;
     tc_pairs_of(5, &np);
     for (;;) {
-        tc_lemma_shaped(5, 10, 25, rng, s);
-        int q = tl_below(rng, np), a, b, line[VR_SMALL_MAX];
-        tc_pair_line(5, q, &a, &b, line);
-        int cell = tl_below(rng, 2) ? a : b;
-        if (!half) { /* as shaped: every pair empty, mixed or same */
-        } else if (s[a] == '.' && s[b] == '.') s[cell] = tl_below(rng, 2) ? 'X' : 'O';
-        else if (s[a] != '.' && s[b] != '.') s[cell] = '.';
-        else continue;
+        tc_lemma_shaped(5, 10, 25, rng, s); /* every pair empty or mixed */
+        int q0 = tl_below(rng, np), made = 0;
+        for (int j = 0; j < nhalf; j++) { /* pairs q0, q0 + 1 made half full */
+            int a, b, line[VR_SMALL_MAX];
+            tc_pair_line(5, (q0 + j) % np, &a, &b, line);
+            int cell = tl_below(rng, 2) ? a : b;
+            if (s[a] == '.') s[cell] = tl_below(rng, 2) ? 'X' : 'O';
+            else s[cell] = '.';
+            made++;
+        }
         RefPos p;
         ref_parse(&p, 5, 4, rules, s);
-        if (tc_count_empty(s, 25) <= 9 && ref_status(&p) == REF_ONGOING) return;
+        if (made == nhalf && tc_count_empty(s, 25) <= 9 && ref_status(&p) == REF_ONGOING) return;
     }
 }
 
@@ -63,8 +65,9 @@ static int check(const char *path, int rules, const char *s, uint64_t max_nodes,
  * first refused as malformed (naming the option), or, when an earlier
  * position of the same configuration filled its table, judged as the
  * second; the second as without a bound, its acceptances Order wins.
- * With one half pair (the extended game) and with none (the small game). */
-static void bound_sample(bool half)
+ * With one or two half pairs (the extended game) and with none (the small
+ * game). */
+static void bound_sample(int nhalf)
 {
     char dir[256], path[300];
     tl_tmp_dir(dir, sizeof dir, "lemma-budget");
@@ -76,7 +79,7 @@ static void bound_sample(bool half)
         int refused = 0, accepted_after = 0;
         for (int t = 0; t < 60; t++) {
             char s[65];
-            lemma_position(rules, half, &rng, s);
+            lemma_position(rules, nhalf, &rng, s);
             VerifyResult r;
             int tight = check(path, rules, s, 1, &r);
             if (tight == VERIFY_MALFORMED) {
@@ -93,8 +96,8 @@ static void bound_sample(bool half)
             }
             cr_assert(tight == VERIFY_MALFORMED || tight == full, "%s: %d within the bound, %d without", s, tight, full);
         }
-        cr_log_info("rules %d, %s: %d refused at 1 node, %d of those accepted by default", rules,
-                    half ? "one half pair" : "no half pair", refused, accepted_after);
+        cr_log_info("rules %d, %d half pairs: %d refused at 1 node, %d of those accepted by default", rules, nhalf,
+                    refused, accepted_after);
         cr_expect(refused >= 5 && accepted_after >= 1, "rules %d: %d refused, %d then accepted", rules, refused,
                   accepted_after);
     }
@@ -103,8 +106,9 @@ static void bound_sample(bool half)
     tl_rm_dir(dir);
 }
 
-Test(verify_lemma_budget, a_bound_refuses_never_misjudges) { bound_sample(true); }
-Test(verify_lemma_budget, the_small_game_too) { bound_sample(false); }
+Test(verify_lemma_budget, a_bound_refuses_never_misjudges) { bound_sample(1); }
+Test(verify_lemma_budget, the_small_game_too) { bound_sample(0); }
+Test(verify_lemma_budget, the_two_half_pair_form_too) { bound_sample(2); }
 
 /* text into path. */
 static void put_file(const char *path, char *text)
@@ -130,7 +134,7 @@ Test(verify_lemma_budget, through_a_see_line)
     VerifyResult r;
     int found = 0;
     for (int t = 0; t < 200 && found < 3; t++) {
-        lemma_position(REF_EXACT, true, &rng, s);
+        lemma_position(REF_EXACT, 1, &rng, s);
         char line[400];
         tc_lemma_line(5, s, 0, line);
         put_file(sub, tc_cert(5, 4, "exact", "order", s, line));
@@ -172,7 +176,7 @@ Test(verify_lemma_budget, command_line)
     uint64_t rng = 77;
     VerifyResult r;
     for (int t = 0; t < 100; t++) { /* a position the library refuses at 1 node: a fresh process does too */
-        lemma_position(REF_EXACT, true, &rng, s);
+        lemma_position(REF_EXACT, 1, &rng, s);
         if (check(path, REF_EXACT, s, 1, &r) == VERIFY_MALFORMED) break;
     }
     cr_assert(strstr(r.error, "--max-lemma-nodes"), "no position needs more than one node: %s", r.error);
