@@ -1,7 +1,7 @@
 /* test_verify_lemma_budget.c - the verifier's bound on the centre lemma's
  * searches (the small game; the extended game of one or two half pairs;
- * verify/verify_centre.h, VrLemmaBudget; VerifyLimits.max_lemma_nodes; `ocsolve verify --max-lemma-nodes`): a
- * certificate whose lemma lines need more is refused as malformed, with
+ * verify/verify_centre.h, VrLemmaBudget; VerifyLimits.max_lemma_nodes;
+ * `ocsolve verify --max-lemma-nodes`): a certificate whose lemma lines need more is refused as malformed, with
  * one line naming the option, and never called a Chaos win or accepted;
  * within the default it is judged as before, and its acceptances are
  * Order wins by the independent brute force (tests/brute.h). Each test

@@ -160,8 +160,62 @@
  * the plain form cannot take either. Tested against brute force on 4x4,
  * 5x5 and 6x6 under both rule sets (tests/test_verify_centre.c
  * one_half_pair_against_brute_force): every acceptance an Order win, and
- * some refusals Chaos wins. The extended game's memo is 2 bits for each
- * (position, side), 65 MB for m = 4; two are kept.
+ * some refusals Chaos wins. The extended game is decided by
+ * verify_centre_ext.c; its memo is 2 bits a position (the side to move is
+ * a function of the position: Order moves iff the extended game's pieces
+ * plus the number of HALF pairs are even, as the ring's other pieces come
+ * two to a full pair), 32 MB for m = 4, the tables of all configurations
+ * kept within VR_EXT_CACHE_BYTES (1 GiB), least recently used out first.
+ *
+ * Two HALF pairs (2026-12-06). The table form also accepts a position
+ * where exactly two pairs P1 = (u1, v1) and P2 = (u2, v2) are HALF, uj
+ * holding S0j and vj empty, whatever their lines L1*, L2* (live or DEAD),
+ * every other pair EMPTY, MIXED or SAME, if Order wins the EXTENDED GAME
+ * with both empty ends: the centre's m*m cells and v1, v2; either side
+ * puts X or O on any empty one; the side to move is the big game's; Order
+ * wins as soon as a line counts: a small line L other than L1*, L2*
+ * holding m like S with S allowed on L, or for j = 1 or 2, Lj* on its
+ * full line uj, Lj*, vj: Lj* all S0j with vj not S0j (exact) or any vj
+ * (original), or Lj* all T (the other symbol than S0j) with vj = T; Chaos
+ * wins when all m*m + 2 cells are full without that. (Both lines DEAD:
+ * the dead-half form above may hold as well; the lemma line is accepted
+ * if either does.)
+ * Proof: the one-pair proof with P1 and P2 in P's place. Order plays: (a)
+ * after a Chaos move on a ring cell of an EMPTY pair, the other symbol on
+ * its partner; (b) otherwise a winning move of the extended game (which
+ * may be on v1 or v2). Invariants, with Chaos to move: every pair but P1,
+ * P2 is EMPTY, MIXED or SAME, the allowed sets are as at the start, and
+ * the extended game at (centre, v1, v2) with Chaos to move is an Order
+ * win. The ring cells are u1, v1, u2, v2 and the cells of the other
+ * pairs; u1, u2 and the MIXED and SAME pairs are full, so a Chaos ring
+ * move off v1, v2 lands in an EMPTY pair, and (a) makes it MIXED: the
+ * extended state and its side are as before, and (a) always finds its
+ * partner empty. A Chaos move on the centre, v1 or v2 is an extended-game
+ * move from an Order win with Chaos to move, and Order's answer (b) is a
+ * winning one. The extended game is finite and by the invariant never ends
+ * in Chaos's favour, so some line comes to count in it; until then a cell
+ * of it is empty, so the board is not full and Chaos has not won, and a
+ * line made elsewhere is Order's win. Each ring cell is the end of exactly
+ * one centre full line (the pairs split the ring), so v1 and v2 lie on
+ * no counted line's full line but their own: v(3-j) is not on Lj*'s, and
+ * neither is on the full line of any other L. When such an L counts, its
+ * pair is EMPTY, MIXED or SAME and the finish is as above. When Lj*
+ * counts, the finish is the one-pair one on uj, Lj*, vj: Lj* all S0j is,
+ * with uj, k = m+1 like S0j from the edge beyond uj, ended by vj (not S0j
+ * under exact, so exactly k; under original k or more either way); Lj*
+ * all T with vj = T is k like T from vj's edge, ended by uj's S0j: exactly
+ * k. Order has won; lines are judged at once under original and exact.
+ * QED. What it is for: after X a1 X f1 under exact both diagonals' pairs
+ * are HALF (a1/f6 and f1/a6), and the hardest open opening's replies keep
+ * two HALF pairs throughout. The extended game then has 3^18 positions
+ * (97 MB of memo for m = 4; side as above). Which v cell ends which line
+ * is a matter of naming only at the lemma's positions (both v cells are
+ * empty there, so swapping them maps the game onto itself); what the
+ * configuration must keep apart is which line has which S0 (vr_ext_key).
+ * Tested against brute force on 4x4, 5x5 and 6x6 under both rule sets
+ * (tests/test_verify_centre_two.c): every acceptance an Order win, some
+ * refusals Chaos wins, and acceptance exactly where the test's own
+ * extended game is Order's.
  *
  * The see form: 'POSITION lemma centre see FILE'. FILE is an ordinary
  * certificate of the m x m board with k = m under the same rules (original
@@ -237,13 +291,14 @@ int vr_small_order_wins(int m, const uint8_t *small_cells);
 int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, char *why, size_t why_len);
 
 /* A verification's bound on the lemma's own searches (the small game's
- * and the one-HALF-pair form's extended game's, above): *spent counts the
+ * and the HALF pair forms' extended game's, above): *spent counts the
  * positions searched so far, shared by every file and thread of one
  * verification; max is the most it may (0: no bound). Why: a lemma line
- * may need a table of its own (other allowed sets; another half pair or
- * symbol), filled by a search of up to 3^16 positions (the small game,
- * about a second for m = 4) or 3^17 x 2 (the extended game, up to about
- * 40 s), and only VR_SMALL_CACHE and 32 of them are kept, so a hostile
+ * may need a table of its own (other allowed sets; other half pairs or
+ * symbols), filled by a search of up to 3^16 positions (the small game,
+ * about a second for m = 4), 3^17 (one HALF pair) or 3^18 (two; about a
+ * minute), and only VR_SMALL_CACHE and 1 GiB of them are kept
+ * (verify_centre_ext.h), so a hostile
  * certificate of many lemma lines in ever other configurations (or
  * cycling among a few more than are kept) would cost seconds a line for
  * as many lines as it has: days. Legitimate ones use a few dozen tables

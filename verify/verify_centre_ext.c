@@ -62,7 +62,13 @@ uint64_t vr_ext_key(const VrExt *e)
     for (int l = 0; l < 2 * e->m + 2; l++) {
         bool half = false;
         for (int j = 0; j < e->nhalf; j++) half |= e->line[j] == l;
-        if (!half) key |= (uint64_t)(e->allowed[l] >> 1) << (18 + 2 * l); /* VR_ALLOW_* >> 1: 0..3 */
+        /* A HALF line's entry reads as both symbols (what it is at the big
+         * board: a pair of one piece and an empty cell restricts nothing),
+         * whatever the caller left there, so the least key among a
+         * position's images prefers the same image as before the two-pair
+         * form (the one-pair searches of exact X b1 and X c1 as measured). */
+        uint8_t allowed = half ? VR_ALLOW_BOTH : e->allowed[l];
+        key |= (uint64_t)(allowed >> 1) << (18 + 2 * l); /* VR_ALLOW_* >> 1: 0..3 */
     }
     return key; /* 18 + 2 * 10 = 38 bits at most */
 }

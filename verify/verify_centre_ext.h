@@ -61,7 +61,8 @@ typedef struct {
 } VrExt;
 
 /* What a table holds: every field of e that the game depends on, packed
- * (the HALF lines' allowed entries left out). Equal keys, equal games. */
+ * (the HALF lines' allowed entries read as VR_ALLOW_BOTH). Equal keys,
+ * equal games. */
 uint64_t vr_ext_key(const VrExt *e);
 
 /* Does Order win e's game at (x, o), with order_to_move (it must be the
