@@ -258,7 +258,7 @@ Test(verify_centre_two, two_half_pairs_exactly_where_the_extended_game_is_orders
             }
             cr_log_info("two half pairs, more empty cells, n=%d rules %d: %d positions, %d accepted", n, rules, tried,
                         held);
-            cr_assert(tried == 100 && held > 0 && (n == 5 || held < tried), "n=%d rules %d: tried %d, held %d", n, rules, tried,
-                      held);
+            cr_assert(tried == 100 && held > 0 && (n == 5 || held < tried), "n=%d rules %d: tried %d, held %d", n,
+                      rules, tried, held);
         }
 }

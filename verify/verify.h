@@ -317,14 +317,16 @@ enum { VERIFY_LINE_MAX = 65536 };
  * is refused by its size before it is read. */
 #define VERIFY_DEFAULT_MAX_BYTES (UINT64_C(1) << 30)
 #define VERIFY_DEFAULT_MAX_LINES UINT64_C(16000000)
-/* The centre lemma's searches (the small game's and the one-half-pair
- * form's) in one verification, all its files and threads together
+/* The centre lemma's searches (the small game's and the half pair
+ * forms') in one verification, all its files and threads together
  * (verify_centre.h, VrLemmaBudget; a threaded check's sequential pass
  * starts again from 0, verify_par.c): 2^32
  * positions, about ten minutes at the rate measured on exact X b1's line
  * (10-20 M positions, 2.3 s with the tables' set-up). A table holds at
- * most 2 x 3^17 (0.26 G) positions, so 16 full ones fit, or about 200
- * like X b1's; the X a1 certificate under exact will need about 20. */
+ * most 3^17 (0.13 G) positions with one half pair and 3^18 (0.39 G) with
+ * two, so about 11 full two-pair ones fit, or about 200 like X b1's; the
+ * X a1 certificate under exact will need about 20. A whole two-pair game
+ * (X a1 X f1 under exact, the centre empty) took 186 M. */
 #define VERIFY_DEFAULT_MAX_LEMMA_NODES (UINT64_C(1) << 32)
 
 /* Progress of a threaded check (verify_file_limits, threads > 1): after a

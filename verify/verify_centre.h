@@ -34,7 +34,7 @@
  * The lemma. Under rules original or exact (not exact-end), k = n-1,
  * n = 4..6: if no pair is HALF and the restricted small game at the
  * centre is an Order win, Order wins the big position. (HALF pairs:
- * dead ones in even numbers, and one alone, below.)
+ * dead ones in even numbers, and one or two of any kind, below.)
  *
  * Proof. Since no pair is HALF, every pair holds 0 or 2 pieces, so the
  * ring's piece count is even and the centre's count has the big board's
