@@ -209,11 +209,12 @@ typedef struct {
     int n, m;            /* board size; centre side m = n-2 */
     bool on;             /* the lemma applies to these rules (above) */
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
-    int half_max_pieces; /* one half-full pair (centre_half.h) up to this many pieces
+    int half_max_pieces; /* one or two half-full pairs (centre_half.h) up to this many pieces
                           * (CENTRE_HALF_MAX_PIECES; tests raise it) */
-    int half_tables;     /* one half pair: tables kept (centre_half_tables_for;
-                          * 0, centre_init's: CENTRE_HALF_TABLES) */
-    bool half_plain;     /* one half pair: no symmetry reduction of its
+    uint64_t half_bytes; /* half pairs: their tables' memory in bytes
+                          * (centre_half_bytes_for; 0, centre_init's:
+                          * CENTRE_HALF_MB MiB) */
+    bool half_plain;     /* half pairs: no symmetry reduction of their
                           * tables (centre_half.c half_canonical; tests
                           * compare the two) */
     int same_max_pieces; /* same pairs count up to this many pieces
@@ -228,7 +229,7 @@ typedef struct {
      * contribution of one centre row of symbol s with those m bits, before
      * scaling by 3^(m*i). */
     /* The m x m centre's own coordinates (centre cell i*m + j is board cell
-     * (i+1, j+1)), for the one-half-pair tables (centre_half.c):
+     * (i+1, j+1)), for the half-pair tables (centre_half.c):
      * small_line[p] is line_mask[p] there; under symmetry s of the square
      * (bit 0 mirrors the rows, bit 1 the columns, bit 2 transposes) centre
      * cell i goes to sym_cell[s][i] and small line p to line sym_pair[s][p].
@@ -291,7 +292,7 @@ bool centre_allowed(const Centre *c, Board b, uint32_t *allowed);
 bool centre_small_game(const Rules *r, Board b, Rules *sr, Board *sb);
 
 /* Is b (ongoing) a centre-strategy win (above, settled pairs included)?
- * Always false when !c->on. With one half-full pair too:
+ * Always false when !c->on. With one or two half-full pairs too:
  * centre_win_with_half (centre_half.h). */
 bool centre_win(const Centre *c, Board b);
 /* centre_win, stopping a table's build when *stop is set (above). */

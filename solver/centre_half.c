@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <threads.h>
 
-enum { HALF_CELLS_MAX = 17 };
+enum { HALF_MAX = 2, HALF_CELLS_MAX = 16 + HALF_MAX };
 
 typedef struct {
     uint64_t config;
     uint64_t used;
-    uint8_t *memo; /* 2 bits for each (index, side): 0 unknown, 1 Order wins, 2 not; NULL: free */
+    uint64_t bytes; /* the memo's size (half_table_bytes) */
+    uint8_t *memo;  /* 2 bits for each (index, side): 0 unknown, 1 Order wins, 2 not; NULL: free */
 } HalfTable;
 
 static HalfTable half_tables[CENTRE_HALF_TABLES_MAX];
@@ -21,11 +22,15 @@ static once_flag half_once = ONCE_FLAG_INIT;
 static bool half_lock_ok; /* mtx_init succeeded; else the lemma claims nothing */
 static void half_lock_init(void) { half_lock_ok = mtx_init(&half_lock, mtx_plain) == thrd_success; }
 
+/* The extended game's cells: centre cell i*m + j is bit and base-3 digit
+ * i*m + j, half pair j's empty end v_j is m*m + j (0 <= j < nhalf). x and
+ * o hold the X and O cells over all of them. */
 typedef struct {
-    int m, cells, star, npairs; /* centre cells m*m, v is cell m*m; star: the half pair */
+    int m, cells, nhalf, npairs; /* cells = m*m + nhalf */
+    int star[HALF_MAX];          /* the half pairs' lines, ascending once canonical */
+    int s0[HALF_MAX];            /* digit (1 X, 2 O) on each half pair's full end u_j */
     uint32_t line[CENTRE_MAX_PAIRS]; /* each pair's small line, over centre cells i*m + j */
     uint32_t allowed;                /* bits 2p (X) and 2p+1 (O): who wins on pair p's line */
-    int s0;                          /* digit (1 X, 2 O) on the half pair's full cell */
     bool exact;
     uint32_t pow3[HALF_CELLS_MAX + 1];
     uint8_t *memo;
@@ -37,25 +42,35 @@ typedef struct {
 
 static int half_memo_at(const uint8_t *memo, uint64_t i) { return memo[i >> 2] >> (2 * (i & 3)) & 3; }
 
-/* Does a line count for Order at (x, o, vd: v's digit)? */
-static bool half_counts(const HalfGame *g, uint32_t x, uint32_t o, int vd)
+/* Which half pair line p is (its j), or -1. */
+static inline int half_of(const HalfGame *g, int p)
+{
+    for (int j = 0; j < g->nhalf; j++)
+        if (g->star[j] == p) return j;
+    return -1;
+}
+
+/* Does a line count for Order at (x, o)? */
+static bool half_counts(const HalfGame *g, uint32_t x, uint32_t o)
 {
     for (int p = 0; p < g->npairs; p++) {
         uint32_t lm = g->line[p];
         int a = (x & lm) == lm ? 1 : (o & lm) == lm ? 2 : 0;
         if (!a) continue;
-        if (p != g->star) {
+        int j = half_of(g, p);
+        if (j < 0) {
             if (g->allowed >> (2 * p + a - 1) & 1) return true;
-        } else if (a == g->s0 ? !g->exact || vd != g->s0 : vd == a) {
-            return true;
+            continue;
         }
+        int v = g->m * g->m + j, vd = x >> v & 1 ? 1 : o >> v & 1 ? 2 : 0;
+        if (a == g->s0[j] ? !g->exact || vd != g->s0[j] : vd == a) return true;
     }
     return false;
 }
 
-/* Order wins the extended game at (x, o, vd; idx its base-3 number) with
+/* Order wins the extended game at (x, o; idx its base-3 number) with
  * order to move? False also once stopped (then nothing more is kept). */
-static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx, bool order)
+static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, uint32_t idx, bool order)
 {
     uint64_t i = (uint64_t)idx * 2 + order;
     int known = half_memo_at(g->memo, i);
@@ -64,17 +79,15 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx
                                         (g->deadline > 0 && clock_seconds() >= g->deadline)))
         g->stopped = true;
     if (g->stopped) return false;
-    uint32_t occ = x | o, full = (1u << (g->m * g->m)) - 1;
-    bool win = half_counts(g, x, o, vd);
-    if (!win && !(occ == full && vd)) {
+    uint32_t occ = x | o, full = (1u << g->cells) - 1;
+    bool win = half_counts(g, x, o);
+    if (!win && occ != full) {
         win = !order;
         for (int c = 0; c < g->cells && win != order; c++) {
-            bool on_v = c == g->cells - 1;
-            if (on_v ? vd != 0 : (occ >> c & 1)) continue;
+            if (occ >> c & 1) continue;
+            uint32_t bit = 1u << c;
             for (int d = 1; d <= 2 && win != order; d++) {
-                uint32_t bit = on_v ? 0 : 1u << c;
-                bool w = half_solve(g, d == 1 ? x | bit : x, d == 2 ? o | bit : o, on_v ? d : vd, idx + (uint32_t)d * g->pow3[c],
-                                    !order);
+                bool w = half_solve(g, d == 1 ? x | bit : x, d == 2 ? o | bit : o, idx + (uint32_t)d * g->pow3[c], !order);
                 if (g->stopped) return false;
                 if (w == order) win = order;
             }
@@ -84,106 +97,154 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, int vd, uint32_t idx
     return win;
 }
 
-static uint32_t half_sym_bits(const Centre *c, int s, uint32_t bits)
+/* The image of (x, o)'s cells under square symmetry s (centre cells by
+ * Centre.sym_cell) with the half pairs' v cells put in the order `to`
+ * (v_j goes to slot to[j]; to is a permutation of 0 .. HALF_MAX-1), X
+ * and O swapped when swap. */
+static void half_map_cells(const Centre *c, const HalfGame *g, int s, bool swap, const int *to, uint32_t *x, uint32_t *o)
 {
-    uint32_t out = 0;
-    for (; bits; bits &= bits - 1) out |= 1u << c->sym_cell[s][__builtin_ctz(bits)];
-    return out;
+    int mm = g->m * g->m;
+    uint32_t in[2] = {*x, *o}, out[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t bits = in[k] & ((1u << mm) - 1); bits; bits &= bits - 1)
+            out[k] |= 1u << c->sym_cell[s][__builtin_ctz(bits)];
+        for (int j = 0; j < HALF_MAX; j++) out[k] |= (in[k] >> (mm + j) & 1) << (mm + to[j]); /* past nhalf: 0 */
+    }
+    *x = out[swap], *o = out[!swap];
 }
 
+/* The table's key: the rules, m, the half pairs (line and S0 each, in
+ * their order) and the other lines' allowed sets. */
 static uint64_t half_config(const HalfGame *g)
 {
-    return (uint64_t)g->m | (uint64_t)g->star << 4 | (uint64_t)g->s0 << 9 | (uint64_t)g->exact << 11 |
-           (uint64_t)g->allowed << 16;
+    uint64_t k = (uint64_t)g->m | (uint64_t)g->nhalf << 4 | (uint64_t)g->exact << 6;
+    for (int j = 0; j < g->nhalf; j++) k |= ((uint64_t)g->star[j] | (uint64_t)g->s0[j] << 5) << (8 + 7 * j);
+    return k | (uint64_t)g->allowed << 24;
 }
 
-/* Puts g and its centre (x, o) in the canonical form of their class under
+/* g's configuration under symmetry s (0-7 the square's, 8-15 the same
+ * with X and O swapped) into h, the half pairs sorted by line; to[j]: the
+ * slot half pair j lands in. False when s does not map g's lines onto
+ * lines (never for a full centre). */
+static bool half_image(const Centre *c, const HalfGame *g, int s, HalfGame *h, int *to)
+{
+    const int8_t *perm = c->sym_pair[s & 7];
+    bool swap = s >= 8;
+    for (int p = 0; p < g->npairs; p++)
+        if (perm[p] < 0) return false;
+    h->m = g->m, h->exact = g->exact, h->nhalf = g->nhalf, h->allowed = 0;
+    for (int j = 0; j < g->nhalf; j++) to[j] = j;
+    if (g->nhalf == 2 && perm[g->star[1]] < perm[g->star[0]]) to[0] = 1, to[1] = 0;
+    for (int j = 0; j < g->nhalf; j++) {
+        h->star[to[j]] = perm[g->star[j]];
+        h->s0[to[j]] = swap ? 3 - g->s0[j] : g->s0[j];
+    }
+    for (int p = 0; p < g->npairs; p++) {
+        uint32_t a = g->allowed >> 2 * p & 3;
+        if (swap) a = (a & 1) << 1 | a >> 1;
+        h->allowed |= a << 2 * perm[p];
+    }
+    return true;
+}
+
+/* Puts g and its cells (x, o) in the canonical form of their class under
  * the 16 symmetries of the extended game: the 8 of the square, each with
  * or without the swap of X and O; the least config (half_config) wins.
  * Why: a table costs seconds to fill and tens of MB, and positions of one
  * class (a reflected ring opening, the other symbol) would fill one each.
  * Sound: a symmetry s of the square maps the small lines onto the small
  * lines (rows, columns and diagonals of the m x m centre), line p onto
- * line q = sym_pair[s][p] (Centre); the extended game with the half pair on line p, its
- * lines' allowed sets and centre P is the one with the half pair on q,
- * the sets carried over and centre s(P), move for move (half_counts reads
- * only which line is full of which symbol, the sets, S0 and v's digit).
- * Swapping X and O everywhere (the centre, v, S0 and each line's pair of
- * allowed bits) maps a line's count to the other symbol's, exact's "v not
- * S0" included. The side to move is unchanged. So the two positions have
- * one value, and the table of the canonical one answers both.
- * tests/test_centre_half.c checks it against the search without it. */
+ * line q = sym_pair[s][p] (Centre), and half pair j's ends onto the ends
+ * of pair sym_pair[s][star_j], its full end onto the full one. The
+ * extended game with the half pairs on lines p_j, S0_j, the lines'
+ * allowed sets and cells P is the one with the half pairs on q_j, the
+ * sets carried over and cells s(P), v_j's digit on the image pair's v,
+ * move for move (half_counts reads only which line is full of which
+ * symbol, the sets, each half pair's S0 and v digit). Which half pair is
+ * numbered first is a name only: sorting them by line, with their S0 and
+ * v cells, renames cells and nothing else. Swapping X and O everywhere
+ * (the cells, each S0 and each line's pair of allowed bits) maps a line's
+ * count to the other symbol's, exact's "v not S0" included. The side to
+ * move is unchanged. So the two positions have one value, and the table
+ * of the canonical one answers both. tests/test_centre_half.c checks it
+ * against the search without it, with one and two half pairs. */
 static void half_canonical(const Centre *c, HalfGame *g, uint32_t *x, uint32_t *o)
-{
-    int best = 0, best_star = g->star, best_s0 = g->s0;
-    uint32_t best_allowed = g->allowed;
+{ /* g's half pairs come in line order (half_conditions): the identity's image is g */
+    HalfGame best = *g;
+    int best_s = 0, best_to[HALF_MAX] = {0, 1};
     uint64_t best_config = half_config(g);
     for (int s = 1; s < 8 * 2; s++) {
-        const int8_t *perm = c->sym_pair[s & 7];
-        bool swap = s >= 8, ok = true;
-        for (int p = 0; p < g->npairs && ok; p++) ok = perm[p] >= 0;
-        if (!ok) continue; /* not a symmetry of these lines: never for a full centre */
-        HalfGame h = {.m = g->m, .exact = g->exact, .star = perm[g->star], .s0 = swap ? 3 - g->s0 : g->s0};
-        for (int p = 0; p < g->npairs; p++) {
-            uint32_t a = g->allowed >> 2 * p & 3;
-            if (swap) a = (a & 1) << 1 | a >> 1;
-            h.allowed |= a << 2 * perm[p];
-        }
+        HalfGame h = *g;
+        int to[HALF_MAX] = {0, 1};
+        if (!half_image(c, g, s, &h, to)) continue;
         uint64_t config = half_config(&h);
         if (config >= best_config) continue;
-        best = s, best_config = config, best_star = h.star, best_s0 = h.s0, best_allowed = h.allowed;
+        best = h, best_s = s, best_config = config;
+        best_to[0] = to[0], best_to[1] = to[1];
     }
-    if (best == 0) return;
-    uint32_t bx = half_sym_bits(c, best & 7, best >= 8 ? *o : *x), bo = half_sym_bits(c, best & 7, best >= 8 ? *x : *o);
-    g->star = best_star, g->s0 = best_s0, g->allowed = best_allowed;
-    *x = bx;
-    *o = bo;
+    if (best_s == 0) return;
+    half_map_cells(c, g, best_s & 7, best_s >= 8, best_to, x, o);
+    *g = best;
 }
 
-static uint64_t half_table_bytes(int cells) /* cells: the extended game's, m*m + 1 */
+static uint64_t half_table_bytes(int cells) /* cells: the extended game's, m*m + nhalf */
 {
     uint64_t p = 1;
     for (int i = 0; i < cells; i++) p *= 3;
     return p * 2 / 4 + 1;
 }
 
-int centre_half_tables_for(int n, int mb)
+uint64_t centre_half_bytes_for(int mb)
 {
-    if (mb <= 0) return CENTRE_HALF_TABLES;
-    uint64_t t = (uint64_t)mb * 1024 * 1024 / half_table_bytes((n - 2) * (n - 2) + 1);
-    return t < 1 ? 1 : t > CENTRE_HALF_TABLES_MAX ? CENTRE_HALF_TABLES_MAX : (int)t;
+    return (uint64_t)(mb > 0 ? mb : CENTRE_HALF_MB) * 1024 * 1024;
 }
 
-/* g->memo for g's configuration (the lock held): kept among the first
- * `count` slots, or new in place of the least recently used of them.
- * False when out of memory. */
-static bool half_table(HalfGame *g, int count)
+/* g->memo for g's configuration (the lock held): kept, or new after the
+ * least recently used tables are freed until it fits in `budget` bytes
+ * (a table larger than the budget alone: then it is the only one) and a
+ * slot is free. False when out of memory. */
+static bool half_table(HalfGame *g, uint64_t budget)
 {
-    uint64_t config = half_config(g);
-    HalfTable *slot = &half_tables[0];
-    for (int t = 0; t < count; t++) {
+    uint64_t config = half_config(g), need = half_table_bytes(g->cells);
+    for (int t = 0; t < CENTRE_HALF_TABLES_MAX; t++) {
         HalfTable *e = &half_tables[t];
         if (e->memo && e->config == config) {
             e->used = ++half_clock;
             g->memo = e->memo;
             return true;
         }
-        if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
     }
-    free(slot->memo);
-    slot->memo = calloc(half_table_bytes(g->cells), 1);
-    slot->config = config;
-    slot->used = ++half_clock;
-    g->memo = slot->memo;
-    return slot->memo != NULL;
+    for (;;) {
+        uint64_t held = 0;
+        HalfTable *lru = NULL, *free_slot = NULL;
+        for (int t = 0; t < CENTRE_HALF_TABLES_MAX; t++) {
+            HalfTable *e = &half_tables[t];
+            if (!e->memo) {
+                if (!free_slot) free_slot = e;
+                continue;
+            }
+            held += e->bytes;
+            if (!lru || e->used < lru->used) lru = e;
+        }
+        if (free_slot && (held + need <= budget || !lru)) {
+            free_slot->memo = calloc(need, 1);
+            free_slot->bytes = need;
+            free_slot->config = config;
+            free_slot->used = ++half_clock;
+            g->memo = free_slot->memo;
+            return g->memo != NULL;
+        }
+        free(lru->memo);
+        lru->memo = NULL;
+    }
 }
 
-/* The lemma's conditions at b (centre_half.h): the half pair and the
- * other lines' allowed sets into g. */
+/* The lemma's conditions at b (centre_half.h): the one or two half pairs
+ * (in line order) and the other lines' allowed sets into g. */
 static bool half_conditions(const Centre *c, Board b, HalfGame *g)
 {
     uint64_t x = b.s[PIECE_X], o = b.s[PIECE_O];
-    g->star = -1;
+    g->nhalf = 0;
     g->allowed = 0;
     for (int p = 0; p < c->npairs; p++) {
         uint64_t pm = c->pair_mask[p];
@@ -191,9 +252,9 @@ static bool half_conditions(const Centre *c, Board b, HalfGame *g)
         bool dead = (x & c->line_mask[p]) && (o & c->line_mask[p]);
         uint32_t s = 3;
         if (nx + no == 1) {
-            if (g->star >= 0) return false;
-            g->star = p;
-            g->s0 = nx ? 1 : 2;
+            if (g->nhalf == HALF_MAX) return false;
+            g->star[g->nhalf] = p;
+            g->s0[g->nhalf++] = nx ? 1 : 2;
         } else if (!dead && nx == 2) {
             s = c->exact ? 0 : 1;
         } else if (!dead && no == 2) {
@@ -201,13 +262,13 @@ static bool half_conditions(const Centre *c, Board b, HalfGame *g)
         }
         g->allowed |= s << 2 * p;
     }
-    return g->star >= 0;
+    g->cells = c->m * c->m + g->nhalf;
+    return g->nhalf > 0;
 }
 
 bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double deadline)
 {
-    HalfGame g = {
-        .m = c->m, .cells = c->m * c->m + 1, .npairs = c->npairs, .exact = c->exact, .stop = stop, .deadline = deadline};
+    HalfGame g = {.m = c->m, .npairs = c->npairs, .exact = c->exact, .stop = stop, .deadline = deadline};
     if (!c->on || board_count(b) > c->half_max_pieces || !half_conditions(c, b, &g)) return false;
     /* Stopped already: no work at all (and the first node reads them again
      * after the lock, below). Each call counts its own ticks, so without
@@ -219,13 +280,13 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
     for (int p = 0; p < c->npairs; p++) g.line[p] = c->small_line[p];
     g.pow3[0] = 1;
     for (int i = 1; i <= g.cells; i++) g.pow3[i] = 3 * g.pow3[i - 1];
-    uint32_t x = 0, o = 0, idx = 0;
+    uint32_t x = 0, o = 0, idx = 0; /* the v cells are empty */
     for (uint64_t e = c->centre & (b.s[PIECE_X] | b.s[PIECE_O]); e; e &= e - 1) {
         int cell = __builtin_ctzll(e), i = (cell_row(cell) - 1) * c->m + cell_col(cell) - 1;
         *(b.s[PIECE_X] >> cell & 1 ? &x : &o) |= 1u << i;
     }
     if (!c->half_plain) half_canonical(c, &g, &x, &o);
-    for (int i = 0; i < g.cells - 1; i++) idx += (x >> i & 1 ? 1 : o >> i & 1 ? 2 : 0) * g.pow3[i];
+    for (int i = 0; i < g.cells; i++) idx += (x >> i & 1 ? 1 : o >> i & 1 ? 2 : 0) * g.pow3[i];
     call_once(&half_once, half_lock_init);
     if (!half_lock_ok) return false;
     mtx_lock(&half_lock);
@@ -233,9 +294,8 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
      * the flag may have been set, or the deadline passed, while this call
      * waited for another's fill. */
     g.ticks = 0xFFFF;
-    int count = c->half_tables <= 0 ? CENTRE_HALF_TABLES : c->half_tables;
-    if (count > CENTRE_HALF_TABLES_MAX) count = CENTRE_HALF_TABLES_MAX;
-    bool win = half_table(&g, count) && half_solve(&g, x, o, 0, idx, board_order_to_move(b));
+    uint64_t budget = c->half_bytes ? c->half_bytes : centre_half_bytes_for(0);
+    bool win = half_table(&g, budget) && half_solve(&g, x, o, idx, board_order_to_move(b));
     mtx_unlock(&half_lock);
     return win && !g.stopped;
 }

@@ -1,56 +1,70 @@
-/* centre_half.h - the centre lemma with one half-full pair: centre.h's
- * strategy where exactly one ring pair P = (u, v) holds one piece, S0 on
- * u, v empty. The parity argument of centre.h cannot take it (the ring's
- * count is odd), so the side to move is given explicitly instead.
+/* centre_half.h - the centre lemma with one or two half-full pairs:
+ * centre.h's strategy where one or two ring pairs P_j = (u_j, v_j) hold
+ * one piece each, S0_j on u_j, v_j empty. The parity argument of centre.h
+ * cannot take them (with one, the ring's count is odd; with two on live
+ * lines Order cannot just answer one v with the other), so the side to
+ * move is given explicitly instead.
  *
- * The extended game: the centre's m x m cells and v as one more cell;
- * either side puts X or O on any of them; the side to move is the big
- * game's. Order wins as soon as a line counts: a small line other than
- * P's with m like S, S allowed on it (centre.h: its pair empty, mixed,
- * same, or the line dead), or P's line L* on its full line u, L*, v: L*
- * all S0 with v not S0 under exact (any v under original), or L* all the
- * other symbol T with v = T. Chaos wins when all m*m + 1 cells are full
- * without that.
+ * The extended game: the centre's m x m cells and each v_j as one more
+ * cell (m*m + 1 or m*m + 2 cells); either side puts X or O on any empty
+ * one; the side to move is the big game's. Order wins as soon as a line
+ * counts: a small line other than the L_j* (the half pairs' lines) with
+ * m like S, S allowed on it (centre.h: its pair empty, mixed, same, or
+ * the line dead), or for some j, L_j* on its full line u_j, L_j*, v_j:
+ * L_j* all S0_j with v_j not S0_j under exact (any v_j under original),
+ * or L_j* all the other symbol T_j with v_j = T_j. Chaos wins when all
+ * its cells are full without that.
  *
- * Claim: under original and exact, if every pair but P is empty, mixed
- * or same (any line; a dead line's pair may also be same or mixed), and
- * Order wins the extended game with the big game's side to move, Order
- * wins the big position.
+ * Claim: under original and exact, if one or two pairs are half full,
+ * every other pair is empty, mixed or same (any line; a dead line's pair
+ * may also be same or mixed), and Order wins the extended game with the
+ * big game's side to move, Order wins the big position.
  * Proof. Order plays: (a) after a Chaos move on a ring cell of an empty
  * pair, the other symbol on its partner; (b) otherwise a winning move of
- * the extended game (v included). With Chaos to move, the invariant is:
- * every pair but P is empty, mixed or same with the allowed sets of the
- * start (a pair only goes from empty to mixed), and the extended game is
- * an Order win with Chaos to move. A Chaos ring move off P lands in an
- * empty pair (every other one is full) and (a) fills it mixed: the
+ * the extended game (a v_j included). With Chaos to move, the invariant
+ * is: every pair but the P_j is empty, mixed or same with the allowed
+ * sets of the start (a pair only goes from empty to mixed), and the
+ * extended game is an Order win with Chaos to move. A Chaos ring move off
+ * the P_j lands in an empty pair (every other pair is empty or full) and
+ * (a) fills it mixed: the
  * extended state and its side are unchanged. A Chaos move on the centre
- * or on v is an extended-game move from an Order win, and (b) answers it
- * with a winning one. The extended game is finite and never ends in
- * Chaos's favour, so a line comes to count in it; until then one of its
- * cells is empty, the board is not full, and any line made elsewhere is
- * Order's win. A small line L other than L* that counts has its pair
- * empty, mixed or same, and v is not on L's full line (each ring cell is
- * in one pair): the finish of centre.h applies. L* all S0: u and L* are
- * k = m+1 like S0 from the edge beyond u, ended by v, which is not S0
- * under exact (a run of exactly k) and may be anything under original (k
- * or more). L* all T with v = T: L* and v are k like T from v's edge,
- * ended by u's S0: exactly k. Lines are judged at once under original
- * and exact, so Order has won. QED. (Under exact-end the lemma is off, as
- * centre.h says.)
+ * or on a v_j is an extended-game move from an Order win, and (b)
+ * answers it with a winning one. The extended game is finite and never
+ * ends in Chaos's favour, so a line comes to count in it; until then one
+ * of its cells is empty, the board is not full, and any line made
+ * elsewhere is Order's win. Each ring cell is the end of exactly one
+ * centre full line (it lies in one pair), so no v_j lies on another
+ * counted line's full line. A small line L other than the L_j* that
+ * counts has its pair empty, mixed or same, and no v_j is on L's full
+ * line: the finish of centre.h applies. L_j* that counts: the one-pair
+ * finish on pair j alone (the other half pair's cells are off its full
+ * line, so the two are independent): L_j* all S0_j: u_j and L_j* are
+ * k = m+1 like S0_j from the edge beyond u_j, ended by v_j, which is not
+ * S0_j under exact (a run of exactly k) and may be anything under
+ * original (k or more). L_j* all T_j with v_j = T_j: L_j* and v_j are k
+ * like T_j from v_j's edge, ended by u_j's S0_j: exactly k. Lines are
+ * judged at once under original and exact, so Order has won. QED. (Under
+ * exact-end the lemma is off, as centre.h says.)
  *
  * What it decides: X b1 and X c1 under exact (one half pair, Chaos to
  * move), and the replies to X a1 on a row or column pair, answered by the
- * other symbol on f6 (results/openings/). The verifier checks the same
- * lemma with its own search (verify/verify_centre.h, the one-HALF-pair
- * form); tests/test_centre.c holds this one against the brute force.
+ * other symbol on f6 (results/openings/); with two half pairs, X a1 X f1
+ * under original at once. The verifier checks the same lemma with its own
+ * search (verify/verify_centre.h; the two-half-pair form only once it is
+ * taught it); tests/test_centre.c (one half pair) and
+ * tests/test_centre_half_two.c (two) hold this one against the brute
+ * force.
  *
- * Cost: one table per configuration (the half pair, S0, the rules and the
- * other lines' allowed sets), 2 bits for each (position, side) of the
- * extended game, 65 MB for m = 4, filled by a depth-first search on first
- * use (seconds for an empty centre); at most Centre.half_tables kept
- * (CENTRE_HALF_TABLES unless asked: Knowledge.centre_half_mb, the
- * --centre-half-mb option), the least recently used replaced. So the search asks it only at
- * positions with at most Centre.half_max_pieces pieces
+ * Cost: one table per configuration (the half pairs, their S0, the rules
+ * and the other lines' allowed sets), 2 bits for each (position, side) of
+ * the extended game: 2 x 3^(m*m + nhalf) entries, 65 MB for m = 4 and one
+ * half pair, 194 MB for two; filled by a depth-first search on first use
+ * (seconds for an empty centre and one half pair, about three times that
+ * for two). The tables kept fit in Centre.half_bytes (CENTRE_HALF_MB MiB
+ * unless asked: Knowledge.centre_half_mb, the --centre-half-mb option),
+ * the least recently used freed to make room; a table larger than the
+ * budget is kept alone, so one of each size always fits. So the search
+ * asks it only at positions with at most Centre.half_max_pieces pieces
  * (CENTRE_HALF_MAX_PIECES): the ring openings' first plies.
  */
 #ifndef OCS_CENTRE_HALF_H
@@ -60,16 +74,20 @@
 
 #include "centre.h"
 
-enum { CENTRE_HALF_MAX_PIECES = 3, CENTRE_HALF_TABLES = 4, CENTRE_HALF_TABLES_MAX = 256 };
+/* CENTRE_HALF_MB: the default budget (MiB), four one-half-pair tables or
+ * one of each size for m = 4; CENTRE_HALF_TABLES_MAX: tables kept at most
+ * (5x5's are 30 KB and 89 KB). */
+enum { CENTRE_HALF_MAX_PIECES = 3, CENTRE_HALF_MB = 256, CENTRE_HALF_TABLES_MAX = 256 };
 
-/* How many tables fit in mb MiB on an n x n board (Centre.half_tables):
- * at least 1, at most CENTRE_HALF_TABLES_MAX; mb 0: CENTRE_HALF_TABLES.
- * A table is 2 bits for each of 2 x 3^(m*m + 1) (position, side) pairs,
- * 65 MB for m = 4. Its pages are touched as the search fills it. */
-int centre_half_tables_for(int n, int mb);
+/* The tables' budget in bytes for mb MiB (Centre.half_bytes); mb <= 0:
+ * CENTRE_HALF_MB. A table is 2 bits for each of 2 x 3^(m*m + nhalf)
+ * (position, side) pairs, 65 MB for m = 4 and one half pair, 194 MB for
+ * two; one larger than the budget is kept alone. Its pages are touched as
+ * the search fills it. */
+uint64_t centre_half_bytes_for(int mb);
 
 /* Is b (ongoing) an Order win by the lemma above? False when it does not
- * apply (not exactly one half pair, more pieces than c->half_max_pieces,
+ * apply (not one or two half pairs, more pieces than c->half_max_pieces,
  * !c->on), when the extended game is not Order's, and when *stop is set
  * or the clock passes deadline (monotonic seconds, clock.h; 0: none)
  * while a table is being filled (no claim, which is sound). Why a

@@ -80,11 +80,11 @@ typedef struct {
     int sym_pieces;  /* keys are canonical (16 symmetries) up to this many pieces */
     int pairing;     /* static Chaos wins by a pairing strategy: search budget, 0 = off */
     bool centre;     /* Order's centre strategy (centre.h) as a static Order win */
-    int centre_half; /* ... also with one half-full pair (centre_half.h) at positions
+    int centre_half; /* ... also with one or two half-full pairs (centre_half.h) at positions
                       * of at most this many pieces; 0 = off (the default:
                       * each new configuration costs seconds) */
-    int centre_half_mb; /* ... its tables' memory in MiB (Centre.half_tables);
-                         * 0: CENTRE_HALF_TABLES tables */
+    int centre_half_mb; /* ... its tables' memory in MiB (Centre.half_bytes);
+                         * 0: CENTRE_HALF_MB */
     int pairing_live; /* ... tried only with at most this many live windows
                        * (with more it rarely succeeds and costs most) */
     int threat_plies; /* Order's forcing sequences (threats.h) as a static Order

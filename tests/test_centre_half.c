@@ -1,11 +1,12 @@
-/* test_centre_half.c - the one-half-pair centre lemma (solver/centre_half.h)
+/* test_centre_half.c - the half-pair centre lemma (solver/centre_half.h)
  * beyond its claims (those are held against the brute force in
- * tests/test_centre.c, lemma_one_half_pair): its stops (a set flag or a
- * past deadline makes it claim nothing, and without them the same
- * position is claimed), and its tables' symmetry reduction (the value of
- * each of a position's 16 images, reduced, is the position's own without
- * the reduction). Each test runs in a process of its own, so no table is
- * filled before. */
+ * tests/test_centre.c, lemma_one_half_pair, and
+ * tests/test_centre_half_two.c): its stops (a set flag or a past deadline
+ * makes it claim nothing, and without them the same position is claimed),
+ * its tables' symmetry reduction with one and with two half pairs (the
+ * value of each of a position's 16 images, reduced, is the position's own
+ * without the reduction), and its memory budget. Each test runs in a
+ * process of its own, so no table is filled before. */
 #include <criterion/criterion.h>
 
 #include "../engine/notation.h"
@@ -63,18 +64,19 @@ Test(centre_half, a_fill_stopped_part_way_leaves_no_wrong_value)
 }
 
 /* A random position for the lemma: every pair empty, mixed or same but
- * one, which holds one piece; `fill` random pieces in the centre; ongoing.
- * False when the draw is not (the caller draws again). */
-static bool half_position(const Centre *c, const Rules *r, int fill, uint64_t *rng, Board *out)
+ * nhalf (1 or 2), which hold one piece each; `fill` random pieces in the
+ * centre; ongoing. False when the draw is not (the caller draws again). */
+static bool half_position(const Centre *c, const Rules *r, int nhalf, int fill, uint64_t *rng, Board *out)
 {
     Board b = board_empty();
-    int star = tl_below(rng, c->npairs);
+    int star = tl_below(rng, c->npairs), star2 = nhalf < 2 ? -1 : (star + 1 + tl_below(rng, c->npairs - 1)) % c->npairs;
     for (int p = 0; p < c->npairs; p++) {
-        int kind = p == star ? 3 : tl_below(rng, 4); /* 0, 1: empty; 2: mixed; 3: same (star: half) */
+        bool half = p == star || p == star2;
+        int kind = half ? 3 : tl_below(rng, 4); /* 0, 1: empty; 2: mixed; 3: same (star: half) */
         int s = tl_below(rng, 2), e = tl_below(rng, 2);
         if (kind >= 2) board_place(&b, move_make(s, c->pair[p][e]));
         if (kind == 2) board_place(&b, move_make(s ^ 1, c->pair[p][e ^ 1]));
-        if (kind == 3 && p != star) board_place(&b, move_make(s, c->pair[p][e ^ 1]));
+        if (kind == 3 && !half) board_place(&b, move_make(s, c->pair[p][e ^ 1]));
     }
     for (int i = 0; i < fill; i++) {
         uint64_t free = c->centre & ~(b.s[PIECE_X] | b.s[PIECE_O]);
@@ -87,13 +89,17 @@ static bool half_position(const Centre *c, const Rules *r, int fill, uint64_t *r
     return rules_status(r, b) == WINNER_NONE;
 }
 
-/* On 5x5 and 6x6 under original and exact: random one-half-pair
- * positions and their 16 images (the board's 8 symmetries, each with X
- * and O swapped or not), the images asked with the reduction (several
+/* On 5x5 and 6x6 under original and exact: random positions with one or
+ * two half pairs (drawn at random, so the two table sizes alternate),
+ * and their 16 images (the board's 8 symmetries, each with X and O
+ * swapped or not), the images asked with the reduction (several
  * configurations of one class then share a table) and the position
- * without it (on 5x5 with a single table kept, so it is replaced as the
- * two kinds of call alternate). Both values must appear, or the sample says nothing. */
-Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 240)
+ * without it (on 5x5 with a budget of 1 byte, so one table is kept
+ * whatever its size and is replaced as the two kinds of call alternate;
+ * on 6x6 the default budget, where a table of either size evicts the
+ * other kind). Both values must appear for each number of half pairs, or
+ * the sample says nothing. */
+Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 480)
 {
     for (int n = 5; n <= 6; n++)
         for (int rs = 0; rs < 2; rs++) {
@@ -106,41 +112,39 @@ Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 240)
             plain.half_plain = true;
             reduced = plain;
             reduced.half_plain = false;
-            plain.half_tables = n == 5 ? 1 : 0; /* 5x5: one table, replaced at nearly every call */
+            plain.half_bytes = n == 5 ? 1 : 0;
             uint64_t rng = 700 + (uint64_t)(10 * n + rs);
-            int wins = 0, samples = 0, want = n == 5 ? 60 : 12;
-            for (int tries = 0; samples < want && tries < 100 * want; tries++) {
+            int wins[3] = {0}, samples[3] = {0}, want = n == 5 ? 120 : 24;
+            for (int tries = 0; samples[1] + samples[2] < want && tries < 100 * want; tries++) {
                 Board b;
-                int fill = (n == 5 ? 1 : 8) + tl_below(&rng, n == 5 ? 6 : 6);
-                if (!half_position(&plain, &r, fill, &rng, &b)) continue;
+                int nhalf = 1 + tl_below(&rng, 2), fill = (n == 5 ? 1 : 8) + tl_below(&rng, 6);
+                if (!half_position(&plain, &r, nhalf, fill, &rng, &b)) continue;
                 bool v = centre_half_win(&plain, b, NULL, 0);
-                samples++;
-                wins += v;
+                samples[nhalf]++;
+                wins[nhalf] += v;
                 for (int s = 0; s < SYM_COUNT; s++) {
                     char pos[NOTATION_POS_LEN];
                     notation_format_position(sym_apply(b, s, n), n, pos);
                     cr_expect_eq(centre_half_win(&reduced, sym_apply(b, s, n), NULL, 0), v,
-                                 "%dx%d rules %d: image %d %s: reduced %d, plain %d", n, n, rs, s, pos, !v, v);
+                                 "%dx%d rules %d, %d half: image %d %s: reduced %d, plain %d", n, n, rs, nhalf, s, pos,
+                                 !v, v);
                 }
             }
-            cr_log_info("%dx%d rules %d: %d positions, %d Order wins", n, n, rs, samples, wins);
-            cr_expect_eq(samples, want, "%dx%d: too few positions drawn", n, n);
-            cr_expect(wins > 0 && wins < samples, "%dx%d rules %d: %d of %d won: one value only", n, n, rs, wins,
-                      samples);
+            cr_expect_eq(samples[1] + samples[2], want, "%dx%d: too few positions drawn", n, n);
+            for (int h = 1; h <= 2; h++) {
+                cr_log_info("%dx%d rules %d, %d half: %d positions, %d Order wins", n, n, rs, h, samples[h], wins[h]);
+                cr_expect(wins[h] > 0 && wins[h] < samples[h], "%dx%d rules %d, %d half: %d of %d won: one value only",
+                          n, n, rs, h, wins[h], samples[h]);
+            }
         }
 }
 
-/* The tables --centre-half-mb buys: 65 MB each on 6x6 (2 x 3^17 entries of
- * 2 bits), about 30 KB on 5x5 (2 x 3^10); at least one, at most the maximum. */
-Test(centre_half, tables_for_a_memory_size)
+/* The budget --centre-half-mb M buys: M MiB; 0: the default. */
+Test(centre_half, budget_for_a_memory_size)
 {
-    cr_expect_eq(centre_half_tables_for(6, 0), CENTRE_HALF_TABLES);
-    cr_expect_eq(centre_half_tables_for(6, 1), 1);
-    cr_expect_eq(centre_half_tables_for(6, 1000), 1000 * 1048576 / (2 * 129140163 / 4 + 1));
-    cr_expect_eq(centre_half_tables_for(6, 4096), 66);
-    cr_expect_eq(centre_half_tables_for(6, 1 << 20), CENTRE_HALF_TABLES_MAX);
-    cr_expect_eq(centre_half_tables_for(5, 8), CENTRE_HALF_TABLES_MAX);
-    cr_expect_eq(centre_half_tables_for(5, 1), 1048576 / (2 * 59049 / 4 + 1));
+    cr_expect_eq(centre_half_bytes_for(0), (uint64_t)CENTRE_HALF_MB << 20);
+    cr_expect_eq(centre_half_bytes_for(1), 1u << 20);
+    cr_expect_eq(centre_half_bytes_for(4096), 4096ull << 20);
 }
 
 /* The symmetry maps centre_init computes for the tables' reduction
