@@ -79,11 +79,14 @@ static bool half_another_pair(RefPos *p, const Centre *c, int q, uint64_t *rng)
 
 /* A root R (Chaos to move, ongoing, not a lemma position) with a child Q
  * (Order to move) that is not one either but has a child C that is: C
- * with exactly one half pair and Chaos to move, Q made from it by taking
- * one end of a full pair off (two half pairs: the lemma does not apply),
- * R from Q by taking a centre piece off. (A Q made by taking a centre
- * piece off C would be a lemma position itself: Order's move to C is a
- * move of the extended game.) */
+ * with exactly one half pair q and Chaos to move, Q made from it by
+ * taking a ring piece off: q's own (no half pair left, so the plain
+ * lemma, with its parity, decides Q) or, one time in two, one end of a
+ * full pair (two half pairs: since the lemma takes two half pairs, such
+ * a Q is nearly always a lemma position itself, kept only when it is
+ * not), R from Q by taking a centre piece off. (A Q made by taking a
+ * centre piece off C would be a lemma position itself: Order's move to C
+ * is a move of the extended game.) */
 static bool pick_root(RefPos *root, const Centre *c, int n, int rs, uint64_t *rng)
 {
     RefPos p;
@@ -92,7 +95,12 @@ static bool pick_root(RefPos *root, const Centre *c, int n, int rs, uint64_t *rn
     if (!one_half_pair(&p, c, q, rng) || ref_status(&p) != REF_ONGOING || holes(&p) > 10) return false;
     if (board_order_to_move(tl_board(&p)) || !centre_win_with_half(c, tl_board(&p), NULL, 0)) return false;
     *root = p;
-    if (!half_another_pair(root, c, q, rng) || centre_win_with_half(c, tl_board(root), NULL, 0)) return false;
+    if (tl_below(rng, 2)) {
+        if (!half_another_pair(root, c, q, rng)) return false;
+    } else {
+        root->cell[ref_index(n, c->pair[q][0])] = root->cell[ref_index(n, c->pair[q][1])] = '.';
+    }
+    if (centre_win_with_half(c, tl_board(root), NULL, 0)) return false;
     if (!take_centre_piece(root, rng) || ref_status(root) != REF_ONGOING) return false;
     return !centre_win_with_half(c, tl_board(root), NULL, 0);
 }
