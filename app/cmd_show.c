@@ -70,8 +70,8 @@ static void print_centre(const Rules *r, Board b)
                centre_small_win_allowed(c.m, allowed, centre_index(&c, b)) ? "Order" : "Chaos");
     printf("\ncentre lemma: %s\n", centre_win_with_half(&c, b, NULL, 0) ? "Order wins by the centre strategy"
                                   : settled ? "no (the small game is a Chaos win)"
-                                            : "no (a pair is half full: more than one, more pieces than the "
-                                              "one-half-pair form looks at, or its extended game is a Chaos win)");
+                                            : "no (a pair is half full: more than two, more pieces than the "
+                                              "half-pair form looks at, or its extended game is a Chaos win)");
 }
 
 /* A pairing (solver/pairing.h) for b, if one is found within a large
