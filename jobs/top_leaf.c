@@ -91,7 +91,7 @@ static int lookup_bound(Coordinator *c, Board b, Winner *w, int *wdepth)
  * by the centre lemma in every form (centre_half.h): 1 when a child is an
  * Order win by it (node i is then decided for Order, its move kept as
  * TNode.win, and the child stored as the lemma's), 0 when none is (or the
- * one-half-pair form is off), -1 on a store error (top_fail). Why: a
+ * half-pair form is off), -1 on a store error (top_fail). Why: a
  * journal's numbers come from jobs that ran before the knowledge that now
  * decides the node one ply down; resumed, such a node keeps its big
  * budget and numbers, and with spec->reply_by_work the workers stay on the
