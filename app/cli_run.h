@@ -1,7 +1,7 @@
 /* cli_run.h - the options a long search run shares, parsed once: ocsolve
  * solve and ocsolve jobs both take --time-limit, --proof, --log, --quiet,
  * --progress-every, --within and the knowledge switches --no-centre,
- * --centre-half, --centre-half-mb, --threats-depth and --threats-nodes, with the same spelling, ranges and
+ * --centre-half, --centre-half-mb, --centre-half-two, --threats-depth and --threats-nodes, with the same spelling, ranges and
  * messages. Each command keeps its own help text and what the options mean
  * for it (where the log's columns come from, what --proof writes).
  *
@@ -30,7 +30,7 @@ typedef struct {
 
 enum { CLI_RUN_O_TIME = 900, CLI_RUN_O_PROOF, CLI_RUN_O_LOG, CLI_RUN_O_QUIET, CLI_RUN_O_EVERY, CLI_RUN_O_NOCENTRE,
        CLI_RUN_O_TDEPTH, CLI_RUN_O_TNODES, CLI_RUN_O_WITHIN, CLI_RUN_O_CHALF,
-       CLI_RUN_O_CHALF_MB };
+       CLI_RUN_O_CHALF_MB, CLI_RUN_O_CHALF_TWO };
 
 #define CLI_RUN_LONGOPTS                                                                                     \
     {"time-limit", required_argument, NULL, CLI_RUN_O_TIME}, {"proof", required_argument, NULL, CLI_RUN_O_PROOF}, \
@@ -41,7 +41,8 @@ enum { CLI_RUN_O_TIME = 900, CLI_RUN_O_PROOF, CLI_RUN_O_LOG, CLI_RUN_O_QUIET, CL
         {"threats-nodes", required_argument, NULL, CLI_RUN_O_TNODES},                                         \
         {"within", required_argument, NULL, CLI_RUN_O_WITHIN},                                                \
         {"centre-half", required_argument, NULL, CLI_RUN_O_CHALF},                                            \
-        {"centre-half-mb", required_argument, NULL, CLI_RUN_O_CHALF_MB}
+        {"centre-half-mb", required_argument, NULL, CLI_RUN_O_CHALF_MB},                                      \
+        {"centre-half-two", required_argument, NULL, CLI_RUN_O_CHALF_TWO}
 
 /* Handles opt if it is one of CLI_RUN_LONGOPTS (the knowledge switches go
  * into kn); false otherwise. A bad value fails with one line, exit 2. */

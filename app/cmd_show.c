@@ -48,6 +48,7 @@ static void print_centre(const Rules *r, Board b)
     Centre c;
     centre_init(&c, r);
     c.half_max_pieces = CENTRE_HALF_MAX_PIECES; /* one position: its seconds are worth it */
+    c.half_two_max_pieces = CENTRE_HALF_MAX_PIECES;
     if (!c.on) {
         printf("centre lemma: does not apply (needs original or exact rules, k = n-1, n from 4 to 6)\n");
         return;

@@ -447,6 +447,7 @@ void centre_init(Centre *c, const Rules *r)
     c->exact = r->rules == RULES_EXACT;
     c->same_max_pieces = CENTRE_SAME_MAX_PIECES;
     c->half_max_pieces = 0; /* off unless asked (Knowledge.centre_half; centre_half.h) */
+    c->half_two_max_pieces = 0; /* the same (Knowledge.centre_half_two) */
     for (int i = 1; i < n - 1; i++)
         for (int j = 1; j < n - 1; j++) c->centre |= 1ULL << board_cell(i, j);
     for (int i = 1; i < n - 1; i++) { /* each centre row's ends, then each centre column's */

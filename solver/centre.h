@@ -211,6 +211,9 @@ typedef struct {
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
     int half_max_pieces; /* one or two half-full pairs (centre_half.h) up to this many pieces
                           * (CENTRE_HALF_MAX_PIECES; tests raise it) */
+    int half_two_max_pieces; /* ... with two half-full pairs only up to this
+                              * many pieces (0, centre_init's: never;
+                              * centre_half.h says why it is off) */
     uint64_t half_bytes; /* half pairs: their tables' memory in bytes
                           * (centre_half_bytes_for; 0, centre_init's:
                           * CENTRE_HALF_MB MiB) */

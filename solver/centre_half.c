@@ -270,6 +270,7 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
 {
     HalfGame g = {.m = c->m, .npairs = c->npairs, .exact = c->exact, .stop = stop, .deadline = deadline};
     if (!c->on || board_count(b) > c->half_max_pieces || !half_conditions(c, b, &g)) return false;
+    if (g.nhalf == 2 && board_count(b) > c->half_two_max_pieces) return false; /* centre_half.h, Cost */
     /* Stopped already: no work at all (and the first node reads them again
      * after the lock, below). Each call counts its own ticks, so without
      * this a search past its deadline paid 65 536 table nodes

@@ -26,6 +26,7 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
     if (cfg->center_first) dfpn_kernel_center_order(r->n, d->cells_first);
     centre_init(&d->centre, r);
     d->centre.half_max_pieces = d->cfg.kn.centre_half;
+    d->centre.half_two_max_pieces = d->cfg.kn.centre_half_two;
     d->centre.half_bytes = centre_half_bytes_for(d->cfg.kn.centre_half_mb);
     d->centre.on = d->centre.on && cfg->kn.centre;
     /* The small game's table is built on first use (centre_small_win,

@@ -83,6 +83,8 @@ typedef struct {
     int centre_half; /* ... also with one or two half-full pairs (centre_half.h) at positions
                       * of at most this many pieces; 0 = off (the default:
                       * each new configuration costs seconds) */
+    int centre_half_two; /* ... with two half-full pairs only up to this many
+                          * pieces (Centre.half_two_max_pieces); 0 = off */
     int centre_half_mb; /* ... its tables' memory in MiB (Centre.half_bytes);
                          * 0: CENTRE_HALF_MB */
     int pairing_live; /* ... tried only with at most this many live windows

@@ -109,6 +109,7 @@ Test(centre_half, the_symmetry_reduction_keeps_every_value, .timeout = 480)
             Centre plain, reduced;
             centre_init(&plain, &r);
             plain.half_max_pieces = n * n;
+            plain.half_two_max_pieces = n * n;
             plain.half_plain = true;
             reduced = plain;
             reduced.half_plain = false;

@@ -104,6 +104,7 @@ static void two_half_sample(int n, int rs, int want, int spread, int fill_min, i
     centre_init(&c, &r);
     cr_assert(c.on);
     c.half_max_pieces = n * n; /* at every piece count, not only where the search asks */
+    c.half_two_max_pieces = n * n;
     c.same_max_pieces = n * n;
     BruteMemo *memo = brute_new();
     cr_assert(memo);

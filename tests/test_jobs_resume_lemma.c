@@ -209,6 +209,7 @@ Test(jobs_resume_lemma, decided_one_ply_down)
             Centre c;
             centre_init(&c, &r);
             c.half_max_pieces = n * n;
+            c.half_two_max_pieces = n * n;
             uint64_t rng = 7100 + (uint64_t)(10 * n + ri);
             int roots = 0, by_lemma = 0;
             for (int tries = 0; roots < 3 && tries < 200000; tries++) {
