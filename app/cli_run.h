@@ -32,6 +32,22 @@ enum { CLI_RUN_O_TIME = 900, CLI_RUN_O_PROOF, CLI_RUN_O_LOG, CLI_RUN_O_QUIET, CL
        CLI_RUN_O_TDEPTH, CLI_RUN_O_TNODES, CLI_RUN_O_WITHIN, CLI_RUN_O_CHALF,
        CLI_RUN_O_CHALF_MB, CLI_RUN_O_CHALF_TWO };
 
+/* The help lines of the options above that solve and jobs share the
+ * meaning of (--centre-half, --centre-half-two, --centre-half-mb), for
+ * their usage texts. */
+#define CLI_RUN_HELP_CENTRE_HALF \
+    "  --centre-half P    also with one half-full ring pair, at positions of at\n" \
+    "                     most P pieces (centre_half.h; default 0: off; each\n" \
+    "                     new configuration costs seconds and 65 MB)\n" \
+    "  --centre-half-two P ... with two half-full pairs too, at positions of\n" \
+    "                     at most P pieces and --centre-half's (default 0: off;\n" \
+    "                     each such table costs about 20 s and 194 MB on 6x6,\n" \
+    "                     and the search meets many: results/openings/exact-Xa1/\n" \
+    "                     centre-half-two.md)\n" \
+    "  --centre-half-mb M ... its tables in M MiB (default 256; on 6x6 65 MB each\n" \
+    "                     with one half pair, 194 MB with two, one kept even if\n" \
+    "                     larger; the 16 symmetries share one)\n"
+
 #define CLI_RUN_LONGOPTS                                                                                     \
     {"time-limit", required_argument, NULL, CLI_RUN_O_TIME}, {"proof", required_argument, NULL, CLI_RUN_O_PROOF}, \
         {"log", required_argument, NULL, CLI_RUN_O_LOG}, {"quiet", no_argument, NULL, CLI_RUN_O_QUIET},        \
