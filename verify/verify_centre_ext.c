@@ -18,9 +18,9 @@ typedef struct {
     uint64_t key, used; /* used: tables_clock at its last use, for eviction */
     size_t bytes;
     uint8_t *memo; /* NULL: slot free */
-} Table;
+} ExtTable;
 
-static Table tables[VR_EXT_CACHE];
+static ExtTable tables[VR_EXT_CACHE];
 static size_t tables_bytes; /* the sum of the kept tables' bytes, at most VR_EXT_CACHE_BYTES */
 static uint64_t tables_clock;
 
@@ -85,16 +85,16 @@ static uint8_t *table_take(uint64_t key, size_t bytes)
         }
     if (bytes > VR_EXT_CACHE_BYTES) return NULL;
     for (;;) {
-        Table *lru = NULL, *slot = NULL;
+        ExtTable *lru = NULL, *slot = NULL;
         for (int i = 0; i < VR_EXT_CACHE; i++) {
-            Table *t = &tables[i];
+            ExtTable *t = &tables[i];
             if (!t->memo) slot = slot ? slot : t;
             else if (!lru || t->used < lru->used) lru = t;
         }
         if (slot && tables_bytes + bytes <= VR_EXT_CACHE_BYTES) {
             uint8_t *memo = calloc(bytes, 1);
             if (!memo) return NULL;
-            *slot = (Table){.key = key, .used = ++tables_clock, .bytes = bytes, .memo = memo};
+            *slot = (ExtTable){.key = key, .used = ++tables_clock, .bytes = bytes, .memo = memo};
             tables_bytes += bytes;
             return slot->memo;
         }
@@ -102,12 +102,12 @@ static uint8_t *table_take(uint64_t key, size_t bytes)
          * bytes means some are (bytes alone fit). */
         tables_bytes -= lru->bytes;
         free(lru->memo);
-        *lru = (Table){0};
+        *lru = (ExtTable){0};
     }
 }
 
-static int memo_get(const uint8_t *memo, uint32_t i) { return (memo[i / 4] >> (2 * (i % 4))) & 3; }
-static void memo_set(uint8_t *memo, uint32_t i, int v) { memo[i / 4] |= (uint8_t)(v << (2 * (i % 4))); }
+static int ext_memo_get(const uint8_t *memo, uint32_t i) { return (memo[i / 4] >> (2 * (i % 4))) & 3; }
+static void ext_memo_set(uint8_t *memo, uint32_t i, int v) { memo[i / 4] |= (uint8_t)(v << (2 * (i % 4))); }
 
 /* Does some line count for Order at (x, o) (verify_centre_ext.h)? */
 static bool ext_counts(const Search *s, uint32_t x, uint32_t o)
@@ -134,7 +134,7 @@ static bool ext_counts(const Search *s, uint32_t x, uint32_t o)
  * the other side wins. Every position met is memoised, ended ones too. */
 static bool ext_solve(Search *s, uint32_t x, uint32_t o, uint32_t key, bool order_to_move)
 {
-    int known = memo_get(s->memo, key);
+    int known = ext_memo_get(s->memo, key);
     if (known != EXT_UNKNOWN) return known == EXT_ORDER;
     if (++s->nodes > s->allow) s->over = true;
     if (s->over) return false;
@@ -150,7 +150,7 @@ static bool ext_solve(Search *s, uint32_t x, uint32_t o, uint32_t key, bool orde
             if (s->over) return false; /* an unfinished value is never kept */
         }
     }
-    memo_set(s->memo, key, order_wins ? EXT_ORDER : EXT_CHAOS);
+    ext_memo_set(s->memo, key, order_wins ? EXT_ORDER : EXT_CHAOS);
     return order_wins;
 }
 
