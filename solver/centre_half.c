@@ -174,7 +174,7 @@ static void half_canonical(const Centre *c, HalfGame *g, uint32_t *x, uint32_t *
     int best_s = 0, best_to[HALF_MAX] = {0, 1};
     uint64_t best_config = half_config(g);
     for (int s = 1; s < 8 * 2; s++) {
-        HalfGame h = *g;
+        HalfGame h; /* half_image sets every field half_config and the copy below read */
         int to[HALF_MAX] = {0, 1};
         if (!half_image(c, g, s, &h, to)) continue;
         uint64_t config = half_config(&h);
@@ -184,7 +184,8 @@ static void half_canonical(const Centre *c, HalfGame *g, uint32_t *x, uint32_t *
     }
     if (best_s == 0) return;
     half_map_cells(c, g, best_s & 7, best_s >= 8, best_to, x, o);
-    *g = best;
+    g->allowed = best.allowed; /* the configuration only: g's lines, memo and limits stay */
+    for (int j = 0; j < g->nhalf; j++) g->star[j] = best.star[j], g->s0[j] = best.s0[j];
 }
 
 static uint64_t half_table_bytes(int cells) /* cells: the extended game's, m*m + nhalf */
