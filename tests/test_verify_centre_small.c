@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../verify/verify_centre.h"
+#include "../verify/verify_centre_ext.h"
 #include "../verify/verify_rules.h"
 #include "brute.h"
 #include "tcentre.h"
@@ -104,7 +105,7 @@ static int small_minimax(int m, int *d, const uint8_t *allowed, int pieces)
  * 2x2 and 3x3 position under a dozen allowed vectors each against the
  * retrograde table; ten 4x4 positions with 4-7 empty cells against a
  * plain minimax, under 40 vectors taken in turn twice, more than the
- * verifier keeps memo tables for (VR_SMALL_CACHE), so tables are evicted
+ * verifier keeps memo tables for (VR_EXT_CACHE), so tables are evicted
  * and recomputed on the way, and a table reused for another vector must
  * not keep the old one's values. */
 Test(verify_centre, small_game_with_allowed_lines_against_a_retrograde_table)
@@ -133,6 +134,7 @@ Test(verify_centre, small_game_with_allowed_lines_against_a_retrograde_table)
               seen[0], seen[1], differ);
 
     /* Ten 4x4 positions under each of 40 vectors, the vectors in turn, twice. */
+    _Static_assert(40 > VR_EXT_CACHE, "more vectors than tables kept, so some are evicted");
     uint8_t vec[40][VR_SMALL_LINES], pos[10][16];
     int want[40][10], seen4[2] = {0, 0};
     for (int v = 0; v < 40; v++) random_allowed(4, &rng, vec[v]);

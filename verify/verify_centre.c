@@ -46,132 +46,9 @@ static void line_pair(int n, int m, const int *line, int pair[2])
 
 /* --- the restricted small game --- */
 
-/* Memo values, 2 bits each, four to a byte. */
-enum { SMALL_UNKNOWN = 0, SMALL_ORDER = 1, SMALL_CHAOS = 2 };
-
-/* One memo table: the values of every position under one allowed vector. */
-typedef struct {
-    uint64_t key;  /* what it holds: the allowed vector packed, 2 bits a line (mask >> 1) */
-    uint64_t used; /* small_clock at its last use, for eviction */
-    uint8_t *memo; /* 2 bits for each position (and side); NULL: slot free */
-} Memo;
-
-typedef struct {
-    int m, cells, nlines;           /* set once, on first use */
-    uint32_t mask[VR_SMALL_LINES];  /* each line's cells, bit i for cell i, in small_game_lines' order */
-    uint32_t pow3[VR_SMALL_MAX * VR_SMALL_MAX];
-    Memo cache[VR_SMALL_CACHE];
-    /* The search under way (the mutex held): its allowed sets and memo. */
-    uint8_t allowed[VR_SMALL_LINES];
-    uint8_t *memo;
-    uint64_t nodes, allow; /* positions searched (memo misses), the most allowed (VrLemmaBudget) */
-    bool over;             /* allow passed: the search gave up, nothing more is kept */
-} Small;
-
-static Small small_game[VR_SMALL_MAX + 1]; /* small_game[m] */
-static uint64_t small_clock;
-static pthread_mutex_t small_game_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The game on m x m cells, its lines and base-3 weights set up on first use. */
-static Small *small_setup(int m)
-{
-    Small *s = &small_game[m];
-    if (s->m == m) return s;
-    int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M];
-    s->cells = m * m;
-    s->nlines = small_game_lines(m, line);
-    for (int l = 0; l < s->nlines; l++) {
-        s->mask[l] = 0;
-        for (int i = 0; i < m; i++) s->mask[l] |= 1u << line[l][i];
-    }
-    uint32_t p = 1;
-    for (int i = 0; i < s->cells; i++, p *= 3) s->pow3[i] = p;
-    s->m = m;
-    return s;
-}
-
-/* The table of cache[0..count-1] holding key: the cached one, or a new one
- * of `bytes` in a free slot or in place of the least recently used (its
- * values are simply forgotten). NULL when out of memory. */
-static uint8_t *memo_take(Memo *cache, int count, uint64_t key, size_t bytes)
-{
-    Memo *slot = &cache[0];
-    for (int i = 0; i < count; i++) {
-        Memo *e = &cache[i];
-        if (e->memo && e->key == key) {
-            e->used = ++small_clock;
-            return e->memo;
-        }
-        if (slot->memo && (!e->memo || e->used < slot->used)) slot = e;
-    }
-    free(slot->memo);
-    slot->memo = calloc(bytes, 1);
-    slot->key = key;
-    slot->used = ++small_clock;
-    return slot->memo;
-}
-
-/* Points s->memo at the table for s->allowed (memo_take). false when out
- * of memory. */
-static bool small_memo(Small *s)
-{
-    uint64_t key = 0;
-    for (int l = 0; l < s->nlines; l++) key |= (uint64_t)(s->allowed[l] >> 1) << (2 * l);
-    s->memo = memo_take(s->cache, VR_SMALL_CACHE, key, s->pow3[s->cells - 1] * 3 / 4 + 1); /* 3^cells, four a byte */
-    return s->memo != NULL;
-}
-
-/* 1: a line holds m like symbols allowed on it (Order has won). 0: none
- * does, but one still can: for some line and some S allowed on it, the
- * line holds no other symbol (and is not full, else it would have won).
- * -1: no line can any more, whatever is played (pieces are never
- * removed), so Chaos wins: the search stops there. x, o: the cells
- * holding X, O, bit i for cell i. */
-static int small_state(const Small *s, uint32_t x, uint32_t o)
-{
-    bool live = false;
-    for (int l = 0; l < s->nlines; l++) {
-        uint32_t mask = s->mask[l];
-        bool x_ok = s->allowed[l] & VR_ALLOW_X, o_ok = s->allowed[l] & VR_ALLOW_O;
-        if ((x_ok && (x & mask) == mask) || (o_ok && (o & mask) == mask)) return 1;
-        live |= (x_ok && !(o & mask)) || (o_ok && !(x & mask));
-    }
-    return live ? 0 : -1;
-}
-
-static int memo_get(const uint8_t *memo, uint32_t key) { return (memo[key / 4] >> (2 * (key % 4))) & 3; }
-static void memo_set(uint8_t *memo, uint32_t key, int v) { memo[key / 4] |= (uint8_t)(v << (2 * (key % 4))); }
-
-/* Does Order win the small position (x, o: the cells holding X, O; key:
- * its base-3 number; pieces: its piece count) under s->allowed? Every
- * position met is memoised, ended ones too, so its lines are looked at
- * once. */
-static bool small_solve(Small *s, uint32_t x, uint32_t o, uint32_t key, int pieces)
-{
-    int known = memo_get(s->memo, key);
-    if (known != SMALL_UNKNOWN) return known == SMALL_ORDER;
-    if (++s->nodes > s->allow) s->over = true;
-    if (s->over) return false;
-    int state = small_state(s, x, o);
-    bool order_to_move = pieces % 2 == 0, order_wins;
-    if (state != 0 || pieces == s->cells) {
-        order_wins = state > 0;
-    } else {
-        /* The mover wins if one of its moves wins for it (the first such
-         * move decides); otherwise the other side wins. */
-        order_wins = !order_to_move;
-        for (int i = 0; i < s->cells && order_wins != order_to_move; i++) {
-            uint32_t bit = 1u << i;
-            if ((x | o) & bit) continue;
-            if (small_solve(s, x | bit, o, key + VR_X * s->pow3[i], pieces + 1) == order_to_move ||
-                small_solve(s, x, o | bit, key + VR_O * s->pow3[i], pieces + 1) == order_to_move)
-                order_wins = order_to_move;
-            if (s->over) return false; /* an unfinished value is never kept */
-        }
-    }
-    memo_set(s->memo, key, order_wins ? SMALL_ORDER : SMALL_CHAOS);
-    return order_wins;
-}
+/* The one lock of the lemma's searches (verify_centre_ext.h: its tables
+ * are shared, unguarded state; the budget is read and charged under it). */
+static pthread_mutex_t lemma_search_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The budget's positions left (UINT64_MAX: none); the lock held. */
 static uint64_t budget_left(const VrLemmaBudget *b)
@@ -191,28 +68,24 @@ int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t
 
 static int small_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b)
 {
+    /* The small game is the extended game with no HALF pair
+     * (verify_centre_ext.h), which checks m and the allowed sets. */
     if (m < VR_SMALL_MIN || m > VR_SMALL_MAX) return -1;
-    for (int l = 0; l < 2 * m + 2; l++)
-        if (allowed[l] & ~VR_ALLOW_BOTH) return -1;
-    uint32_t key = 0, p = 1, x = 0, o = 0;
+    VrExt e = {.m = m, .nhalf = 0, .exact = false};
+    memcpy(e.allowed, allowed, (size_t)(2 * m + 2));
+    uint32_t x = 0, o = 0;
     int pieces = 0;
-    for (int i = 0; i < m * m; i++, p *= 3) {
+    for (int i = 0; i < m * m; i++) {
         if (small_cells[i] > VR_O) return -1;
-        key += small_cells[i] * p;
         pieces += small_cells[i] != VR_EMPTY;
         x |= (uint32_t)(small_cells[i] == VR_X) << i;
         o |= (uint32_t)(small_cells[i] == VR_O) << i;
     }
-    pthread_mutex_lock(&small_game_lock);
-    Small *s = small_setup(m);
-    memcpy(s->allowed, allowed, (size_t)s->nlines);
-    s->nodes = 0;
-    s->allow = budget_left(b);
-    s->over = false;
-    int result = small_memo(s) ? small_solve(s, x, o, key, pieces) : -1;
-    if (b) atomic_fetch_add(b->spent, s->nodes);
-    if (s->over) result = -2;
-    pthread_mutex_unlock(&small_game_lock);
+    uint64_t nodes;
+    pthread_mutex_lock(&lemma_search_lock);
+    int result = vr_ext_order_wins(&e, x, o, pieces % 2 == 0, budget_left(b), &nodes);
+    if (b) atomic_fetch_add(b->spent, nodes);
+    pthread_mutex_unlock(&lemma_search_lock);
     return result;
 }
 
@@ -458,10 +331,10 @@ static int ext_form(const VrGame *g, const uint8_t *cells, int nh, const int *hl
         uint64_t key = vr_ext_key(&ia.e);
         if (key < best) a = ia, best = key;
     }
-    pthread_mutex_lock(&small_game_lock); /* calls in turn: the budget is read and charged under it */
+    pthread_mutex_lock(&lemma_search_lock); /* calls in turn: the budget is read and charged under it */
     int w = vr_ext_order_wins(&a.e, a.x, a.o, a.order_to_move, budget_left(b), &nodes);
     if (b) atomic_fetch_add(b->spent, nodes);
-    pthread_mutex_unlock(&small_game_lock);
+    pthread_mutex_unlock(&lemma_search_lock);
     if (w == -2) return over_budget(b, why, why_len);
     if (w < 0) return -1;
     return w ? 1 : ext_refused(g->n, &here, why, why_len);

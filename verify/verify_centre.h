@@ -257,10 +257,6 @@ enum {
     VR_CENTRE_SEE_MIN = 4,
     VR_CENTRE_MAX_M = 6,
     VR_CENTRE_LINES = 2 * VR_CENTRE_MAX_M + 2,
-    /* Memo tables kept for each m (one per distinct allowed vector): at most
-     * 16 x 10.8 MB for m = 4. A table beyond that replaces the least
-     * recently used one; the values are recomputed if needed again. */
-    VR_SMALL_CACHE = 16,
 };
 
 /* A line's allowed symbols, a bit set: bit VR_X for X, bit VR_O for O. */
@@ -272,12 +268,14 @@ enum { VR_ALLOW_NONE = 0, VR_ALLOW_X = 1 << VR_X, VR_ALLOW_O = 1 << VR_O, VR_ALL
  * 0..m-1, the diagonal (cells i*m+i), the anti-diagonal (cells
  * i*m+m-1-i): 2m+2 entries. 1 Order wins (also when a line already holds
  * m like allowed symbols), 0 Chaos wins, -1 out of memory or a bad
- * argument. A plain memoised minimax, one memo for each allowed vector
- * (2 bits for each of the 3^(m*m) positions, 10.8 MB for m = 4),
- * allocated on first use; at most VR_SMALL_CACHE of them are kept for each
- * m, reachable, until the process ends (evicting one never changes a
- * result: values are recomputed). Calls are serialised by a mutex, so the
- * result never depends on timing or on other threads' calls. */
+ * argument. It is the extended game with no HALF pair
+ * (verify_centre_ext.h): a plain memoised minimax, one memo for each
+ * allowed vector (2 bits for each of the 3^(m*m) positions, 10.8 MB for
+ * m = 4), allocated on first use and kept with the HALF pair forms' under
+ * one bound (VR_EXT_CACHE tables, VR_EXT_CACHE_BYTES), reachable, until
+ * the process ends (evicting one never changes a result: values are
+ * recomputed). Calls are serialised by a mutex, so the result never
+ * depends on timing or on other threads' calls. */
 int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t *allowed);
 
 /* The same with every line allowed both symbols (the unrestricted game). */
@@ -297,7 +295,7 @@ int vr_centre_lemma(const VrGame *g, bool claim_order, const uint8_t *cells, cha
  * may need a table of its own (other allowed sets; other half pairs or
  * symbols), filled by a search of up to 3^16 positions (the small game,
  * about a second for m = 4), 3^17 (one HALF pair) or 3^18 (two; about a
- * minute), and only VR_SMALL_CACHE and 1 GiB of them are kept
+ * minute), and only VR_EXT_CACHE tables and 1 GiB of them are kept
  * (verify_centre_ext.h), so a hostile
  * certificate of many lemma lines in ever other configurations (or
  * cycling among a few more than are kept) would cost seconds a line for

@@ -1,10 +1,10 @@
 /* verify_centre_ext.c - see verify_centre_ext.h. A plain memoised minimax
  * over every move of either symbol on every empty cell of the extended
- * game, the v cells included; its tables kept under a bound in bytes,
- * least recently used first out. The small lines are computed here from
- * their definition (rows, columns, diagonal, anti-diagonal), nothing typed
- * in. Invariant: a table's 2-bit entries are EXT_UNKNOWN or a finished
- * value of its configuration's game. */
+ * game, the v cells included (none: the restricted small game); its tables
+ * kept under a bound in bytes, least recently used first out. The small
+ * lines are computed here from their definition (rows, columns, diagonal,
+ * anti-diagonal), nothing typed in. Invariant: a table's 2-bit entries are
+ * EXT_UNKNOWN or a finished value of its configuration's game. */
 #include "verify_centre_ext.h"
 
 #include <stdlib.h>
@@ -57,7 +57,9 @@ static int line_masks(int m, uint32_t *mask)
 
 uint64_t vr_ext_key(const VrExt *e)
 {
-    uint64_t key = (uint64_t)e->m | (uint64_t)e->nhalf << 3 | (uint64_t)e->exact << 5;
+    /* exact matters only through the HALF pairs: one small game's table
+     * serves both rule sets. */
+    uint64_t key = (uint64_t)e->m | (uint64_t)e->nhalf << 3 | (uint64_t)(e->exact && e->nhalf) << 5;
     for (int j = 0; j < e->nhalf; j++) key |= ((uint64_t)e->line[j] | (uint64_t)e->s0[j] << 4) << (6 + 6 * j);
     for (int l = 0; l < 2 * e->m + 2; l++) {
         bool half = false;
@@ -129,9 +131,37 @@ static bool ext_counts(const Search *s, uint32_t x, uint32_t o)
     return false;
 }
 
+/* Can some line still count, whatever is played next? A line can for a
+ * symbol A if its small cells hold no other symbol and A may count on it:
+ * A in allowed[l] for a line of no HALF pair; for HALF pair j's line, v_j
+ * empty (it may still be given what A needs: T for A = T, the other symbol
+ * or, under original, anything for A = s0) or v_j already what A needs
+ * (ext_counts). Pieces are never removed, so a position where no line can
+ * is a Chaos win: every ending of it is full with no line counting. */
+static bool ext_live(const Search *s, uint32_t x, uint32_t o)
+{
+    const VrExt *e = s->e;
+    for (int l = 0; l < s->nlines; l++) {
+        uint32_t mask = s->mask[l];
+        int j = s->half_of[l];
+        for (uint8_t a = VR_X; a <= VR_O; a++) {
+            if ((a == VR_X ? o : x) & mask) continue;
+            if (j < 0) {
+                if (e->allowed[l] & (1 << a)) return true;
+                continue;
+            }
+            uint32_t vb = 1u << (s->small + j);
+            uint8_t v = (x & vb) ? VR_X : (o & vb) ? VR_O : VR_EMPTY;
+            if (v == VR_EMPTY || (a == e->s0[j] ? !e->exact || v != e->s0[j] : v == a)) return true;
+        }
+    }
+    return false;
+}
+
 /* Does Order win at (x, o; key its base-3 number) with order_to_move? The
  * mover wins if one of its moves does (the first such move decides), else
- * the other side wins. Every position met is memoised, ended ones too. */
+ * the other side wins; Chaos wins where no line can count any more
+ * (ext_live). Every position met is memoised, ended ones too. */
 static bool ext_solve(Search *s, uint32_t x, uint32_t o, uint32_t key, bool order_to_move)
 {
     int known = ext_memo_get(s->memo, key);
@@ -139,7 +169,7 @@ static bool ext_solve(Search *s, uint32_t x, uint32_t o, uint32_t key, bool orde
     if (++s->nodes > s->allow) s->over = true;
     if (s->over) return false;
     bool order_wins = ext_counts(s, x, o);
-    if (!order_wins && __builtin_popcount(x | o) < s->cells) {
+    if (!order_wins && __builtin_popcount(x | o) < s->cells && ext_live(s, x, o)) {
         order_wins = !order_to_move;
         for (int c = 0; c < s->cells && order_wins != order_to_move; c++) {
             uint32_t bit = 1u << c;
@@ -157,7 +187,7 @@ static bool ext_solve(Search *s, uint32_t x, uint32_t o, uint32_t key, bool orde
 /* Is e a configuration this file can search? */
 static bool ext_valid(const VrExt *e)
 {
-    if (e->m < VR_SMALL_MIN || e->m > VR_SMALL_MAX || e->nhalf < 1 || e->nhalf > VR_EXT_MAX_HALF) return false;
+    if (e->m < VR_SMALL_MIN || e->m > VR_SMALL_MAX || e->nhalf < 0 || e->nhalf > VR_EXT_MAX_HALF) return false;
     for (int j = 0; j < e->nhalf; j++)
         if (e->line[j] < (j ? e->line[j - 1] + 1 : 0) || e->line[j] >= 2 * e->m + 2 ||
             (e->s0[j] != VR_X && e->s0[j] != VR_O))

@@ -1,11 +1,12 @@
 /* verify_centre_ext.h - the EXTENDED GAME of the centre lemma's HALF pair
- * forms (verify_centre.h, "One HALF pair" and "Two HALF pairs"), decided
- * by a plain memoised minimax. Used by verify_centre.c only, which maps a
- * big position onto it (which lines, which symbols, which cells); this
- * file knows nothing of the big board. Shares no code with the solver.
+ * forms (verify_centre.h, "One HALF pair" and "Two HALF pairs"), and with
+ * no HALF pair the restricted small game of the plain form, decided by a
+ * plain memoised minimax. Used by verify_centre.c only, which maps a big
+ * position onto it (which lines, which symbols, which cells); this file
+ * knows nothing of the big board. Shares no code with the solver.
  *
- * The game: the m x m centre (m = 2..4) and, for each of the nhalf = 1 or
- * 2 HALF pairs j, its empty end v_j as one more cell. Cells are bits of
+ * The game: the m x m centre (m = 2..4) and, for each of the nhalf = 0, 1
+ * or 2 HALF pairs j, its empty end v_j as one more cell. Cells are bits of
  * two sets x (holding X) and o (holding O): small cell i (r * m + c) is
  * bit i, v_j is bit m*m + j. Either side puts X or O on any empty cell.
  * Order wins as soon as a line counts: a small line l that is no HALF
@@ -41,8 +42,9 @@ enum {
 };
 
 /* The bytes of tables kept at once, all configurations together: a table
- * is 3^(m*m + nhalf) positions at 2 bits, 32 MB with one HALF pair and
- * 97 MB with two for m = 4, so 1 GiB keeps 32 and 11 of them. A new table
+ * is 3^(m*m + nhalf) positions at 2 bits, 10.8 MB with no HALF pair, 32 MB
+ * with one and 97 MB with two for m = 4, so 1 GiB keeps 32 (the count
+ * binds), 32 and 11 of them. A new table
  * evicts the least recently used ones until it fits; their values are
  * recomputed if needed again. Why a bound in bytes: a hostile certificate
  * of lemma lines in ever other configurations must not grow the memory
@@ -53,10 +55,10 @@ enum {
 /* One configuration of the extended game. */
 typedef struct {
     int m;                           /* 2..4 */
-    int nhalf;                       /* 1 or 2 */
+    int nhalf;                       /* 0 (the restricted small game), 1 or 2 */
     int line[VR_EXT_MAX_HALF];       /* the HALF pairs' small lines, increasing (v_j follows line[j]) */
     uint8_t s0[VR_EXT_MAX_HALF];     /* the symbol (VR_X, VR_O) on each HALF pair's filled end u_j */
-    bool exact;                      /* rules exact; else original */
+    bool exact;                      /* rules exact; else original (no HALF pair: no effect) */
     uint8_t allowed[VR_SMALL_LINES]; /* every other line's VR_ALLOW_* set; the HALF lines' entries ignored */
 } VrExt;
 
