@@ -132,7 +132,7 @@ static bool try_centre(const Advisor *a, Board b, Advice *out)
     int best_score = -1;
     for (int i = 0; i < ml.count; i++) {
         Board cb;
-        if (after(a, b, ml.m[i], &cb) != WINNER_NONE || !centre_win_stoppable(&a->centre, cb, a->interrupt)) continue;
+        if (after(a, b, ml.m[i], &cb) != WINNER_NONE || !centre_win_stoppable(&a->centre, cb, a->interrupt, a->lemma_deadline)) continue;
         bool ring = !(a->centre.centre >> move_cell(ml.m[i]) & 1);
         /* a ring answer that mixes its pair (the classic strategy) before
          * one that makes it two like symbols */
@@ -240,7 +240,7 @@ static bool try_pairing(Advisor *a, Board b, Advice *out)
  * pairing with Order to move)? */
 static ProvedBy static_loss(const Advisor *a, Board b)
 {
-    if (!board_order_to_move(b)) return centre_win_stoppable(&a->centre, b, a->interrupt) ? PROVED_CENTRE : PROVED_NONE;
+    if (!board_order_to_move(b)) return centre_win_stoppable(&a->centre, b, a->interrupt, a->lemma_deadline) ? PROVED_CENTRE : PROVED_NONE;
     if (a->cfg.kn.pairing && pairing_find(&a->r, b, ROOT_PAIRING, NULL)) return PROVED_PAIRING;
     return PROVED_NONE;
 }
@@ -295,7 +295,7 @@ static Winner child_known(Advisor *a, Board cb, TTData *e, int *static_dtw)
         *static_dtw = kn.value == WINNER_ORDER ? kn.dtw : -1;
         return kn.value;
     }
-    if (centre_win_stoppable(&a->centre, cb, a->interrupt)) return WINNER_ORDER;
+    if (centre_win_stoppable(&a->centre, cb, a->interrupt, a->lemma_deadline)) return WINNER_ORDER;
     if (!tt_probe(&a->tt, kn_key(&a->r, &a->cfg.kn, cb, kn.dead), e)) return WINNER_NONE;
     return dfpn_winner(e->pn, e->dn);
 }
@@ -448,6 +448,7 @@ static bool hurrying(const Advisor *a, Board b)
 void advise(Advisor *a, Board b, double think, Advice *out)
 {
     double t0 = clock_seconds();
+    a->lemma_deadline = t0 + think;
     *out = (Advice){.move = MOVE_NONE, .cell = -1, .value = {.dtw = -1}};
     Winner st = rules_status(&a->r, b);
     if (st != WINNER_NONE) {
@@ -475,6 +476,7 @@ done:
 void advise_value(Advisor *a, Board b, double think, AdviceValue *out)
 {
     double t0 = clock_seconds();
+    a->lemma_deadline = t0 + think;
     *out = (AdviceValue){.dtw = -1};
     Winner st = rules_status(&a->r, b);
     StoreValue v;
@@ -482,7 +484,7 @@ void advise_value(Advisor *a, Board b, double think, AdviceValue *out)
     if (st != WINNER_NONE) {
         *out = (AdviceValue){st, PROVED_RULES, st == WINNER_ORDER ? 0 : -1, 0, 0};
         return;
-    } else if (centre_win_stoppable(&a->centre, b, a->interrupt)) {
+    } else if (centre_win_stoppable(&a->centre, b, a->interrupt, a->lemma_deadline)) {
         out->winner = WINNER_ORDER, out->by = PROVED_CENTRE;
     } else if (a->cfg.kn.pairing && pairing_find(&a->r, b, ROOT_PAIRING, NULL)) {
         out->winner = WINNER_CHAOS, out->by = PROVED_PAIRING;

@@ -132,6 +132,12 @@ typedef struct {
      * exact; one stopped is WINNER_NONE); NULL: only the think time stops
      * them. advisor_init leaves it NULL: the caller points it at its flag. */
     atomic_bool *interrupt;
+    /* The lemma's table builds give up past this (monotonic seconds,
+     * clock.h; 0: none): set by advise, advise_value and analyse to the
+     * end of their think time, so a new settled-pair restriction's table
+     * (0.6 s each) cannot stretch a short think many times over (no claim
+     * then, which is sound; centre.h centre_small_win_stoppable). */
+    double lemma_deadline;
 } Advisor;
 
 /* Sets up an advisor for r with tables of tt_bytes in all (a quarter for

@@ -36,7 +36,7 @@ static void judge_static(const Advisor *adv, Board cb, Move m, MoveValue *mv)
     if (st != WINNER_NONE) {
         set_advice_value(&mv->v, st, PROVED_RULES, st == WINNER_ORDER ? 0 : -1);
         mv->final = true;
-    } else if (centre_win_stoppable(&adv->centre, cb, adv->interrupt)) {
+    } else if (centre_win_stoppable(&adv->centre, cb, adv->interrupt, adv->lemma_deadline)) {
         set_advice_value(&mv->v, WINNER_ORDER, PROVED_CENTRE, -1);
     } else if (adv->cfg.kn.pairing && pairing_find(&adv->r, cb, CHILD_PAIRING, NULL)) {
         set_advice_value(&mv->v, WINNER_CHAOS, PROVED_PAIRING, -1);
@@ -107,7 +107,7 @@ static void judge_root(const Advisor *adv, Board b, Analysis *an)
         set_advice_value(&an->value, an->status, PROVED_RULES, an->status == WINNER_ORDER ? 0 : -1);
         return;
     }
-    an->centre_holds = centre_win_stoppable(&adv->centre, b, adv->interrupt);
+    an->centre_holds = centre_win_stoppable(&adv->centre, b, adv->interrupt, adv->lemma_deadline);
     an->pairing = adv->cfg.kn.pairing && pairing_find(&adv->r, b, ROOT_PAIRING, &an->pairs);
     if (an->centre_holds) set_advice_value(&an->value, WINNER_ORDER, PROVED_CENTRE, -1);
     else if (an->pairing) set_advice_value(&an->value, WINNER_CHAOS, PROVED_PAIRING, -1);
@@ -184,6 +184,7 @@ static void search_pass(Advisor *adv, Board b, double t0, double think, Analysis
 void analyse(Advisor *adv, Board b, Move last, double think, Analysis *out, AnalyseNote note, void *arg)
 {
     double t0 = clock_seconds();
+    adv->lemma_deadline = t0 + think;
     memset(out, 0, sizeof *out);
     out->value.dtw = -1;
     judge_root(adv, b, out);

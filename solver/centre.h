@@ -274,9 +274,16 @@ bool centre_small_win(int m, uint32_t idx);
  * CENTRE_ALL_ALLOWED is centre_small_win. */
 bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx);
 /* The same, giving up (false: no claim, which is sound) when *stop is set
- * while a new restriction's table is being built (0.6 s, more under the
- * sanitizers): a search asked to stop must not wait for it. */
-bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop);
+ * or the clock passes deadline (monotonic seconds, clock.h; 0: none) while
+ * a new restriction's table is being built (0.6 s, more under the
+ * sanitizers): a search asked to stop must not wait for it, and one with
+ * a time limit must keep it. Why the deadline: a search reads its clock
+ * only between nodes, and the first nodes of a ring opening meet a new
+ * restriction each, so `solve --time-limit 0.05 - Oa1` took 4.6 s, and
+ * `play --protocol --think 0.05`'s genmove O at the empty board 7.6 s, all
+ * but a little of it building tables (2026-12-07, before this). A build
+ * given up keeps nothing; the next call with time starts it again. */
+bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline);
 
 /* Is every pair empty or mixed? */
 bool centre_pairs_ok(const Centre *c, Board b);
@@ -298,7 +305,8 @@ bool centre_small_game(const Rules *r, Board b, Rules *sr, Board *sb);
  * Always false when !c->on. With one or two half-full pairs too:
  * centre_win_with_half (centre_half.h). */
 bool centre_win(const Centre *c, Board b);
-/* centre_win, stopping a table's build when *stop is set (above). */
-bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop);
+/* centre_win, stopping a table's build when *stop is set or the clock
+ * passes deadline (0: none; above). */
+bool centre_win_stoppable(const Centre *c, Board b, const atomic_bool *stop, double deadline);
 
 #endif

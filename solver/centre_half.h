@@ -111,7 +111,7 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
  * centre_half_win. What the searches and certificate writers ask. */
 static inline bool centre_win_with_half(const Centre *c, Board b, const atomic_bool *stop, double deadline)
 {
-    return centre_win_stoppable(c, b, stop) || centre_half_win(c, b, stop, deadline);
+    return centre_win_stoppable(c, b, stop, deadline) || centre_half_win(c, b, stop, deadline);
 }
 
 #endif
