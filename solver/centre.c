@@ -136,7 +136,8 @@ static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop,
 }
 
 /* The unrestricted table of size m, built on first use unless *stop is
- * set meanwhile; NULL then, or for want of memory. */
+ * set or the deadline passes meanwhile; NULL then (the next call builds
+ * it again), or for want of memory (for good). */
 static const uint64_t *small_full(int m, const atomic_bool *stop, double deadline)
 {
     const uint64_t *t = atomic_load_explicit(&small_table[m], memory_order_acquire);
