@@ -15,10 +15,12 @@ enum { SMALL_MIN = 2, SMALL_MAX = 4, SMALL_CELLS_MAX = SMALL_MAX * SMALL_MAX };
 /* NULL: not computed (yet, or for want of memory). Written once, under
  * small_lock, with release order and read with acquire order: the
  * table's contents are visible to every thread that sees the pointer.
- * A build may be abandoned when a search is asked to stop (the 4 x 4 table
- * takes 0.5 s, over 5 s under AddressSanitizer); then the next question
- * builds it again. Out of memory, small_failed keeps later questions from
- * trying again: the lemma then claims nothing, which is sound. */
+ * A build may be given up when a search is asked to stop or passes its
+ * deadline (the 4 x 4 table takes 0.5 s, over 5 s under
+ * AddressSanitizer); then the next question goes on with it where it
+ * stopped (SmallPartial). Out of memory, small_failed keeps later
+ * questions from trying again: the lemma then claims nothing, which is
+ * sound. */
 static _Atomic(uint64_t *) small_table[SMALL_MAX + 1];
 static atomic_bool small_failed[SMALL_MAX + 1];
 static mtx_t small_lock;
@@ -86,6 +88,27 @@ static void digit_masks(int digits, int shift, uint32_t *x, uint32_t *o)
     }
 }
 
+/* A build given up part way (small_compute): its table so far and the
+ * rows still to do, next_hi - 1 down to 0; t NULL: none. Why keep it: a
+ * search whose think or time limit is shorter than a build would start it
+ * again at every question and never finish it (play --think 0.2 would
+ * never use a settled-pair table). Sound to go on with: the backward pass
+ * fills the rows from the last index down, each row in full before the
+ * next stop test, and a row reads only larger indices, so the rows done
+ * hold their final values and going on computes exactly what one pass
+ * would. Never read as a table: only small_compute takes it, under the
+ * lock of the slot (full_partial: small_lock; restricted_partial:
+ * restricted_lock), and publishes the table only when every row is done.
+ * One slot for each lock: a build of another restriction drops the one
+ * kept (5.4 MiB for m = 4). */
+typedef struct {
+    int m;
+    uint32_t allowed;
+    uint64_t *t;
+    uint32_t next_hi;
+} SmallPartial;
+static SmallPartial full_partial, restricted_partial;
+
 /* Must a table's build give up: *stop set, or the clock past deadline
  * (clock.h; 0: none)? */
 static bool give_up(const atomic_bool *stop, double deadline)
@@ -97,8 +120,10 @@ static bool give_up(const atomic_bool *stop, double deadline)
  * memory, or when *stop was set or the deadline passed meanwhile (a
  * restricted table is built inside a search, which must stay quick to
  * stop and keep its time limit: both are read once per 3^(m*m/2)
- * positions, 6 561 times in a 0.6 s build for m = 4). */
-static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop, double deadline)
+ * positions, 6 561 times in a 0.6 s build for m = 4). A build given up
+ * is kept in *part and gone on with by the next call for the same table
+ * (SmallPartial); the caller holds part's lock. */
+static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop, double deadline, SmallPartial *part)
 {
     /* Stopped already: not even the memory (a search that is stopping
      * still asks, at every child, until it has unwound; measured under
@@ -109,8 +134,15 @@ static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop,
     pow3[0] = 1;
     for (int i = 1; i <= cells; i++) pow3[i] = 3 * pow3[i - 1];
     int nl = small_lines(m, lines);
-    uint32_t nlo = pow3[lowd], nhi = pow3[highd], full = (1u << cells) - 1;
-    uint64_t *t = calloc((pow3[cells] + 63) / 64, sizeof *t);
+    uint32_t nlo = pow3[lowd], nhi = pow3[highd], full = (1u << cells) - 1, start = nhi;
+    uint64_t *t;
+    if (part->t && part->m == m && part->allowed == allowed) {
+        t = part->t, start = part->next_hi; /* go on where the last build stopped */
+    } else {
+        free(part->t); /* another table's: dropped */
+        t = calloc((pow3[cells] + 63) / 64, sizeof *t);
+    }
+    part->t = NULL;
     uint32_t *xlo = malloc(4 * sizeof(uint32_t) * (nlo + nhi)), *olo = xlo + nlo, *xhi = olo + nlo, *ohi = xhi + nhi;
     if (!t || !xlo) {
         free(t);
@@ -119,9 +151,9 @@ static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop,
     }
     digit_masks(lowd, 0, xlo, olo);
     digit_masks(highd, lowd, xhi, ohi);
-    for (uint32_t hi = nhi; hi-- > 0;) {
-        if (give_up(stop, deadline)) {
-            free(t);
+    for (uint32_t hi = start; hi-- > 0;) {
+        if (give_up(stop, deadline)) { /* row hi not begun: kept to go on with */
+            *part = (SmallPartial){.m = m, .allowed = allowed, .t = t, .next_hi = hi + 1};
             free(xlo);
             return NULL;
         }
@@ -136,8 +168,8 @@ static uint64_t *small_compute(int m, uint32_t allowed, const atomic_bool *stop,
 }
 
 /* The unrestricted table of size m, built on first use unless *stop is
- * set or the deadline passes meanwhile; NULL then (the next call builds
- * it again), or for want of memory (for good). */
+ * set or the deadline passes meanwhile; NULL then (the next call goes on
+ * with the build), or for want of memory (for good). */
 static const uint64_t *small_full(int m, const atomic_bool *stop, double deadline)
 {
     const uint64_t *t = atomic_load_explicit(&small_table[m], memory_order_acquire);
@@ -146,7 +178,7 @@ static const uint64_t *small_full(int m, const atomic_bool *stop, double deadlin
     mtx_lock(&small_lock);
     t = atomic_load_explicit(&small_table[m], memory_order_acquire);
     if (!t && !atomic_load_explicit(&small_failed[m], memory_order_relaxed)) {
-        uint64_t *nt = small_compute(m, CENTRE_ALL_ALLOWED, stop, deadline);
+        uint64_t *nt = small_compute(m, CENTRE_ALL_ALLOWED, stop, deadline, &full_partial);
         if (nt) atomic_store_explicit(&small_table[m], nt, memory_order_release);
         else if (!give_up(stop, deadline)) /* out of memory: for good */
             atomic_store_explicit(&small_failed[m], true, memory_order_relaxed);
@@ -267,7 +299,7 @@ static uint64_t *restricted_table(int m, uint32_t allowed, const atomic_bool *st
     n = atomic_load_explicit(&nrestricted, memory_order_relaxed);
     for (int i = 0; i < n && !t; i++) /* made meanwhile by another thread */
         if (restricted[i].m == m && restricted[i].allowed == allowed) t = restricted[i].table;
-    if (!t && n < RESTRICTED_MAX && (t = small_compute(m, allowed, stop, deadline)) != NULL) {
+    if (!t && n < RESTRICTED_MAX && (t = small_compute(m, allowed, stop, deadline, &restricted_partial)) != NULL) {
         restricted[n].m = m;
         restricted[n].allowed = allowed;
         restricted[n].table = t;

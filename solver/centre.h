@@ -282,7 +282,9 @@ bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx);
  * restriction each, so `solve --time-limit 0.05 - Oa1` took 4.6 s, and
  * `play --protocol --think 0.05`'s genmove O at the empty board 7.6 s, all
  * but a little of it building tables (2026-12-07, before this). A build
- * given up keeps nothing; the next call with time starts it again. */
+ * given up is never read as a table; the next call for the same table
+ * goes on with it where it stopped (centre.c, SmallPartial), so short
+ * think times still build it over a few questions. */
 bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline);
 
 /* Is every pair empty or mixed? */

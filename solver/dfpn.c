@@ -46,7 +46,7 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     kn_node(d->r, &d->cfg.kn, b, &kn);
     DfpnKernel k = dfpn_value_kernel(d); /* no memo yet: none at the root */
     int plies;
-    if (kn.value == WINNER_NONE && centre_win_with_half(&d->centre, b, d->lim.interrupt, d->lim.deadline)) kn.value = WINNER_ORDER;
+    if (kn.value == WINNER_NONE && centre_win_with_half(&d->centre, b, d->lim.interrupt, limits_lemma_deadline(&d->lim))) kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && board_order_to_move(b) && dfpn_kernel_threat(&k, b, &kn, d->cfg.kn.threat_plies, false, &plies))
         kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;

@@ -83,7 +83,7 @@ typedef struct {
     const TT *value;              /* bounded: a value search's table, for its disproofs; NULL: none */
     const Centre *centre;         /* the value search's centre lemma (centre.on: in use); NULL: none */
     const atomic_bool *interrupt; /* stops the centre's table build */
-    double deadline;              /* ... and so does the clock past this (monotonic seconds; 0: none) */
+    double deadline;              /* ... and so does the clock past this (monotonic seconds; 0: none; the run's, limits_lemma_deadline) */
     Board *memo;                  /* dfpn_kernel_memo_new's memos; NULL: none */
     ThreatStats *threats;         /* where the threat searches are counted */
     bool chaos_pn_moves;          /* initial pn of a Chaos node = its number of safe moves */

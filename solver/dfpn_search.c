@@ -15,7 +15,7 @@ enum { NODE_BATCH = LIMITS_CLOCK_EVERY };
 DfpnKernel dfpn_value_kernel(Dfpn *d)
 {
     return (DfpnKernel){.r = d->r, .kn = &d->cfg.kn, .tt = d->tt, .centre = &d->centre, .interrupt = d->lim.interrupt,
-                        .deadline = d->lim.deadline, .memo = d->memo, .threats = &d->threats, .chaos_pn_moves = d->cfg.chaos_pn_moves,
+                        .deadline = limits_lemma_deadline(&d->lim), .memo = d->memo, .threats = &d->threats, .chaos_pn_moves = d->cfg.chaos_pn_moves,
                         .order_dn_moves = d->cfg.order_dn_moves, .cells_first = d->cfg.center_first ? d->cells_first : NULL};
 }
 

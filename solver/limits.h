@@ -45,11 +45,24 @@ typedef void (*SearchReport)(const SearchProgress *p, void *arg);
 typedef struct {
     uint64_t node_limit;    /* 0: none */
     double deadline;        /* monotonic seconds (clock.h); 0: none */
+    /* segment: deadline is only the end of one segment of a longer run
+     * (resumable.c: a checkpoint is written at each end), whose own
+     * deadline is run_deadline (0: none). What must not be cut at a
+     * segment's end reads limits_lemma_deadline. */
+    bool segment;
+    double run_deadline;
     atomic_bool *interrupt; /* when set (e.g. by a signal handler), stop; NULL: none */
     double report_every;    /* seconds between calls of report; 0: none */
     SearchReport report;
     void *report_arg;
 } SearchLimits;
+
+/* When the centre lemma's table builds give up (centre.h; 0: never): the
+ * run's deadline, not a segment's. Why: a build given up at a checkpoint
+ * is gone on with later (centre.c), but the positions asked meanwhile get
+ * no claim, so a checkpointed search would take other paths than the same
+ * search without checkpoints. */
+static inline double limits_lemma_deadline(const SearchLimits *l) { return l->segment ? l->run_deadline : l->deadline; }
 
 /* Is the clock (and the interrupt flag) due to be read after this many nodes? */
 static inline bool limits_clock_due(const SearchLimits *l, uint64_t nodes)

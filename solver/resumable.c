@@ -139,6 +139,7 @@ Winner resumable_run(Dfpn *d, Board b, const ResumableOpts *o, uint32_t *pn, uin
             if (seg <= 0 || next < seg) seg = next;
         }
         d->lim.deadline = seg;
+        d->lim.segment = true, d->lim.run_deadline = deadline;
         v = dfpn_solve(d, b, pn, dn);
         bool over = v != WINNER_NONE || stop_signal() != 0 || (deadline > 0 && clock_seconds() >= deadline) ||
                     (d->lim.node_limit && d->nodes >= d->lim.node_limit) || !d->stopped;
@@ -146,6 +147,7 @@ Winner resumable_run(Dfpn *d, Board b, const ResumableOpts *o, uint32_t *pn, uin
         if (over) break;
     }
     d->lim.deadline = deadline;
+    d->lim.segment = false;
     res->signo = stop_signal();
     return v;
 }

@@ -1,8 +1,10 @@
 /* test_centre_stop.c - the centre lemma's table builds give up when told
  * to (solver/centre.h, centre_small_win_stoppable): with the stop flag set
  * or the clock past the deadline nothing is claimed, a build given up part
- * way keeps no table a later claim could read, and with time the same
- * position is claimed. The claim itself is held against the brute force in
+ * way is never read as a table, and with time the same position is
+ * claimed; a build given up many times and gone on with each time
+ * (centre.c, SmallPartial) gives the values the brute force gives. The
+ * claims themselves are held against the brute force in
  * tests/test_centre.c; here X a1 X f6 under original, whose diagonal pair
  * X X restricts the small game (settled pairs), an Order win by the lemma
  * (results/openings/original-Xa1: decided at 0 nodes). Each test runs in
@@ -12,6 +14,7 @@
 #include "../engine/notation.h"
 #include "../solver/centre.h"
 #include "../solver/clock.h"
+#include "brute.h"
 #include "testlib.h"
 
 static Board xa1_xf6(Rules *r, Centre *c)
@@ -39,8 +42,9 @@ Test(centre_stop, a_stop_or_a_past_deadline_claims_nothing_and_keeps_nothing)
     atomic_bool stop = true;
     cr_expect_not(centre_win_stoppable(&c, b, &stop, 0), "claimed with the stop flag set");
     cr_expect_not(centre_win_stoppable(&c, b, NULL, clock_seconds() - 1), "claimed past its deadline");
-    /* A deadline 20 ms out: the two builds (the whole table, then the
-     * restricted one) take about a second, so this gives up part way. */
+    /* The whole table first, then the restricted one's build given a
+     * deadline 20 ms out (it takes about a second: given up part way). */
+    cr_assert(centre_small_win(c.m, 0), "the empty centre, Order to move, is no Order win");
     double t0 = clock_seconds();
     bool early = centre_win_stoppable(&c, b, NULL, t0 + 0.02);
     cr_log_info("with 20 ms: %s after %.2f s", early ? "claimed" : "not claimed", clock_seconds() - t0);
@@ -49,4 +53,39 @@ Test(centre_stop, a_stop_or_a_past_deadline_claims_nothing_and_keeps_nothing)
     cr_expect(centre_win_stoppable(&c, b, NULL, clock_seconds() - 1),
               "the table built is not kept: a past deadline now finds it and claims");
     cr_expect(centre_win(&c, b), "centre_win does not claim it");
+}
+
+/* The whole 4x4 table built by many calls of 5 ms each, every one given
+ * up and gone on with by the next, then 1 500 random positions against
+ * the brute force on the 4x4 board with k = 4 (tests/brute.*). */
+Test(centre_stop, a_build_gone_on_with_gives_the_brute_force_values)
+{
+    Rules r;
+    Centre c;
+    (void)xa1_xf6(&r, &c);
+    int calls = 0;
+    while (!centre_small_win_stoppable(c.m, CENTRE_ALL_ALLOWED, 0, NULL, clock_seconds() + 0.005)) {
+        cr_assert(++calls < 100000, "the build never ends");
+    }
+    cr_log_info("the table after %d calls given up", calls);
+    cr_assert(calls >= 3, "built in %d calls: too few to have gone on with a kept build", calls);
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    uint64_t rng = 707;
+    int wins = 0;
+    for (int t = 0; t < 1500; t++) {
+        RefPos p;
+        int fill = 40 + tl_below(&rng, 40);
+        tl_random_any(&p, 4, 4, REF_ORIGINAL, fill / 2, fill - fill / 2, &rng);
+        char s[17];
+        ref_format(&p, s);
+        Board e = board_empty();
+        for (int i = 0; i < 16; i++)
+            if (s[i] != '.') e.s[s[i] == 'X' ? PIECE_X : PIECE_O] |= 1ULL << board_cell(i / 4 + 1, i % 4 + 1);
+        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, e));
+        cr_expect_eq(got, want, "%s: table %d, brute force %d", s, got, want);
+        wins += want;
+    }
+    cr_expect(wins > 100 && wins < 1400, "a one-sided sample: %d Order wins", wins);
+    brute_free(memo);
 }

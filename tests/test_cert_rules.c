@@ -204,6 +204,14 @@ Test(cert_rules, the_table_keeps_the_order)
              "%s/scripts/claims-variants --check 2>&1 | grep -q 'not the CSVs'",
              repo, dir, dir, dir);
     cr_assert_eq(system(cmd), 0, "a stale open-boards table passed");
+    /* Rewritten, the board's row adds the run to the first short one
+     * (variants.csv: 0.46 M nodes in 60.1 s, pn 52 738, dn 71 240), the
+     * quoted method's commas notwithstanding: worked out by hand. */
+    snprintf(cmd, sizeof cmd,
+             "%s/scripts/claims-variants && grep -qxF '| 8 | 6 | exact | 60 | 60 | 2 | 0.5 M | 5 / 6 | 2026-12-07T00:00 |' "
+             "%s/results/CLAIMS.md",
+             dir, dir);
+    cr_assert_eq(system(cmd), 0, "the open boards' row of 8x8 k6 exact is not the one worked out by hand");
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_assert_eq(system(cmd), 0);
 }
