@@ -150,15 +150,6 @@ static uint32_t to_solver_order(int m, uint32_t allowed)
     return out;
 }
 
-/* The same small position as a Board at the centre of an (m+2)x(m+2) board. */
-static Board embed_str(const char *s, int m)
-{
-    Board b = board_empty();
-    for (int i = 0; i < m * m; i++)
-        if (s[i] != '.') b.s[s[i] == 'X' ? PIECE_X : PIECE_O] |= 1ULL << board_cell(i / m + 1, i % m + 1);
-    return b;
-}
-
 /* Every 2x2 and 3x3 small-game position against the tests' own minimax;
  * random 4x4 ones (any arrangement, lines included) against the brute
  * force on the 4x4 board with k = 4. */
@@ -176,7 +167,7 @@ Test(centre, small_game_table)
             char s[17];
             for (int i = 0, t = v; i < cells; i++, t /= 3) s[i] = ".XO"[t % 3];
             s[cells] = '\0';
-            bool got = centre_small_win(m, centre_index(&c, embed_str(s, m)));
+            bool got = centre_small_win(m, centre_index(&c, tl_embed_centre(s, m)));
             bool want = small_brute(s, m);
             cr_expect_eq(got, want, "m=%d %s: table %d, minimax %d", m, s, got, want);
             checked++;
@@ -195,7 +186,7 @@ Test(centre, small_game_table)
         tl_random_any(&p, 4, 4, REF_ORIGINAL, fill / 2, fill - fill / 2, &rng);
         char s[17];
         ref_format(&p, s);
-        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, embed_str(s, 4)));
+        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, tl_embed_centre(s, 4)));
         cr_expect_eq(got, want, "m=4 %s: table %d, brute force %d", s, got, want);
         wins += want;
         checked++;
@@ -245,7 +236,7 @@ Test(centre, restricted_small_game)
                     }
                 }
                 s[cells] = '\0';
-                uint32_t idx = centre_index(&c, embed_str(s, m));
+                uint32_t idx = centre_index(&c, tl_embed_centre(s, m));
                 bool want = restricted_brute(s, m, allowed);
                 bool got = centre_small_win_allowed(m, to_solver_order(m, allowed), idx);
                 cr_expect_eq(got, want, "m=%d %s allowed %05x: solver %d, minimax %d", m, s, allowed, got, want);
@@ -314,7 +305,7 @@ Test(centre, restricted_small_game_tables)
             uint32_t idx = 0;
             for (int i = 15; i >= 0; i--) idx = 3 * idx + (s[i] == '.' ? 0 : s[i] == 'X' ? 1 : 2);
             bool want = restricted_memo(s, restr[k], idx, pieces);
-            uint32_t cidx = centre_index(&c, embed_str(s, 4));
+            uint32_t cidx = centre_index(&c, tl_embed_centre(s, 4));
             bool got = centre_small_win_allowed(4, to_solver_order(4, restr[k]), cidx);
             cr_expect_eq(got, want, "%s restriction %d: solver %d, minimax %d", s, k, got, want);
             turned += !want && centre_small_win(4, cidx);

@@ -79,10 +79,7 @@ Test(centre_stop, a_build_gone_on_with_gives_the_brute_force_values)
         tl_random_any(&p, 4, 4, REF_ORIGINAL, fill / 2, fill - fill / 2, &rng);
         char s[17];
         ref_format(&p, s);
-        Board e = board_empty();
-        for (int i = 0; i < 16; i++)
-            if (s[i] != '.') e.s[s[i] == 'X' ? PIECE_X : PIECE_O] |= 1ULL << board_cell(i / 4 + 1, i % 4 + 1);
-        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, e));
+        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, tl_embed_centre(s, 4)));
         cr_expect_eq(got, want, "%s: table %d, brute force %d", s, got, want);
         wins += want;
     }

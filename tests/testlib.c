@@ -109,6 +109,14 @@ Board tl_board(const RefPos *p)
     return b;
 }
 
+Board tl_embed_centre(const char *s, int m)
+{
+    Board b = board_empty();
+    for (int i = 0; i < m * m; i++)
+        if (s[i] != '.') b.s[s[i] == 'X' ? PIECE_X : PIECE_O] |= 1ULL << board_cell(i / m + 1, i % m + 1);
+    return b;
+}
+
 RuleSet tl_rules(int ref_rules)
 {
     return ref_rules == REF_ORIGINAL ? RULES_ORIGINAL : ref_rules == REF_EXACT ? RULES_EXACT : RULES_EXACT_END;

@@ -40,6 +40,10 @@ Store *tl_jobs_folder(char dir[256], char certs[300], char proof[300], const cha
 void tl_write_text(const char *dir, const char *name, const char *text);
 
 Board tl_board(const RefPos *p);
+/* The m x m position s ('X', 'O', '.', row by row) as a Board with s at the
+ * centre of an (m+2) x (m+2) board, its ring empty: the centre lemma's
+ * small game as the solver's tables index it (tests of solver/centre.*). */
+Board tl_embed_centre(const char *s, int m);
 RuleSet tl_rules(int ref_rules);
 void tl_init_rules(Rules *r, const RefPos *p);
 
