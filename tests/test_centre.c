@@ -177,23 +177,11 @@ Test(centre, small_game_table)
     Rules r;
     Centre c;
     init(&c, &r, 6, 5, RULES_ORIGINAL);
-    BruteMemo *memo = brute_new();
-    cr_assert(memo);
-    uint64_t rng = 4242;
-    for (int t = 0; t < 1500; t++) {
-        RefPos p;
-        int fill = 40 + tl_below(&rng, 40); /* 40-79 % of the cells taken */
-        tl_random_any(&p, 4, 4, REF_ORIGINAL, fill / 2, fill - fill / 2, &rng);
-        char s[17];
-        ref_format(&p, s);
-        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, tl_embed_centre(s, 4)));
-        cr_expect_eq(got, want, "m=4 %s: table %d, brute force %d", s, got, want);
-        wins += want;
-        checked++;
-    }
+    int w4 = tl_centre_small_against_brute(&c, 4242, 1500);
+    wins += w4;
+    checked += 1500;
     cr_log_info("small game: %d positions checked, %d Order wins", checked, wins);
     cr_expect(wins > 0 && wins < checked, "a one-sided sample proves little");
-    brute_free(memo);
 }
 
 /* The restricted small games (settled pairs) against the tests' minimax:

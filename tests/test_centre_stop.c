@@ -69,20 +69,6 @@ Test(centre_stop, a_build_gone_on_with_gives_the_brute_force_values)
     }
     cr_log_info("the table after %d calls given up", calls);
     cr_assert(calls >= 3, "built in %d calls: too few to have gone on with a kept build", calls);
-    BruteMemo *memo = brute_new();
-    cr_assert(memo);
-    uint64_t rng = 707;
-    int wins = 0;
-    for (int t = 0; t < 1500; t++) {
-        RefPos p;
-        int fill = 40 + tl_below(&rng, 40);
-        tl_random_any(&p, 4, 4, REF_ORIGINAL, fill / 2, fill - fill / 2, &rng);
-        char s[17];
-        ref_format(&p, s);
-        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(&c, tl_embed_centre(s, 4)));
-        cr_expect_eq(got, want, "%s: table %d, brute force %d", s, got, want);
-        wins += want;
-    }
+    int wins = tl_centre_small_against_brute(&c, 707, 1500);
     cr_expect(wins > 100 && wins < 1400, "a one-sided sample: %d Order wins", wins);
-    brute_free(memo);
 }

@@ -117,6 +117,26 @@ Board tl_embed_centre(const char *s, int m)
     return b;
 }
 
+int tl_centre_small_against_brute(const Centre *c, uint64_t seed, int count)
+{
+    BruteMemo *memo = brute_new();
+    cr_assert(memo);
+    uint64_t rng = seed;
+    int wins = 0;
+    for (int t = 0; t < count; t++) {
+        RefPos p;
+        int fill = 40 + tl_below(&rng, 40); /* 40-79 % of the cells taken */
+        tl_random_any(&p, 4, 4, REF_ORIGINAL, fill / 2, fill - fill / 2, &rng);
+        char s[17];
+        ref_format(&p, s);
+        bool want = brute_order_wins(memo, &p), got = centre_small_win(4, centre_index(c, tl_embed_centre(s, 4)));
+        cr_expect_eq(got, want, "m=4 %s: table %d, brute force %d", s, got, want);
+        wins += want;
+    }
+    brute_free(memo);
+    return wins;
+}
+
 RuleSet tl_rules(int ref_rules)
 {
     return ref_rules == REF_ORIGINAL ? RULES_ORIGINAL : ref_rules == REF_EXACT ? RULES_EXACT : RULES_EXACT_END;

@@ -12,6 +12,7 @@
 #include "../engine/board.h"
 #include "../engine/rules.h"
 #include "../jobs/jobs.h"
+#include "../solver/centre.h"
 #include "../tables/store.h"
 #include "brute.h"
 #include "ref.h"
@@ -44,6 +45,12 @@ Board tl_board(const RefPos *p);
  * centre of an (m+2) x (m+2) board, its ring empty: the centre lemma's
  * small game as the solver's tables index it (tests of solver/centre.*). */
 Board tl_embed_centre(const char *s, int m);
+/* count random 4x4 positions (40-79 % of the cells taken, any arrangement,
+ * lines included; seed for tl_below) each held against the brute force on
+ * the 4x4 board with k = 4 (tests/brute.*): centre_small_win of c's index
+ * of the position must agree (cr_expect per position). Returns the
+ * number of Order wins among them, for the caller's one-sidedness check. */
+int tl_centre_small_against_brute(const Centre *c, uint64_t seed, int count);
 RuleSet tl_rules(int ref_rules);
 void tl_init_rules(Rules *r, const RefPos *p);
 
