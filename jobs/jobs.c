@@ -463,6 +463,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     c.centre.half_max_pieces = cfg->kn.centre_half;
     c.centre.half_two_max_pieces = cfg->kn.centre_half_two;
     c.centre.half_bytes = centre_half_bytes_for(cfg->kn.centre_half_mb);
+    c.centre.half_fill = cfg->kn.centre_half_fill;
     c.started = clock_seconds();
     c.cpu_started = c.cpu_first = clock_thread_cpu();
     c.deadline = spec->time_limit > 0 ? c.started + spec->time_limit : 0;

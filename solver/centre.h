@@ -217,6 +217,9 @@ typedef struct {
     uint64_t half_bytes; /* half pairs: their tables' memory in bytes
                           * (centre_half_bytes_for; 0, centre_init's:
                           * CENTRE_HALF_MB MiB) */
+    bool half_fill;      /* half pairs: each table filled whole on first use
+                          * (centre_half.c half_fill; false, centre_init's:
+                          * searched from each asked position) */
     bool half_plain;     /* half pairs: no symmetry reduction of their
                           * tables (centre_half.c half_canonical; tests
                           * compare the two) */

@@ -13,6 +13,7 @@ typedef struct {
     uint64_t used;
     uint64_t bytes; /* the memo's size (half_table_bytes) */
     uint8_t *memo;  /* 2 bits for each (index, side): 0 unknown, 1 Order wins, 2 not; NULL: free */
+    bool complete;  /* every entry known (half_fill finished): read, never searched */
 } HalfTable;
 
 static HalfTable half_tables[CENTRE_HALF_TABLES_MAX];
@@ -68,6 +69,15 @@ static bool half_counts(const HalfGame *g, uint32_t x, uint32_t o)
     return false;
 }
 
+/* Sets g->stopped once the flag is set or the deadline passed, read every
+ * 65 536th call (the clock costs more than a node). */
+static void half_check_stop(HalfGame *g)
+{
+    if ((++g->ticks & 0xFFFF) == 0 && ((g->stop && atomic_load_explicit(g->stop, memory_order_relaxed)) ||
+                                        (g->deadline > 0 && clock_seconds() >= g->deadline)))
+        g->stopped = true;
+}
+
 /* Order wins the extended game at (x, o; idx its base-3 number) with
  * order to move? False also once stopped (then nothing more is kept). */
 static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, uint32_t idx, bool order)
@@ -75,9 +85,7 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, uint32_t idx, bool o
     uint64_t i = (uint64_t)idx * 2 + order;
     int known = half_memo_at(g->memo, i);
     if (known) return known == 1;
-    if ((++g->ticks & 0xFFFF) == 0 && ((g->stop && atomic_load_explicit(g->stop, memory_order_relaxed)) ||
-                                        (g->deadline > 0 && clock_seconds() >= g->deadline)))
-        g->stopped = true;
+    half_check_stop(g);
     if (g->stopped) return false;
     uint32_t occ = x | o, full = (1u << g->cells) - 1;
     bool win = half_counts(g, x, o);
@@ -95,6 +103,71 @@ static bool half_solve(HalfGame *g, uint32_t x, uint32_t o, uint32_t idx, bool o
     }
     g->memo[i >> 2] |= (uint8_t)((win ? 1 : 2) << (2 * (i & 3)));
     return win;
+}
+
+/* The 4 bits of position idx, (x, o), in a full table (half_fill): bits
+ * 0-1 its entry with Chaos to move, bits 2-3 with Order to move (entry
+ * idx*2 + order, 2 bits each, so one index's pair is one half byte), each
+ * 1 Order wins or 2 not. Reads its children's entries, which must be
+ * final: the minimax of half_solve, over the same moves. */
+static unsigned half_fill_value(const HalfGame *g, uint32_t x, uint32_t o, uint32_t idx)
+{
+    if (half_counts(g, x, o)) return 1u | 1u << 2;
+    uint32_t empty = ((1u << g->cells) - 1) & ~(x | o);
+    if (!empty) return 2u | 2u << 2;
+    bool order_moves = false, chaos_moves = true; /* Order wins with Order, with Chaos to move */
+    for (; empty && (!order_moves || chaos_moves); empty &= empty - 1) {
+        uint32_t step = g->pow3[__builtin_ctz(empty)];
+        for (uint32_t d = 1; d <= 2; d++) {
+            uint32_t child = idx + d * step;
+            unsigned pair = g->memo[child >> 1] >> (4 * (child & 1)) & 0xF;
+            order_moves |= (pair & 3) == 1;  /* a move to a Chaos-to-move win */
+            chaos_moves &= (pair >> 2) == 1; /* every move to an Order-to-move win */
+        }
+    }
+    return (chaos_moves ? 1u : 2u) | (order_moves ? 1u : 2u) << 2;
+}
+
+/* Fills every entry of g->memo (both sides of all 3^cells positions) by a
+ * backward pass, the positions by descending base-3 number. Why it is
+ * exact without recursion: a move turns one digit 0 into 1 or 2, so every
+ * child's number is larger than its parent's and its entries are final
+ * when the parent is computed. Why: a depth-first search from each asked
+ * position explores the part its cut-offs need, 1.6 M positions a call
+ * on average at 4 pieces of exact X a1 X f1, again and again; the whole
+ * table costs about 8 s for two half pairs on 6x6 (3^18 positions) and
+ * then every call is one read, at any number of pieces (measured in
+ * results/openings/exact-Xa1/centre-half-fill.md). The digits and the
+ * cells (x, o) are counted down with idx, as an odometer. False when
+ * stopped (g->stopped): the entries written are final, the rest are as
+ * they were (unknown or final), so the table stays sound but incomplete. */
+static bool half_fill(HalfGame *g)
+{
+    uint32_t full = (1u << g->cells) - 1, x = 0, o = full;
+    uint8_t digit[HALF_CELLS_MAX];
+    for (int c = 0; c < g->cells; c++) digit[c] = 2;
+    for (uint32_t idx = g->pow3[g->cells]; idx-- > 0;) {
+        if ((idx & 0xFFF) == 0) {
+            g->ticks |= 0xFFFF; /* the next check reads the flag and the clock */
+            half_check_stop(g);
+            if (g->stopped) return false;
+        }
+        unsigned shift = 4 * (idx & 1);
+        g->memo[idx >> 1] = (uint8_t)((g->memo[idx >> 1] & ~(0xFu << shift)) | half_fill_value(g, x, o, idx) << shift);
+        for (int c = 0; c < g->cells; c++) { /* idx - 1: the lowest nonzero digit down by one, those below to 2 */
+            uint32_t bit = 1u << c;
+            if (digit[c] == 2) {
+                digit[c] = 1, o &= ~bit, x |= bit;
+                break;
+            }
+            if (digit[c] == 1) {
+                digit[c] = 0, x &= ~bit;
+                break;
+            }
+            digit[c] = 2, o |= bit;
+        }
+    }
+    return true;
 }
 
 /* The image of (x, o)'s cells under square symmetry s (centre cells by
@@ -200,21 +273,32 @@ uint64_t centre_half_bytes_for(int mb)
     return (uint64_t)(mb > 0 ? mb : CENTRE_HALF_MB) * 1024 * 1024;
 }
 
-/* g->memo for g's configuration (the lock held): kept, or new after the
- * least recently used tables are freed until it fits in `budget` bytes
- * (a table larger than the budget alone: then it is the only one) and a
- * slot is free. False when out of memory. */
-static bool half_table(HalfGame *g, uint64_t budget)
+/* The kept table of g's configuration, its memo into g->memo and its use
+ * noted (the lock held); NULL when none is kept. */
+static HalfTable *half_kept(HalfGame *g)
 {
-    uint64_t config = half_config(g), need = half_table_bytes(g->cells);
+    uint64_t config = half_config(g);
     for (int t = 0; t < CENTRE_HALF_TABLES_MAX; t++) {
         HalfTable *e = &half_tables[t];
         if (e->memo && e->config == config) {
             e->used = ++half_clock;
             g->memo = e->memo;
-            return true;
+            return e;
         }
     }
+    return NULL;
+}
+
+/* The table of g's configuration, its memo into g->memo (the lock held):
+ * kept, or new (all unknown) after the least recently used tables are
+ * freed until it fits in `budget` bytes (a table larger than the budget
+ * alone: then it is the only one) and a slot is free. NULL when out of
+ * memory. */
+static HalfTable *half_table(HalfGame *g, uint64_t budget)
+{
+    uint64_t config = half_config(g), need = half_table_bytes(g->cells);
+    HalfTable *kept = half_kept(g);
+    if (kept) return kept;
     for (;;) {
         uint64_t held = 0;
         HalfTable *lru = NULL, *free_slot = NULL;
@@ -232,8 +316,9 @@ static bool half_table(HalfGame *g, uint64_t budget)
             free_slot->bytes = need;
             free_slot->config = config;
             free_slot->used = ++half_clock;
+            free_slot->complete = false;
             g->memo = free_slot->memo;
-            return g->memo != NULL;
+            return g->memo ? free_slot : NULL;
         }
         free(lru->memo);
         lru->memo = NULL;
@@ -270,8 +355,15 @@ static bool half_conditions(const Centre *c, Board b, HalfGame *g)
 bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double deadline)
 {
     HalfGame g = {.m = c->m, .npairs = c->npairs, .exact = c->exact, .stop = stop, .deadline = deadline};
-    if (!c->on || board_count(b) > c->half_max_pieces || !half_conditions(c, b, &g)) return false;
-    if (g.nhalf == 2 && board_count(b) > c->half_two_max_pieces) return false; /* centre_half.h, Cost */
+    int pieces = board_count(b);
+    /* In reach: a table may be made for b (centre_half.h, Cost). Beyond
+     * it, only a full table already kept answers (half_fill). */
+    bool reach = pieces <= c->half_max_pieces;
+    if (!c->on || (!reach && !c->half_fill) || !half_conditions(c, b, &g)) return false;
+    if (g.nhalf == 2 && pieces > c->half_two_max_pieces) {
+        if (!c->half_fill || c->half_two_max_pieces == 0) return false;
+        reach = false;
+    }
     /* Stopped already: no work at all (and the first node reads them again
      * after the lock, below). Each call counts its own ticks, so without
      * this a search past its deadline paid 65 536 table nodes
@@ -297,7 +389,12 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
      * waited for another's fill. */
     g.ticks = 0xFFFF;
     uint64_t budget = c->half_bytes ? c->half_bytes : centre_half_bytes_for(0);
-    bool win = half_table(&g, budget) && half_solve(&g, x, o, idx, board_order_to_move(b));
+    HalfTable *t = c->half_fill ? half_kept(&g) : NULL;
+    if (!(t && t->complete) && reach) t = half_table(&g, budget);
+    if (t && c->half_fill && !t->complete) t->complete = half_fill(&g);
+    bool order = board_order_to_move(b), win = false;
+    if (t && t->complete) win = half_memo_at(g.memo, (uint64_t)idx * 2 + order) == 1;
+    else if (t && !g.stopped && !c->half_fill) win = half_solve(&g, x, o, idx, order);
     mtx_unlock(&half_lock);
     return win && !g.stopped;
 }

@@ -76,6 +76,27 @@
  * big search in 128 s, against 10 M nodes (root pn 29 187) in 97 s with
  * one half pair only. A per-call bound of 4 096 positions left 60 claims
  * in 10 029 calls. So it stays off until its tables are shared better.
+ *
+ * Whole tables (Centre.half_fill, --centre-half-fill): a table is filled
+ * entirely on first use by a backward pass (centre_half.c half_fill, 3 s
+ * for one half pair and 10 s for two on 6x6), and then every ask is one
+ * read, at any number of pieces. Tables are made only within the piece
+ * limits above; beyond them a position is answered only from a whole
+ * table already kept (the claim is the same lemma at any number of
+ * pieces; the limits only bound which configurations cost a fill). Why:
+ * the main lines of a ring opening keep their configuration while pieces
+ * pile up (a Chaos ring move answered by the other symbol leaves a mixed
+ * pair, which allows what an empty one does), so the tables made in the
+ * first plies answer the whole of those lines. Measured (exact X a1 X f1,
+ * one thread, 1 GiB table, machine loaded; results/openings/exact-Xa1/
+ * centre-half-fill.md): with both limits at 5, 20.0 M nodes in 600 s
+ * (the first 120 s filling tables) to root pn 2 051, against root pn
+ * 29 196 after 30.2 M nodes with one half pair searched; every
+ * configuration filled on first ask up to 8 pieces instead: 1 024 nodes
+ * in 300 s (a new configuration every few nodes). Off by default; tests:
+ * tests/test_centre_half_two.c (whole tables, 5x5 against the brute
+ * force, 6x6 in one configuration against the searched lemma and the
+ * brute force), tests/test_centre.c and tests/test_centre_half.c.
  */
 #ifndef OCS_CENTRE_HALF_H
 #define OCS_CENTRE_HALF_H

@@ -28,6 +28,7 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
     d->centre.half_max_pieces = d->cfg.kn.centre_half;
     d->centre.half_two_max_pieces = d->cfg.kn.centre_half_two;
     d->centre.half_bytes = centre_half_bytes_for(d->cfg.kn.centre_half_mb);
+    d->centre.half_fill = d->cfg.kn.centre_half_fill;
     d->centre.on = d->centre.on && cfg->kn.centre;
     /* The small game's table is built on first use (centre_small_win,
      * thread-safe): most solves never meet a position whose pairs allow

@@ -87,6 +87,8 @@ typedef struct {
                           * pieces (Centre.half_two_max_pieces); 0 = off */
     int centre_half_mb; /* ... its tables' memory in MiB (Centre.half_bytes);
                          * 0: CENTRE_HALF_MB */
+    bool centre_half_fill; /* ... each table filled whole on first use
+                            * (Centre.half_fill) */
     int pairing_live; /* ... tried only with at most this many live windows
                        * (with more it rarely succeeds and costs most) */
     int threat_plies; /* Order's forcing sequences (threats.h) as a static Order

@@ -529,13 +529,15 @@ Test(centre, one_condition_short)
  * put on an empty pair or taken off a full one), on 4x4, 5x5 and 6x6
  * under original and exact. Every claim of the lemma is an Order win for
  * the brute force (over ref.h, which shares nothing with centre_half.c);
- * on 5x5 and 6x6 it also refuses some, and some of those are Chaos wins. */
-static void half_one_sample(int n, int rs, int want, uint64_t seed)
+ * on 5x5 and 6x6 it also refuses some, and some of those are Chaos wins.
+ * fill: with each table filled whole on first use (Centre.half_fill). */
+static void half_one_sample(int n, int rs, int want, uint64_t seed, bool fill)
 {
     Rules r;
     Centre c;
     BruteMemo *memo = sample_setup(&c, &r, n, rs);
     c.half_max_pieces = n * n; /* at every piece count, not only where the search asks */
+    c.half_fill = fill;
     uint64_t rng = seed;
     int claims = 0, tries = 0, refused = 0, chaos = 0;
     while (claims < want && tries < 400 * want) {
@@ -573,7 +575,18 @@ static void half_one_sample(int n, int rs, int want, uint64_t seed)
 Test(centre, lemma_one_half_pair)
 {
     for (int n = 4; n <= 6; n++) {
-        half_one_sample(n, REF_ORIGINAL, 150, 40 + (uint64_t)n);
-        half_one_sample(n, REF_EXACT, 150, 50 + (uint64_t)n);
+        half_one_sample(n, REF_ORIGINAL, 150, 40 + (uint64_t)n, false);
+        half_one_sample(n, REF_EXACT, 150, 50 + (uint64_t)n, false);
+    }
+}
+
+/* The same with whole tables (centre_half.c half_fill), on the boards
+ * where a table is small (3^10 positions on 5x5; 6x6's 3^17 take seconds
+ * each, and random positions meet dozens of configurations). */
+Test(centre, lemma_one_half_pair_full_tables)
+{
+    for (int n = 4; n <= 5; n++) {
+        half_one_sample(n, REF_ORIGINAL, 150, 60 + (uint64_t)n, true);
+        half_one_sample(n, REF_EXACT, 150, 70 + (uint64_t)n, true);
     }
 }

@@ -63,6 +63,41 @@ Test(centre_half, a_fill_stopped_part_way_leaves_no_wrong_value)
     cr_expect(centre_half_win(&c, b, NULL, 0), "not claimed after a stopped fill");
 }
 
+/* X b1 with whole tables (Centre.half_fill). A position of X b1's
+ * configuration with more pieces than a table may be made at (X b1, a
+ * mixed pair O a3 X f3 and two centre pieces: 5 against 3) is not claimed
+ * while no whole table is kept; the searched lemma answers it (its own
+ * table then holds some entries, which the fill below overwrites every
+ * one of). A fill cut by a deadline 50 ms out claims nothing; the next
+ * call at X b1 fills the table whole and claims X b1; then the deeper
+ * position is answered from the kept table, as the search answered it. */
+Test(centre_half, a_whole_table_cut_short_claims_nothing_and_is_made_again)
+{
+    Rules r;
+    Centre c;
+    Board b = xb1_exact(&r, &c);
+    c.half_fill = true;
+    Board deep = b;
+    const char *more[] = {"Oa3", "Xf3", "Xc3", "Od4"};
+    for (int i = 0; i < 4; i++) {
+        Move m;
+        char err[64];
+        cr_assert_eq(notation_parse_move(more[i], 6, &m, err, sizeof err), 0, "%s", err);
+        board_place(&deep, m);
+    }
+    cr_expect_not(centre_half_win(&c, deep, NULL, 0), "claimed beyond its pieces before any whole table was kept");
+    Centre searched = c;
+    searched.half_fill = false;
+    searched.half_max_pieces = 36;
+    bool want = centre_half_win(&searched, deep, NULL, 0);
+    double t0 = clock_seconds();
+    cr_expect_not(centre_half_win(&c, b, NULL, t0 + 0.05), "claimed although its fill was cut at 50 ms");
+    cr_log_info("the stopped call took %.2f s", clock_seconds() - t0);
+    cr_expect(centre_half_win(&c, b, NULL, 0), "not claimed after a stopped fill");
+    cr_expect_eq(centre_half_win(&c, deep, NULL, 0), want, "the kept whole table and the search differ beyond its pieces");
+    cr_log_info("the deeper position: %s by the search", want ? "claimed" : "not claimed");
+}
+
 /* A random position for the lemma: every pair empty, mixed or same but
  * nhalf (1 or 2), which hold one piece each; `fill` random pieces in the
  * centre; ongoing. False when the draw is not (the caller draws again). */
