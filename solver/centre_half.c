@@ -4,6 +4,7 @@
 #include "clock.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <threads.h>
 
 enum { HALF_MAX = 2, HALF_CELLS_MAX = 16 + HALF_MAX };
@@ -220,6 +221,24 @@ static bool half_image(const Centre *c, const HalfGame *g, int s, HalfGame *h, i
     return true;
 }
 
+/* The canonical form of a configuration (half_canonical): which of the
+ * 16 symmetries gives the least image, where the half pairs land, and the
+ * image's configuration. It depends on the configuration alone (half_config
+ * holds m, the rules, the half pairs and the allowed sets, and Centre's
+ * symmetry maps depend on m only), so it is found once and kept, per
+ * thread (no lock), in a direct-mapped cache keyed by the whole
+ * configuration (raw + 1; 0: an empty slot). Why: the search with whole
+ * tables asks the lemma at every node with a half pair, and the 15 images
+ * were most of the cost of an ask that is otherwise one read. */
+enum { HALF_CANON_BITS = 9 };
+typedef struct {
+    uint64_t raw;
+    int8_t s, to[HALF_MAX];
+    int star[HALF_MAX], s0[HALF_MAX];
+    uint32_t allowed;
+} HalfCanon;
+static _Thread_local HalfCanon half_canon_cache[1 << HALF_CANON_BITS];
+
 /* Puts g and its cells (x, o) in the canonical form of their class under
  * the 16 symmetries of the extended game: the 8 of the square, each with
  * or without the swap of X and O; the least config (half_config) wins.
@@ -243,22 +262,29 @@ static bool half_image(const Centre *c, const HalfGame *g, int s, HalfGame *h, i
  * against the search without it, with one and two half pairs. */
 static void half_canonical(const Centre *c, HalfGame *g, uint32_t *x, uint32_t *o)
 { /* g's half pairs come in line order (half_conditions): the identity's image is g */
-    HalfGame best = *g;
-    int best_s = 0, best_to[HALF_MAX] = {0, 1};
-    uint64_t best_config = half_config(g);
-    for (int s = 1; s < 8 * 2; s++) {
-        HalfGame h; /* half_image sets every field half_config and the copy below read */
-        int to[HALF_MAX] = {0, 1};
-        if (!half_image(c, g, s, &h, to)) continue;
-        uint64_t config = half_config(&h);
-        if (config >= best_config) continue;
-        best = h, best_s = s, best_config = config;
-        best_to[0] = to[0], best_to[1] = to[1];
+    uint64_t raw = half_config(g);
+    HalfCanon *k = &half_canon_cache[(raw * 0x9E3779B97F4A7C15ull) >> (64 - HALF_CANON_BITS)];
+    if (k->raw != raw + 1) { /* the least image, found once per configuration and thread */
+        HalfGame best = *g;
+        int best_s = 0, best_to[HALF_MAX] = {0, 1};
+        uint64_t best_config = raw;
+        for (int s = 1; s < 8 * 2; s++) {
+            HalfGame h = {0}; /* half_image sets every field half_config reads */
+            int to[HALF_MAX] = {0, 1};
+            if (!half_image(c, g, s, &h, to)) continue;
+            uint64_t config = half_config(&h);
+            if (config >= best_config) continue;
+            best = h, best_s = s, best_config = config;
+            best_to[0] = to[0], best_to[1] = to[1];
+        }
+        *k = (HalfCanon){.raw = raw + 1, .s = (int8_t)best_s, .to = {(int8_t)best_to[0], (int8_t)best_to[1]},
+                         .star = {best.star[0], best.star[1]}, .s0 = {best.s0[0], best.s0[1]}, .allowed = best.allowed};
     }
-    if (best_s == 0) return;
-    half_map_cells(c, g, best_s & 7, best_s >= 8, best_to, x, o);
-    g->allowed = best.allowed; /* the configuration only: g's lines, memo and limits stay */
-    for (int j = 0; j < g->nhalf; j++) g->star[j] = best.star[j], g->s0[j] = best.s0[j];
+    if (k->s == 0) return;
+    int to[HALF_MAX] = {k->to[0], k->to[1]};
+    half_map_cells(c, g, k->s & 7, k->s >= 8, to, x, o);
+    g->allowed = k->allowed; /* the configuration only: g's lines, memo and limits stay */
+    for (int j = 0; j < g->nhalf; j++) g->star[j] = k->star[j], g->s0[j] = k->s0[j];
 }
 
 static uint64_t half_table_bytes(int cells) /* cells: the extended game's, m*m + nhalf */
@@ -273,20 +299,46 @@ uint64_t centre_half_bytes_for(int mb)
     return (uint64_t)(mb > 0 ? mb : CENTRE_HALF_MB) * 1024 * 1024;
 }
 
+/* Where each kept table is, by its configuration: open addressing over
+ * half_tables' slots (slot + 1; 0: empty), rebuilt whenever a table is
+ * made or freed (seconds apart at the least: each is a fill or a search).
+ * Why: half_kept runs at every ask, and a scan of every slot was a sixth
+ * of the search's time with whole tables. At most half full: HALF_INDEX
+ * is twice the slots. */
+enum { HALF_INDEX = 2 * CENTRE_HALF_TABLES_MAX };
+static uint16_t half_index[HALF_INDEX];
+
+static uint32_t half_slot_hash(uint64_t config)
+{
+    return (uint32_t)((config * 0x9E3779B97F4A7C15ull) >> 40) & (HALF_INDEX - 1);
+}
+
+static void half_index_rebuild(void)
+{
+    memset(half_index, 0, sizeof half_index);
+    for (int t = 0; t < CENTRE_HALF_TABLES_MAX; t++) {
+        if (!half_tables[t].memo) continue;
+        uint32_t h = half_slot_hash(half_tables[t].config);
+        while (half_index[h]) h = (h + 1) & (HALF_INDEX - 1);
+        half_index[h] = (uint16_t)(t + 1);
+    }
+}
+
 /* The kept table of g's configuration, its memo into g->memo and its use
  * noted (the lock held); NULL when none is kept. */
 static HalfTable *half_kept(HalfGame *g)
 {
     uint64_t config = half_config(g);
-    for (int t = 0; t < CENTRE_HALF_TABLES_MAX; t++) {
+    for (uint32_t h = half_slot_hash(config);; h = (h + 1) & (HALF_INDEX - 1)) {
+        int t = half_index[h] - 1;
+        if (t < 0) return NULL;
         HalfTable *e = &half_tables[t];
-        if (e->memo && e->config == config) {
+        if (e->config == config) {
             e->used = ++half_clock;
             g->memo = e->memo;
             return e;
         }
     }
-    return NULL;
 }
 
 /* The table of g's configuration, its memo into g->memo (the lock held):
@@ -317,11 +369,13 @@ static HalfTable *half_table(HalfGame *g, uint64_t budget)
             free_slot->config = config;
             free_slot->used = ++half_clock;
             free_slot->complete = false;
+            half_index_rebuild();
             g->memo = free_slot->memo;
             return g->memo ? free_slot : NULL;
         }
         free(lru->memo);
         lru->memo = NULL;
+        half_index_rebuild();
     }
 }
 
