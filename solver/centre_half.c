@@ -444,7 +444,8 @@ bool centre_half_win(const Centre *c, Board b, const atomic_bool *stop, double d
     g.ticks = 0xFFFF;
     uint64_t budget = c->half_bytes ? c->half_bytes : centre_half_bytes_for(0);
     HalfTable *t = c->half_fill ? half_kept(&g) : NULL;
-    if (!(t && t->complete) && reach) t = half_table(&g, budget);
+    if (t && !t->complete && !reach) t = NULL; /* beyond reach: whole tables only */
+    if (!t && reach) t = half_table(&g, budget);
     if (t && c->half_fill && !t->complete) t->complete = half_fill(&g);
     bool order = board_order_to_move(b), win = false;
     if (t && t->complete) win = half_memo_at(g.memo, (uint64_t)idx * 2 + order) == 1;

@@ -81,9 +81,11 @@
  * entirely on first use by a backward pass (centre_half.c half_fill, 3 s
  * for one half pair and 10 s for two on 6x6), and then every ask is one
  * read, at any number of pieces. Tables are made only within the piece
- * limits above; beyond them a position is answered only from a whole
- * table already kept (the claim is the same lemma at any number of
- * pieces; the limits only bound which configurations cost a fill). Why:
+ * limits above, and at the root of each df-pn solve whatever its pieces
+ * (dfpn.c dfpn_root_centre: a job of the job-level search is rooted
+ * deep); elsewhere a position is answered only from a whole table
+ * already kept (the claim is the same lemma at any number of pieces; the
+ * limits only bound which configurations cost a fill). Why:
  * the main lines of a ring opening keep their configuration while pieces
  * pile up (a Chaos ring move answered by the other symbol leaves a mixed
  * pair, which allows what an empty one does), so the tables made in the

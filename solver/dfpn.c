@@ -35,6 +35,21 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
      * the lemma, and building it costs 0.6 s. */
 }
 
+/* The lemma's settings for the root b of a solve: with whole tables
+ * (Centre.half_fill), b's own configuration may be made whatever its
+ * pieces, so that a search rooted deep (a job of the job-level search)
+ * has the table its main lines read (centre_half.h, whole tables); one
+ * table a solve at most, kept for the next ones. Otherwise c as it is. */
+static Centre dfpn_root_centre(const Centre *c, Board b)
+{
+    Centre r = *c;
+    int pieces = board_count(b);
+    if (!r.half_fill) return r;
+    if (r.half_max_pieces < pieces) r.half_max_pieces = pieces;
+    if (r.half_two_max_pieces > 0 && r.half_two_max_pieces < pieces) r.half_two_max_pieces = pieces;
+    return r;
+}
+
 Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
 {
     d->stopped = false; /* also when decided below without search: never a stale flag */
@@ -47,7 +62,9 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     kn_node(d->r, &d->cfg.kn, b, &kn);
     DfpnKernel k = dfpn_value_kernel(d); /* no memo yet: none at the root */
     int plies;
-    if (kn.value == WINNER_NONE && centre_win_with_half(&d->centre, b, d->lim.interrupt, limits_lemma_deadline(&d->lim))) kn.value = WINNER_ORDER;
+    Centre root_centre = dfpn_root_centre(&d->centre, b);
+    if (kn.value == WINNER_NONE && centre_win_with_half(&root_centre, b, d->lim.interrupt, limits_lemma_deadline(&d->lim)))
+        kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && board_order_to_move(b) && dfpn_kernel_threat(&k, b, &kn, d->cfg.kn.threat_plies, false, &plies))
         kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;

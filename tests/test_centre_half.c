@@ -13,6 +13,7 @@
 #include "../solver/centre_half.h"
 #include "../engine/symmetry.h"
 #include "../solver/clock.h"
+#include "../solver/dfpn.h"
 #include "testlib.h"
 
 /* X b1 under exact (r), and the lemma's geometry for it (c). */
@@ -96,6 +97,41 @@ Test(centre_half, a_whole_table_cut_short_claims_nothing_and_is_made_again)
     cr_expect(centre_half_win(&c, b, NULL, 0), "not claimed after a stopped fill");
     cr_expect_eq(centre_half_win(&c, deep, NULL, 0), want, "the kept whole table and the search differ beyond its pieces");
     cr_log_info("the deeper position: %s by the search", want ? "claimed" : "not claimed");
+}
+
+/* A search rooted deep, with whole tables: X b1 with the four pieces
+ * above (5 pieces, beyond --centre-half 3) is an Order win by the lemma
+ * (the searched form, held against the brute force in test_centre.c),
+ * and df-pn with whole tables decides it at its root, no node searched:
+ * the root's own configuration may be made whatever its pieces
+ * (dfpn.c dfpn_root_centre). */
+Test(centre_half, a_deep_root_makes_its_own_whole_table)
+{
+    Rules r;
+    Centre c;
+    Board deep = xb1_exact(&r, &c);
+    const char *more[] = {"Oa3", "Xf3", "Xc3", "Od4"};
+    for (int i = 0; i < 4; i++) {
+        Move m;
+        char err[64];
+        cr_assert_eq(notation_parse_move(more[i], 6, &m, err, sizeof err), 0, "%s", err);
+        board_place(&deep, m);
+    }
+    Centre searched = c;
+    searched.half_max_pieces = 36;
+    cr_assert(centre_half_win(&searched, deep, NULL, 0), "the searched lemma does not claim the position");
+    TT tt;
+    cr_assert_eq(tt_init(&tt, (size_t)16 << 20, false), 0);
+    DfpnConfig cfg = dfpn_default_config();
+    cfg.kn.centre_half = 3;
+    cfg.kn.centre_half_fill = true;
+    Dfpn d;
+    dfpn_init(&d, &r, &cfg, &tt);
+    d.lim.node_limit = 100000;
+    uint32_t pn, dn;
+    cr_expect_eq(dfpn_solve(&d, deep, &pn, &dn), WINNER_ORDER, "not decided for Order");
+    cr_expect_eq(d.nodes, 0, "%llu nodes searched: the root's table was not made", (unsigned long long)d.nodes);
+    tt_free(&tt);
 }
 
 /* A random position for the lemma: every pair empty, mixed or same but
