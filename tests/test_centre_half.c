@@ -30,6 +30,21 @@ static Board xb1_exact(Rules *r, Centre *c)
     return b;
 }
 
+/* X b1 (b) with a mixed pair O a3 X f3 and two centre pieces X c3, O d4:
+ * X b1's configuration (a mixed pair allows what an empty one does) at 5
+ * pieces, beyond CENTRE_HALF_MAX_PIECES. */
+static Board xb1_deep(Board b)
+{
+    const char *more[] = {"Oa3", "Xf3", "Xc3", "Od4"};
+    for (int i = 0; i < 4; i++) {
+        Move m;
+        char err[64];
+        cr_assert_eq(notation_parse_move(more[i], 6, &m, err, sizeof err), 0, "%s", err);
+        board_place(&b, m);
+    }
+    return b;
+}
+
 /* X b1: Chaos to move with one half pair, an Order win by the lemma under
  * exact, whose one-line certificate the independent verifier accepts
  * (results/openings/exact-Xb1/report.md). Stopped, it is not claimed (the
@@ -78,14 +93,7 @@ Test(centre_half, a_whole_table_cut_short_claims_nothing_and_is_made_again)
     Centre c;
     Board b = xb1_exact(&r, &c);
     c.half_fill = true;
-    Board deep = b;
-    const char *more[] = {"Oa3", "Xf3", "Xc3", "Od4"};
-    for (int i = 0; i < 4; i++) {
-        Move m;
-        char err[64];
-        cr_assert_eq(notation_parse_move(more[i], 6, &m, err, sizeof err), 0, "%s", err);
-        board_place(&deep, m);
-    }
+    Board deep = xb1_deep(b);
     cr_expect_not(centre_half_win(&c, deep, NULL, 0), "claimed beyond its pieces before any whole table was kept");
     Centre searched = c;
     searched.half_fill = false;
@@ -109,14 +117,7 @@ Test(centre_half, a_deep_root_makes_its_own_whole_table)
 {
     Rules r;
     Centre c;
-    Board deep = xb1_exact(&r, &c);
-    const char *more[] = {"Oa3", "Xf3", "Xc3", "Od4"};
-    for (int i = 0; i < 4; i++) {
-        Move m;
-        char err[64];
-        cr_assert_eq(notation_parse_move(more[i], 6, &m, err, sizeof err), 0, "%s", err);
-        board_place(&deep, m);
-    }
+    Board deep = xb1_deep(xb1_exact(&r, &c));
     Centre searched = c;
     searched.half_max_pieces = 36;
     cr_assert(centre_half_win(&searched, deep, NULL, 0), "the searched lemma does not claim the position");
