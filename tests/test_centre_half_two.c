@@ -170,8 +170,8 @@ Test(centre_half_two, against_brute_force_6x6_original) { two_half_sample(6, REF
 Test(centre_half_two, against_brute_force_6x6_exact) { two_half_sample(6, REF_EXACT, 150, 8, 4, 14, 94, false); }
 /* Whole tables (centre_half.c half_fill) on 5x5, where each is 3^11
  * positions; 6x6 below, in one configuration. */
-Test(centre_half_two, whole_tables_against_brute_force_5x5_original) { two_half_sample(5, REF_ORIGINAL, 500, 7, 0, 15, 95, true); }
-Test(centre_half_two, whole_tables_against_brute_force_5x5_exact) { two_half_sample(5, REF_EXACT, 500, 7, 0, 15, 96, true); }
+Test(centre_half_two, whole_tables_against_brute_force_5x5_original) { two_half_sample(5, REF_ORIGINAL, 300, 7, 0, 15, 95, true); }
+Test(centre_half_two, whole_tables_against_brute_force_5x5_exact) { two_half_sample(5, REF_EXACT, 300, 7, 0, 15, 96, true); }
 
 /* 6x6 with whole tables, in one configuration: one X on the corner end
  * (row 0) of each diagonal's pair, as after X a1 X f1 (the two half
@@ -185,7 +185,7 @@ Test(centre_half_two, whole_tables_against_brute_force_5x5_exact) { two_half_sam
  * against the brute force. */
 static void whole_table_6x6(int rs, int want, uint64_t seed)
 {
-    enum { N = 6, CAP = 4096 };
+    enum { N = 6, CAP = 1024 };
     Rules r;
     Centre c;
     char err[128];
@@ -250,4 +250,4 @@ static void whole_table_6x6(int rs, int want, uint64_t seed)
     brute_free(memo);
 }
 
-Test(centre_half_two, whole_table_6x6_exact_one_configuration) { whole_table_6x6(REF_EXACT, 100, 97); }
+Test(centre_half_two, whole_table_6x6_exact_one_configuration) { whole_table_6x6(REF_EXACT, 60, 97); }
