@@ -47,7 +47,7 @@ enum { CLI_RUN_O_TIME = 900, CLI_RUN_O_PROOF, CLI_RUN_O_LOG, CLI_RUN_O_QUIET, CL
     "  --centre-half-mb M ... its tables in M MiB (default 256; on 6x6 65 MB each\n" \
     "                     with one half pair, 194 MB with two, one kept even if\n" \
     "                     larger; the 16 symmetries share one)\n" \
-    "  --centre-half-fill ... each table filled whole when first met (about 8 s\n" \
+    "  --centre-half-fill ... each table filled whole when first met (about 10 s\n" \
     "                     for two half pairs on 6x6), then every ask is one read\n" \
     "                     (default: searched from each asked position)\n"
 
