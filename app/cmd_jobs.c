@@ -102,6 +102,12 @@ static const char jobs_help[] =
     "  --threats-depth N  Order's forcing sequences as static Order wins (threats.h):\n"
     "                     at most N plies (default 21; 0 = off)\n"
     "  --threats-nodes N  ... looking at most N positions per search (default 5000)\n"
+    "  --epsilon E        the jobs' df-pn 1+epsilon threshold trick, value and\n"
+    "                     --within alike (default 0.5; 0 = plain df-pn; it changes\n"
+    "                     the nodes, never an answer)\n"
+    "  --order O          the jobs' move order among equal children: center\n"
+    "                     (nearest the centre first) or cells (by cell index);\n"
+    "                     default center, with --within cells\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
     "  --mpi-lease S      ocsolve-mpi only: a worker rank silent for more than S\n"
@@ -116,7 +122,7 @@ static const char jobs_help[] =
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
 enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
-       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE, O_SPLIT };
+       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE, O_SPLIT, O_EPS, O_ORDER };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -136,6 +142,8 @@ static const struct option jobs_longopts[] = {
     {"certs-later", no_argument, NULL, O_LATER},
     {"regen-split", required_argument, NULL, O_SPLIT},      {"cert-share", required_argument, NULL, O_SHARE},
     {"mpi-lease", required_argument, NULL, O_LEASE},
+    {"epsilon", required_argument, NULL, O_EPS},
+    {"order", required_argument, NULL, O_ORDER},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -365,6 +373,12 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
         case O_NOHELP: s->no_help = true; break;
         case O_NOSIB: s->no_siblings = true; break;
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
+        case O_EPS: a->cfg.epsilon = cli_real(optarg, "--epsilon", 0, 10); break;
+        case O_ORDER:
+            if (strcmp(optarg, "cells") != 0 && strcmp(optarg, "center") != 0)
+                cli_fail("unknown --order '%s' (cells or center)", optarg);
+            a->cfg.center_first = a->cfg.bounded_center_first = strcmp(optarg, "center") == 0;
+            break;
         case O_LEASE:
             a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);
             a->lease_given = true;

@@ -51,7 +51,9 @@ static const char solve_help[] =
     "  --pn-init I        moves (default: a Chaos node starts at its number of safe\n"
     "                     moves) or one\n"
     "  --order O          move ordering among equal children: center (default:\n"
-    "                     nearest the centre first) or cells (by cell index)\n"
+    "                     nearest the centre first) or cells (by cell index);\n"
+    "                     with --within the default is cells, and --epsilon and\n"
+    "                     --order tune the bounded search too\n"
     "  --no-threats       no four/zugzwang knowledge\n"
     "  --no-dead-cells    no dead-cell reduction\n"
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
@@ -138,6 +140,7 @@ typedef struct {
     bool json;
     bool no_subboard; /* --no-subboard */
     CliRun run; /* --time-limit, --proof, --log, --quiet, --progress-every, --within */
+    bool order_given; /* --order (the bounded search's default order differs) */
 } SolveCli;
 
 enum { O_TT = 1000, O_NODES, O_DTW, O_JSON, O_SEARCH, O_PMAX, O_EPS, O_PNINIT, O_NOTHREAT, O_NODEAD, O_SYM, O_PAIR,
@@ -213,6 +216,7 @@ static int parse_solve_options(int argc, char **argv, SolveSpec *s, SolveCli *c,
             s->alphabeta = strcmp(optarg, "ab") == 0;
             break;
         default:
+            c->order_given |= opt == O_ORDER;
             if (!cli_run_option(opt, optarg, &c->run, &s->cfg.kn) && !tuning_option(opt, optarg, &s->cfg) &&
                 !cli_game_option(opt, optarg, g))
                 cli_bad_option(argv, opt);
@@ -225,6 +229,11 @@ static int parse_solve_options(int argc, char **argv, SolveSpec *s, SolveCli *c,
      * or checkpoint and has no value search to add a distance to. */
     if (s->within_asked && (s->resumable.checkpoint || s->resumable.resume || s->dtw || s->alphabeta))
         cli_fail("--within cannot be combined with --checkpoint, --resume, --dtw or --search ab");
+    /* The bounded search takes --epsilon and --order (its default order is
+     * by cell: dfpn_depth.h) but has its own initial numbers. */
+    if (s->within_asked && !s->cfg.chaos_pn_moves)
+        cli_fail("--pn-init one tunes the value search, not --within's bounded search");
+    if (s->within_asked && c->order_given) s->cfg.bounded_center_first = s->cfg.center_first;
     return 0;
 }
 

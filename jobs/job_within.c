@@ -89,6 +89,8 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
     out->serial = o->serial;
     DfpnDepth dd;
     dfpn_depth_init(&dd, jr->r, &jr->cfg.kn, jr->tt, NULL);
+    dd.epsilon = jr->cfg.epsilon; /* jobs --epsilon, --order: work only, never an answer */
+    dd.center_first = jr->cfg.bounded_center_first;
     dd.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
     dd.depth = o->within;
     int p = 0, a = dfpn_depth_within(&dd, o->b, o->within, &p);

@@ -17,15 +17,18 @@ bool dfpn_depth_supported(const Rules *r) { return r->n <= 7; }
 void dfpn_depth_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, const TT *value)
 {
     *s = (DfpnDepth){.r = r, .kn = *kn, .tt = tt, .value = value, .epsilon = 0.5, .memo_due = UINT64_MAX};
+    dfpn_kernel_center_order(r->n, s->cells_first);
 }
 
 /* The kernel's view of this search: the bounded question, facts and
  * tagged numbers, the value table's disproofs, no centre lemma, initial
- * numbers from the number of moves. */
+ * numbers from the number of moves, the children in cell order unless
+ * center_first (an order changes work only, never an answer). */
 static inline DfpnKernel bounded_kernel(DfpnDepth *s)
 {
     return (DfpnKernel){.r = s->r, .kn = &s->kn, .tt = s->tt, .value = s->value, .memo = s->memo,
-                        .threats = &s->threats, .chaos_pn_moves = true, .order_dn_moves = true};
+                        .threats = &s->threats, .chaos_pn_moves = true, .order_dn_moves = true,
+                        .cells_first = s->center_first ? s->cells_first : NULL};
 }
 
 /* The memos (dfpn_kernel.c) are taken once a call on s has searched

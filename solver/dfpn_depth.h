@@ -145,7 +145,11 @@ typedef struct {
     Knowledge kn;
     TT *tt;          /* the distance table (above) */
     const TT *value; /* a value search's table, for its disproofs; NULL: none */
-    double epsilon;  /* the 1+eps threshold trick (dfpn.h) */
+    double epsilon;  /* the 1+eps threshold trick (dfpn.h); a caller may set it after init */
+    bool center_first; /* children of equal numbers nearest the centre first (dfpn.h's
+                        * order), else by cell index (init's default: the order every
+                        * bounded figure so far was measured with); a caller may set it */
+    int cells_first[64]; /* the centre-first order (dfpn_kernel_center_order), made at init */
     SearchLimits lim; /* progress reports: pn and dn are the question's depth */
     /* state */
     uint64_t nodes;

@@ -374,7 +374,7 @@ KERNEL_HOT int dfpn_kernel_expand(const DfpnKernel *k, Board b, const KnNode *kn
     kn_key_base(k->r, k->kn, b, kn->dead, &base);
     int16_t nmoves[MOVES_MAX + 1], nlive[MOVES_MAX + 1];
     int all = 0;
-    const int *cells_first = bounded ? NULL : k->cells_first;
+    const int *cells_first = k->cells_first; /* the bounded search's is NULL unless asked */
     for (int s = 0; s < 3; s++) {
         uint64_t cells = s < 2 ? kn->moves[s] : (kn->tempo ? kn->dead & -kn->dead : 0);
         int piece = s < 2 ? s : PIECE_X;

@@ -27,6 +27,9 @@ typedef struct {
     bool order_dn_moves; /* initial dn of an Order node = its number of moves */
     bool center_first;   /* move ordering: children in order of closeness to the
                           * centre rather than by cell index (it decides ties) */
+    bool bounded_center_first; /* the same for the bounded search (dfpn_depth.h), which
+                                * uses epsilon too; off by default (cell order, which its
+                                * figures so far were measured with) */
     Knowledge kn;
 } DfpnConfig;
 

@@ -95,6 +95,8 @@ static int solve_within(const Rules *r, Board b, const SolveSpec *s, SolveReport
     double t0 = clock_seconds();
     DfpnDepth dd;
     dfpn_depth_init(&dd, r, &s->cfg.kn, &tt, NULL);
+    dd.epsilon = s->cfg.epsilon; /* tunings: they change work only, never an answer */
+    dd.center_first = s->cfg.bounded_center_first;
     dd.lim = phase_limits(s, t0);
     dd.depth = s->within;
     rep->within = dfpn_depth_within(&dd, b, s->within, &rep->within_depth);

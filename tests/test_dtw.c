@@ -38,6 +38,11 @@ typedef struct {
  * not only its knowledge decide. */
 static uint64_t searched;
 
+/* The bounded search's tunings check() runs with (dfpn_depth.h: epsilon,
+ * center_first); the defaults unless a test sets them. */
+static double tune_epsilon = 0.5;
+static bool tune_center;
+
 static void fx_open(Fixture *f, int n, int k, int rs, const Knowledge *kn, size_t tt_bytes)
 {
     char err[128];
@@ -67,6 +72,8 @@ static void check(Fixture *f, RefPos *p)
     ref_format(p, s);
     DfpnDepth dd;
     dfpn_depth_init(&dd, &f->r, &f->kn, &f->tt, f->with_value ? &f->value : NULL);
+    dd.epsilon = tune_epsilon;
+    dd.center_first = tune_center;
     if (f->with_value) {
         DfpnConfig cfg = dfpn_default_config();
         cfg.kn = f->kn;
@@ -158,6 +165,34 @@ static void all_cases(int rs)
 }
 
 Test(dtw, brute_force_original, .timeout = 300) { all_cases(REF_ORIGINAL); }
+
+/* The tunings (`--epsilon`, `--order`) change the work only: plain df-pn,
+ * a large threshold factor and the centre-first order must each give the
+ * brute force's distances, answers, proof depths and best moves, under
+ * every rule set, and must search (the nodes differ from the default's). */
+Test(dtw, tunings_against_brute, .timeout = 300)
+{
+    static const struct {
+        double eps;
+        bool center;
+    } T[] = {{0.5, false}, {0, false}, {1, true}, {3, true}};
+    static const int RS[] = {REF_ORIGINAL, REF_EXACT, REF_EXACT_END};
+    uint64_t nodes[4] = {0, 0, 0, 0};
+    for (size_t t = 0; t < 4; t++) {
+        tune_epsilon = T[t].eps;
+        tune_center = T[t].center;
+        searched = 0;
+        for (int rs = 0; rs < 3; rs++) {
+            run(4, 4, RS[rs], 4, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 900 + (uint64_t)rs);
+            run(5, 4, RS[rs], 13, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 910 + (uint64_t)rs);
+            run(6, 5, RS[rs], 24, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 920 + (uint64_t)rs);
+        }
+        nodes[t] = searched;
+    }
+    for (size_t t = 1; t < 4; t++)
+        cr_expect_neq(nodes[t], nodes[0], "tuning %zu searched exactly as the default (%llu nodes)", t,
+                      (unsigned long long)nodes[t]);
+}
 Test(dtw, brute_force_exact, .timeout = 300) { all_cases(REF_EXACT); }
 Test(dtw, brute_force_exact_end, .timeout = 300) { all_cases(REF_EXACT_END); }
 
@@ -312,6 +347,18 @@ Test(dtw, cli_within_and_methods, .timeout = 120)
     expect_reject("--within", "solve", "--within", "x", "-");
     expect_reject("--within", "solve", "--within", "5", "--dtw", "-");
     expect_reject("--dtw-method", "solve", "--dtw-method", "magic", "-");
+    /* --epsilon and --order reach the bounded search: the same answer, other work. */
+    static const char *tune[3][2] = {{"--epsilon", "0.5"}, {"--epsilon", "0"}, {"--order", "center"}};
+    char nd[3][32];
+    for (int i = 0; i < 3; i++) {
+        expect_ok(&r, "solve", "--quiet", "--tt-mb", "16", "--within", "14", tune[i][0], tune[i][1], SLOW_DTW);
+        cr_expect(strstr(r.out, "within 14: yes") != NULL, "%s %s: %s", tune[i][0], tune[i][1], r.out);
+        cr_expect(line_value(r.out, "nodes: ", nd[i], sizeof nd[i]) != NULL, "%s", r.out);
+        run_free(&r);
+    }
+    cr_expect(strcmp(nd[1], nd[0]) != 0 && strcmp(nd[2], nd[0]) != 0, "nodes %s, %s, %s: a tuning did not reach it",
+              nd[0], nd[1], nd[2]);
+    expect_reject("--pn-init", "solve", "--within", "5", "--pn-init", "one", "-");
     expect_reject("7x7", "solve", "--board", "8", "--within", "5", "-");
 }
 

@@ -505,6 +505,15 @@ Test(jobs_within, cli)
     cr_expect(strstr(r.out, "within: 14 plies") != NULL || strstr(r.out, "not within: 13 plies") != NULL, "%s",
               r.out);
     run_free(&r);
+    /* the jobs' tunings (--order, --epsilon): the same answers */
+    for (int i = 0; i < 2; i++) {
+        expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "300", "--job-tt-mb", "4", "--quiet", "--within",
+                  i ? "13" : "14", "--order", "center", "--epsilon", i ? "2" : "0", SLOW_DTW);
+        cr_expect(strstr(r.out, i ? "within 13: no" : "within 14: yes") != NULL, "tuned: %s", r.out);
+        run_free(&r);
+    }
+    expect_reject("--order", "jobs", "--order", "magic", "-");
+    expect_reject("--epsilon", "jobs", "--epsilon", "-1", "-");
     expect_reject("--within", "jobs", "--within", "65", "-");
     expect_reject("--within", "jobs", "--within", "x", "-");
     expect_reject("--job-threads", "jobs", "--within", "9", "--job-threads", "2", "-");
