@@ -52,8 +52,8 @@ static const char solve_help[] =
     "                     moves) or one\n"
     "  --order O          move ordering among equal children: center (default:\n"
     "                     nearest the centre first) or cells (by cell index);\n"
-    "                     with --within the default is cells, and --epsilon and\n"
-    "                     --order tune the bounded search too\n"
+    "                     --epsilon and --order tune the bounded search of\n"
+    "                     --within and --dtw too, whose default order is cells\n"
     "  --no-threats       no four/zugzwang knowledge\n"
     "  --no-dead-cells    no dead-cell reduction\n"
     "  --sym-pieces P     canonical (symmetry-reduced) keys up to P pieces (default 8)\n"
@@ -229,11 +229,12 @@ static int parse_solve_options(int argc, char **argv, SolveSpec *s, SolveCli *c,
      * or checkpoint and has no value search to add a distance to. */
     if (s->within_asked && (s->resumable.checkpoint || s->resumable.resume || s->dtw || s->alphabeta))
         cli_fail("--within cannot be combined with --checkpoint, --resume, --dtw or --search ab");
-    /* The bounded search takes --epsilon and --order (its default order is
-     * by cell: dfpn_depth.h) but has its own initial numbers. */
+    /* The bounded search (--within, and --dtw's distances) takes --epsilon
+     * and --order (its default order is by cell: dfpn_depth.h) but has its
+     * own initial numbers. */
     if (s->within_asked && !s->cfg.chaos_pn_moves)
         cli_fail("--pn-init one tunes the value search, not --within's bounded search");
-    if (s->within_asked && c->order_given) s->cfg.bounded_center_first = s->cfg.center_first;
+    if (c->order_given) s->cfg.bounded_center_first = s->cfg.center_first;
     return 0;
 }
 

@@ -170,6 +170,8 @@ int solve_run(const Rules *r, Board b, const SolveSpec *s, SolveReport *rep, cha
         ab_init(&x.ab, r, &s->cfg.kn, &abtt);
         x.ab.lim = dl;
         dfpn_depth_init(&x.dd, r, &s->cfg.kn, &abtt, &tt);
+        x.dd.epsilon = s->cfg.epsilon; /* as solve_within's */
+        x.dd.center_first = s->cfg.bounded_center_first;
         x.dd.lim = dl;
     }
     int rc = value_search(s, &d, &x, b, rep, err, errlen);

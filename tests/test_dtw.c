@@ -358,6 +358,12 @@ Test(dtw, cli_within_and_methods, .timeout = 120)
     }
     cr_expect(strcmp(nd[1], nd[0]) != 0 && strcmp(nd[2], nd[0]) != 0, "nodes %s, %s, %s: a tuning did not reach it",
               nd[0], nd[1], nd[2]);
+    for (int i = 1; i < 3; i++) { /* --dtw's bounded search takes them too: the same distance */
+        expect_ok(&r, "solve", "--quiet", "--tt-mb", "16", "--threads", "1", "--dtw", tune[i][0], tune[i][1],
+                  "OO....OXX.O.X...OOX..OOXX.O..O..OXO.");
+        cr_expect(strstr(r.out, "dtw: 12\n") != NULL, "%s %s: %s", tune[i][0], tune[i][1], r.out);
+        run_free(&r);
+    }
     expect_reject("--pn-init", "solve", "--within", "5", "--pn-init", "one", "-");
     expect_reject("7x7", "solve", "--board", "8", "--within", "5", "-");
 }
