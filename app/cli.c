@@ -82,6 +82,12 @@ double cli_seconds(const char *s, const char *what)
     return v;
 }
 
+bool cli_center_first(const char *s)
+{
+    if (strcmp(s, "cells") != 0 && strcmp(s, "center") != 0) cli_fail("unknown --order '%s' (cells or center)", s);
+    return strcmp(s, "center") == 0;
+}
+
 bool cli_game_option(int opt, const char *arg, GameOpts *g)
 {
     switch (opt) {

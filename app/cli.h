@@ -50,6 +50,9 @@ double cli_real(const char *s, const char *what, double min, double max);
 /* A duration in seconds: > 0 and <= CLI_MAX_SECONDS (about 31 years). */
 #define CLI_MAX_SECONDS 1e9
 double cli_seconds(const char *s, const char *what);
+/* --order's value: true for center (nearest the centre first), false for
+ * cells (by cell index); anything else fails (exit 2). */
+bool cli_center_first(const char *s);
 
 /* Handles opt if it is one of the game options; false otherwise. */
 bool cli_game_option(int opt, const char *arg, GameOpts *g);

@@ -374,11 +374,7 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
         case O_NOSIB: s->no_siblings = true; break;
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EPS: a->cfg.epsilon = cli_real(optarg, "--epsilon", 0, 10); break;
-        case O_ORDER:
-            if (strcmp(optarg, "cells") != 0 && strcmp(optarg, "center") != 0)
-                cli_fail("unknown --order '%s' (cells or center)", optarg);
-            a->cfg.center_first = a->cfg.bounded_center_first = strcmp(optarg, "center") == 0;
-            break;
+        case O_ORDER: a->cfg.center_first = a->cfg.bounded_center_first = cli_center_first(optarg); break;
         case O_LEASE:
             a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);
             a->lease_given = true;

@@ -172,11 +172,7 @@ static bool tuning_option(int opt, const char *arg, DfpnConfig *cfg)
         if (strcmp(arg, "moves") != 0 && strcmp(arg, "one") != 0) cli_fail("unknown --pn-init '%s' (moves or one)", arg);
         cfg->chaos_pn_moves = strcmp(arg, "moves") == 0;
         return true;
-    case O_ORDER:
-        if (strcmp(arg, "cells") != 0 && strcmp(arg, "center") != 0)
-            cli_fail("unknown --order '%s' (cells or center)", arg);
-        cfg->center_first = strcmp(arg, "center") == 0;
-        return true;
+    case O_ORDER: cfg->center_first = cli_center_first(arg); return true;
     case O_NOTHREAT: cfg->kn.threats = false; return true;
     case O_NODEAD: cfg->kn.dead_cells = false; return true;
     case O_SYM: cfg->kn.sym_pieces = (int)cli_number(arg, "--sym-pieces", 0, 64); return true;
