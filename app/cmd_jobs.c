@@ -108,6 +108,9 @@ static const char jobs_help[] =
     "  --order O          the jobs' move order among equal children: center\n"
     "                     (nearest the centre first) or cells (by cell index);\n"
     "                     default center, with --within cells\n"
+    "  --order-switch N   --within only: a job still open after N nodes goes on\n"
+    "                     in the other order (default 0: never), for the rare\n"
+    "                     position the usual order searches badly\n"
     "  --progress-every S progress on stderr every S seconds (default 5)\n"
     "  --quiet            no progress\n"
     "  --mpi-lease S      ocsolve-mpi only: a worker rank silent for more than S\n"
@@ -122,7 +125,8 @@ static const char jobs_help[] =
     "example: ocsolve jobs --workers 2 --job-nodes 200000 --no-centre - Xc3 Oa1\n";
 
 enum { O_WORKERS = 1000, O_JNODES, O_JMAX, O_EXPAND, O_FOCUS, O_CERTS, O_JTT, O_STORE, O_SEPARATE, O_JTHREADS, O_NOEXPECT,
-       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE, O_SPLIT, O_EPS, O_ORDER };
+       O_NOHELP, O_NOSIB, O_JOBLOG, O_MAJORITY, O_COSTW, O_RELEASE, O_REPLYT, O_REPLYD, O_REPLYO, O_LATER, O_LEASE, O_SHARE, O_SPLIT, O_EPS, O_ORDER,
+       O_SWITCH };
 
 static const struct option jobs_longopts[] = {
     CLI_GAME_LONGOPTS,
@@ -144,6 +148,7 @@ static const struct option jobs_longopts[] = {
     {"mpi-lease", required_argument, NULL, O_LEASE},
     {"epsilon", required_argument, NULL, O_EPS},
     {"order", required_argument, NULL, O_ORDER},
+    {"order-switch", required_argument, NULL, O_SWITCH},
     {"help", no_argument, NULL, 'h'},                  {0, 0, 0, 0}};
 
 typedef struct {
@@ -375,6 +380,7 @@ static bool parse_jobs_options(int argc, char **argv, JobsArgs *a)
         case O_JTHREADS: s->job_threads = (int)cli_number(optarg, "--job-threads", 1, DFPN_MAX_THREADS); break;
         case O_EPS: a->cfg.epsilon = cli_real(optarg, "--epsilon", 0, 10); break;
         case O_ORDER: a->cfg.center_first = a->cfg.bounded_center_first = cli_center_first(optarg); break;
+        case O_SWITCH: a->cfg.bounded_switch = (uint64_t)cli_number(optarg, "--order-switch", 0, 1000000000000L); break;
         case O_LEASE:
             a->lease = cli_real(optarg, "--mpi-lease", 0, 86400);
             a->lease_given = true;
@@ -406,6 +412,7 @@ static void check_options(const JobsArgs *a, const JobsHost *host)
     if (s->certs_later && !a->store_dir) cli_fail("--certs-later needs --store");
     if (s->regen_split && !s->certs_later) cli_fail("--regen-split needs --certs-later");
     if (s->regen_split && s->bounded) cli_fail("--regen-split splits value re-proofs, not --within ones");
+    if (a->cfg.bounded_switch && !s->bounded) cli_fail("--order-switch is for --within runs");
     if (s->bounded && s->job_threads > 1) cli_fail("--within: jobs run on one thread (not --job-threads %d)", s->job_threads);
     if (!host && s->reply_tables > 0 && s->reply_tables < s->workers)
         cli_fail("--reply-tables %d: fewer than the %d workers", s->reply_tables, s->workers);

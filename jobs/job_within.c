@@ -93,7 +93,7 @@ void jobrun_within(JobRunner *jr, const JobOrder *o, double deadline, atomic_boo
     dd.center_first = jr->cfg.bounded_center_first;
     dd.lim = (SearchLimits){.node_limit = o->node_limit, .deadline = deadline, .interrupt = interrupt};
     dd.depth = o->within;
-    int p = 0, a = dfpn_depth_within(&dd, o->b, o->within, &p);
+    int p = 0, a = dfpn_depth_within_switch(&dd, o->b, o->within, &p, jr->cfg.bounded_switch);
     out->nodes = dd.nodes;
     if (a < 0) {
         out->stopped = dd.stopped && (o->node_limit == 0 || dd.nodes < o->node_limit);

@@ -199,6 +199,21 @@ int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth_out)
     return root.dn == 0 ? 0 : -1;
 }
 
+int dfpn_depth_within_switch(DfpnDepth *s, Board b, int d, int *proof_depth, uint64_t after)
+{
+    if (!after) return dfpn_depth_within(s, b, d, proof_depth);
+    SearchLimits keep = s->lim;
+    uint64_t at = s->nodes + after;
+    bool ours = !keep.node_limit || keep.node_limit > at; /* the switch comes before the caller's limit */
+    if (ours) s->lim.node_limit = at;
+    int a = dfpn_depth_within(s, b, d, proof_depth);
+    s->lim = keep;
+    /* Open below `at`: the caller's deadline or interrupt stopped it. */
+    if (a >= 0 || !ours || s->nodes < at) return a;
+    s->center_first = !s->center_first;
+    return dfpn_depth_within(s, b, d, proof_depth);
+}
+
 int dfpn_depth_dtw(DfpnDepth *s, Board b)
 {
     Winner st = rules_status(s->r, b);
@@ -271,14 +286,67 @@ static Move threat_proof_move(DfpnDepth *s, Board b, int d)
     return dfpn_kernel_threat_move(&k, b, d < s->kn.threat_plies ? d : s->kn.threat_plies);
 }
 
+/* The winner's move at b (ongoing, the winner to move: Order with W(b, d)
+ * yes, want 1; Chaos with it no, want 0) found by deciding b again from
+ * its children: mid_within at b itself, past b's own fact (which
+ * dfpn_depth_within would answer from without a search), so df-pn goes
+ * to the most promising child first and stores a fact for the child its
+ * proof (or disproof) ends on; then that child is taken from the table.
+ * Deciding b is the cheaper question: asking the children in cell order
+ * (dfpn_depth_best_move, or a Chaos writer's scan) must decide every
+ * child of the other answer before the first of the right one, each a
+ * full search. MOVE_NONE when the search stopped, ended in a forcing
+ * sequence (no child's fact), or its child's fact is gone. */
+static Move reprove_move(DfpnDepth *s, Board b, int d, int want)
+{
+    KnNode kn;
+    kn_node(s->r, &s->kn, b, &kn);
+    int q = bounded_question(s->r, &s->kn, b, d);
+    if (kn.value != WINNER_NONE || q < 0) return MOVE_NONE;
+    Board key = kn_key(s->r, &s->kn, b, kn.dead);
+    DfpnChild self = {.key = key, .d = (int8_t)q};
+    s->stopped = false;
+    start_clock(s);
+    bool outer = call_begin(s);
+    mid_within(s, b, key, &kn, q, DFPN_INF, DFPN_INF, &self);
+    call_end(s, outer);
+    return (want ? self.pn : self.dn) == 0 ? first_move(s, b, d - 1, want, false) : MOVE_NONE;
+}
+
+Move dfpn_depth_disproof_move(DfpnDepth *s, Board b, int d)
+{
+    if (board_order_to_move(b) || rules_status(s->r, b) != WINNER_NONE) return MOVE_NONE;
+    Move m = reprove_move(s, b, d, 0);
+    s->moves.reproved += m != MOVE_NONE;
+    return m;
+}
+
 /* First a child the table (or the knowledge) already answers yes: the
  * search that answered b left facts for the children its proof used, and
  * taking one costs no search. Then Order's forcing sequence, where the
- * search proved b by one. Only if neither gives a move, dfpn_depth_best_move's,
- * searching. */
+ * search proved b by one. Then b proved again (reprove_move), where the
+ * children's facts were lost or b was never searched (a child of a Chaos
+ * move the search merged or skipped). Only if none gives a move,
+ * dfpn_depth_best_move's, searching child after child.
+ *
+ * Measured (solve --within 19 --proof, X c3 X d3, 1 GiB table, one
+ * thread): see results/dtw/dtw.md, "the writer's cost". */
 Move dfpn_depth_proof_move(DfpnDepth *s, Board b, int d)
 {
     Move m = first_move(s, b, d - 1, 1, false);
-    if (m == MOVE_NONE) m = threat_proof_move(s, b, d);
-    return m != MOVE_NONE ? m : dfpn_depth_best_move(s, b, d);
+    if (m != MOVE_NONE) {
+        s->moves.known++;
+        return m;
+    }
+    if ((m = threat_proof_move(s, b, d)) != MOVE_NONE) {
+        s->moves.threat++;
+        return m;
+    }
+    if ((m = reprove_move(s, b, d, 1)) != MOVE_NONE) {
+        s->moves.reproved++;
+        return m;
+    }
+    if (s->stopped) return MOVE_NONE;
+    s->moves.searched++;
+    return dfpn_depth_best_move(s, b, d);
 }

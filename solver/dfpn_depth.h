@@ -164,6 +164,9 @@ typedef struct {
     bool in_call;     /* inside a public call (the memos' owner: dfpn_depth.c) */
     uint64_t memo_due; /* take the memos at this node count (UINT64_MAX: not again) */
     ThreatStats threats; /* the threat searches it asked (threats.h) */
+    struct {
+        uint64_t known, threat, reproved, searched;
+    } moves; /* dfpn_depth_proof_move's moves, by the source that gave each (below) */
 } DfpnDepth;
 
 /* Can the bounded search run under r? (n <= 7: see the tagged keys.) */
@@ -177,6 +180,18 @@ void dfpn_depth_init(DfpnDepth *s, const Rules *r, const Knowledge *kn, TT *tt, 
  * proof found: Order wins within it, and it is <= d), 0 no, -1 a limit
  * stopped the search. Any position, any d. */
 int dfpn_depth_within(DfpnDepth *s, Board b, int d, int *proof_depth);
+
+/* dfpn_depth_within with one change of order: when the search is still
+ * open after `after` nodes (0: never) and no other limit stopped it, it
+ * goes on in the other order (s->center_first flipped, and left so for the
+ * writer), on the same table. Why: one order may be far better for one
+ * position and worse for the rest. Within 19 after X c3, O f6 was open at
+ * 720 M nodes in cell order and proved in 110 M centre-first, while X d4's
+ * certificate in centre-first order was over twice as big as in cell
+ * order (results/dtw/dtw.md). Sound for the reason any order is: an order
+ * decides only which of equal children is tried first, and every stored
+ * number is a bound or an estimate whatever the order that stored it. */
+int dfpn_depth_within_switch(DfpnDepth *s, Board b, int d, int *proof_depth, uint64_t after);
 
 /* The distance to win, as ab_dtw returns it: >= 0 for an Order win (0:
  * already won), -1 for a Chaos win, -2 when a limit stopped the search.
@@ -196,8 +211,27 @@ Move dfpn_depth_best_move(DfpnDepth *s, Board b, int dtw);
  * child is within d - 1 (for a certificate, proof.h). The first child the
  * table or the knowledge already answers yes without search, else the
  * first move of Order's forcing sequence within d (where the search proved
- * b by one: above), else dfpn_depth_best_move's. MOVE_NONE when a limit stopped it
- * or none qualifies. */
+ * b by one: above), else the move of a new proof of b from its children
+ * (df-pn's most promising child first: where the children's facts were
+ * lost, or b was never searched), else dfpn_depth_best_move's. MOVE_NONE
+ * when a limit stopped it or none qualifies. s->moves counts the sources.
+ *
+ * Measured (2026-12-07, `solve --within 19 --tt-mb 1024 --threads 1
+ * --proof F - Xc3 Xd3`, one core, the other idle): with the new proof
+ * before dfpn_depth_best_move the run took 47 s and 7.87 M nodes in all,
+ * the search's ~7.8 M and the writer's next to nothing, for a certificate
+ * of 4.5 MB that verifies within 19. Without it (children in cell order,
+ * each "no" before the first "yes" disproved by a search of its own) the
+ * writer was still at work after 15 minutes, at 23 MB: its first yes
+ * child is no fastest win either, so its certificate is bigger too. */
 Move dfpn_depth_proof_move(DfpnDepth *s, Board b, int d);
+
+/* With Chaos to move in a position s answered W(b, d) no: a move whose
+ * child is no within d - 1 (a horizon certificate's, proof.h), found by
+ * disproving b again from its children (as dfpn_depth_proof_move's new
+ * proof: df-pn's most promising child first), counted in
+ * s->moves.reproved. MOVE_NONE when a limit stopped it, the position is
+ * not Chaos's to move, or the disproof left no child's fact. */
+Move dfpn_depth_disproof_move(DfpnDepth *s, Board b, int d);
 
 #endif

@@ -30,6 +30,8 @@ typedef struct {
     bool bounded_center_first; /* the same for the bounded search (dfpn_depth.h), which
                                 * uses epsilon too; off by default (cell order, which its
                                 * figures so far were measured with) */
+    uint64_t bounded_switch; /* a bounded search still open after this many nodes goes on in
+                              * the other order (dfpn_depth_within_switch); 0: never */
     Knowledge kn;
 } DfpnConfig;
 

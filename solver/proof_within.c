@@ -65,14 +65,24 @@ static int answer_cheaply(DfpnDepth *s, Board b, int d)
 
 /* Chaos to move at b with h plies left (h >= 1: the walk closed h = 0):
  * the first move, cells ascending and X before O, whose child is no at
- * h - 1, among those answered cheaply, else by search. */
+ * h - 1 among those answered cheaply; else the move of a new disproof of
+ * b (dfpn_depth_disproof_move: the most promising child first); else the
+ * first such move by search, child after child. */
 static Move chaos_move(void *arg, Board b, const char **why)
 {
     WithinSource *v = arg;
     DfpnDepth *s = v->s;
     int h = plies_left(v, b);
     uint64_t empty = s->r->cells & ~board_occupied(b);
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            Move m = dfpn_depth_disproof_move(s, b, h);
+            if (m != MOVE_NONE) return m;
+            if (s->stopped) {
+                *why = "a limit stopped the search";
+                return MOVE_NONE;
+            }
+        }
         for (uint64_t e = empty; e;) {
             int c = bb_pop(&e);
             for (int p = 0; p < 2; p++) {
@@ -87,6 +97,7 @@ static Move chaos_move(void *arg, Board b, const char **why)
                 }
             }
         }
+    }
     *why = "no Chaos move keeps every line off the board to the horizon (the search said no)";
     return MOVE_NONE;
 }

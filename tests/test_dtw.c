@@ -42,6 +42,9 @@ static uint64_t searched;
  * center_first); the defaults unless a test sets them. */
 static double tune_epsilon = 0.5;
 static bool tune_center;
+/* dfpn_depth_within_switch's `after` for the W(b, d) questions (0: plain
+ * dfpn_depth_within), and how many of them went on in the other order. */
+static uint64_t tune_switch, switched;
 
 static void fx_open(Fixture *f, int n, int k, int rs, const Knowledge *kn, size_t tt_bytes)
 {
@@ -60,6 +63,24 @@ static void fx_close(Fixture *f)
     tt_free(&f->tt);
     tt_free(&f->value);
     brute_free(f->memo);
+}
+
+/* W(b, d) for d around the distance want (a spread of d for a Chaos win),
+ * and the proof depths. */
+static void check_within(DfpnDepth *dd, const RefPos *p, int want, const char *s)
+{
+    Board b = tl_board(p);
+    int e = 0;
+    for (int i = 0; i < p->n * p->n; i++) e += p->cell[i] == '.';
+    int lo = want >= 0 ? want - 2 : 0, hi = want >= 0 ? want + 1 : e;
+    for (int d = lo; d <= hi; d += want >= 0 ? 1 : (e > 3 ? e / 3 : 1)) {
+        bool before = dd->center_first;
+        int depth = -1, got = dfpn_depth_within_switch(dd, b, d, &depth, tune_switch);
+        switched += dd->center_first != before;
+        bool yes = want >= 0 && want <= d;
+        cr_assert_eq(got, yes, "within %d of %s (rules %d, dtw %d): %d", d, s, p->rules, want, got);
+        if (got == 1) cr_assert(depth >= want && depth <= d, "%s: proof depth %d, dtw %d, d %d", s, depth, want, d);
+    }
 }
 
 /* The position checked every way: dtw, W(b, d) for d around it (and a
@@ -82,17 +103,12 @@ static void check(Fixture *f, RefPos *p)
         uint32_t pn, dn;
         dfpn_solve(&d, b, &pn, &dn);
     }
-    int e = 0;
-    for (int i = 0; i < p->n * p->n; i++) e += p->cell[i] == '.';
+    /* With a switch the questions come first, so that they search (after
+     * the distance, the table answers them). */
+    if (tune_switch) check_within(&dd, p, want, s);
     cr_assert_eq(dfpn_depth_dtw(&dd, b), want, "dtw %s n=%d k=%d rules=%d", s, p->n, p->k, p->rules);
     searched += dd.nodes;
-    int lo = want >= 0 ? want - 2 : 0, hi = want >= 0 ? want + 1 : e;
-    for (int d = lo; d <= hi; d += want >= 0 ? 1 : (e > 3 ? e / 3 : 1)) {
-        int depth = -1, got = dfpn_depth_within(&dd, b, d, &depth);
-        bool yes = want >= 0 && want <= d;
-        cr_assert_eq(got, yes, "within %d of %s (rules %d, dtw %d): %d", d, s, p->rules, want, got);
-        if (got == 1) cr_assert(depth >= want && depth <= d, "%s: proof depth %d, dtw %d, d %d", s, depth, want, d);
-    }
+    if (!tune_switch) check_within(&dd, p, want, s);
     if (want < 1) return;
     /* The best move: Order's wins fastest, a lost Chaos's resists longest. */
     Move m = dfpn_depth_best_move(&dd, b, want);
@@ -193,6 +209,31 @@ Test(dtw, tunings_against_brute, .timeout = 300)
         cr_expect_neq(nodes[t], nodes[0], "tuning %zu searched exactly as the default (%llu nodes)", t,
                       (unsigned long long)nodes[t]);
 }
+/* A change of order midway (dfpn_depth_within_switch, `jobs --order-switch`)
+ * changes the work only: after 1, 5 or 40 nodes, from either order, the
+ * answers and proof depths must be the brute force's under every rule set,
+ * and the questions must really have gone on in the other order. */
+Test(dtw, order_switch_against_brute, .timeout = 300)
+{
+    static const struct {
+        uint64_t after;
+        bool center;
+    } T[] = {{1, false}, {5, true}, {40, false}};
+    static const int RS[] = {REF_ORIGINAL, REF_EXACT, REF_EXACT_END};
+    for (size_t t = 0; t < 3; t++) {
+        tune_switch = T[t].after;
+        tune_center = T[t].center;
+        switched = 0;
+        for (int rs = 0; rs < 3; rs++) {
+            run(4, 4, RS[rs], 4, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 930 + (uint64_t)rs);
+            run(6, 5, RS[rs], 24, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 940 + (uint64_t)rs);
+        }
+        cr_expect_gt(switched, 0, "after %llu nodes: no question went on in the other order",
+                     (unsigned long long)T[t].after);
+    }
+    tune_switch = 0;
+    tune_center = false;
+}
 Test(dtw, brute_force_exact, .timeout = 300) { all_cases(REF_EXACT); }
 Test(dtw, brute_force_exact_end, .timeout = 300) { all_cases(REF_EXACT_END); }
 
@@ -231,7 +272,9 @@ Test(dtw, shallow_questions, .timeout = 300)
                     for (int d = 2; d <= 6; d++) {
                         DfpnDepth dd;
                         dfpn_depth_init(&dd, &f.r, &f.kn, &f.tt, NULL);
-                        int depth = -1, got = dfpn_depth_within(&dd, b, d, &depth);
+                        bool before = dd.center_first;
+        int depth = -1, got = dfpn_depth_within_switch(&dd, b, d, &depth, tune_switch);
+        switched += dd.center_first != before;
                         bool w = want >= 0 && want <= d;
                         cr_assert_eq(got, w, "within %d of %s (n=%d k=%d rules %d threats %d, dtw %d): %d", d, s,
                                      S[i].n, S[i].k, rs, kn.threats, want, got);

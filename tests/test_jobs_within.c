@@ -514,6 +514,8 @@ Test(jobs_within, cli)
     }
     expect_reject("--order", "jobs", "--order", "magic", "-");
     expect_reject("--epsilon", "jobs", "--epsilon", "-1", "-");
+    expect_reject("--order-switch", "jobs", "--order-switch", "100", "-");
+    expect_reject("--order-switch", "jobs", "--within", "9", "--order-switch", "x", "-");
     expect_reject("--within", "jobs", "--within", "65", "-");
     expect_reject("--within", "jobs", "--within", "x", "-");
     expect_reject("--job-threads", "jobs", "--within", "9", "--job-threads", "2", "-");
@@ -523,8 +525,9 @@ Test(jobs_within, cli)
     snprintf(proof2, sizeof proof2, "%s/p2.ocproof", dir);
     for (int i = 0; i < 2; i++) {
         const char *d = i == 0 ? "14" : "13";
+        /* the second with a change of order after 50 nodes, in its jobs and re-proofs */
         expect_ok(&r, "jobs", "--workers", "2", "--job-nodes", "300", "--job-tt-mb", "4", "--quiet", "--within", d,
-                  "--store", store2, "--certs-later", "--proof", proof2, SLOW_DTW);
+                  "--store", store2, "--certs-later", "--proof", proof2, "--order-switch", i ? "50" : "0", SLOW_DTW);
         cr_expect(strstr(r.out, i == 0 ? "within 14: yes" : "within 13: no") != NULL, "certs-later within %s: %s", d,
                   r.out);
         /* the tree's files, and the jobs' made again at the end */

@@ -110,6 +110,8 @@ static int line_of(const Lines *l, const RefPos *p)
 
 /* The writer's certificate that Order cannot win p within d plies, after
  * the bounded search has said no (asserted). */
+static uint64_t disproved; /* Chaos's moves from a new disproof of their position, in all */
+
 static char *no_cert(const Rules *r, const Knowledge *kn, TT *tt, const RefPos *p, int d)
 {
     char s[65];
@@ -125,6 +127,7 @@ static char *no_cert(const Rules *r, const Knowledge *kn, TT *tt, const RefPos *
     ProofStats st;
     int rc = proof_write_not_within(f, &dd, b, d, 0, &st, err, sizeof err);
     fclose(f);
+    disproved += dd.moves.reproved;
     cr_assert_eq(rc, 0, "%s (rules %d), within %d: %s", s, p->rules, d, err);
     return text;
 }
@@ -283,6 +286,9 @@ Test(within_cert, certificates_and_mutants_against_brute_force)
     cr_assert_geq(deep, 10 / SCALE, "only %d horizons of 4 or more", deep);
     cr_assert_geq(t.inside, 15 / SCALE, "only %d inside mutants", t.inside);
     cr_assert_geq(t.missing, 20 / SCALE, "only %d missing-line mutants", t.missing);
+    /* the small table made the writer disprove positions again
+     * (dfpn_depth_disproof_move), so those moves are among the checked */
+    cr_assert_gt(disproved, 0, "no Chaos move came from a new disproof of its position");
 }
 
 /* The verifier's closing rule (vr_fewest_to_line): no line within fewer

@@ -28,6 +28,8 @@ TestSuite(within_proof, .timeout = 240);
 /* One position: the bounded search says yes at t, its certificate
  * verifies with the longest game t; returns 1 if it was an Order win
  * checked so, 0 for a Chaos win or a position already won. */
+static uint64_t reproved; /* the writer's moves from a new proof of their position, in all */
+
 static int check(const Rules *r, const Knowledge *kn, TT *tt, BruteMemo *memo, RefPos *p, bool warm)
 {
     int t = brute_dtw(memo, p);
@@ -59,6 +61,7 @@ static int check(const Rules *r, const Knowledge *kn, TT *tt, BruteMemo *memo, R
     ProofStats st;
     int rc = proof_write_within(f, &dd, b, depth, 0, &st, err, sizeof err);
     fclose(f);
+    reproved += dd.moves.reproved;
     cr_assert_eq(rc, 0, "%s: %s", s, err);
     VerifyResult v;
     cr_assert_eq(verify_text(text, &v), VERIFY_VALID, "%s: %s\n%s", s, v.error, text);
@@ -101,6 +104,9 @@ Test(within_proof, longest_game_is_the_distance)
         }
     cr_assert_geq(checked, 70, "only %d Order wins checked", checked);
     cr_assert_geq(long_ones, 15, "only %d of them with a distance of 5 or more", long_ones);
+    /* The small table made the writer prove positions again (dfpn_depth_proof_move), so
+     * that path's moves are among those the verifier and the distances checked. */
+    cr_assert_gt(reproved, 0, "no move came from a new proof of its position");
 }
 
 #define SLOW_DTW "XO...X..OO.O.....XOO...X.O.X.X....XX" /* Chaos to move, distance 14 */
