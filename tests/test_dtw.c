@@ -182,6 +182,18 @@ static void all_cases(int rs)
 
 Test(dtw, brute_force_original, .timeout = 300) { all_cases(REF_ORIGINAL); }
 
+/* The cases of the tunings' tests: a base of 4x4 (k 4), 5x5 (k 4: with_5x5)
+ * and 6x6 (k 5) under every rule set, with the tunings set above. */
+static void tuning_cases(uint64_t seed, bool with_5x5)
+{
+    static const int RS[] = {REF_ORIGINAL, REF_EXACT, REF_EXACT_END};
+    for (int rs = 0; rs < 3; rs++) {
+        run(4, 4, RS[rs], 4, 1, 20 / SCALE + 1, NULL, 8 << 20, false, seed + (uint64_t)rs);
+        if (with_5x5) run(5, 4, RS[rs], 13, 1, 20 / SCALE + 1, NULL, 8 << 20, false, seed + 10 + (uint64_t)rs);
+        run(6, 5, RS[rs], 24, 1, 20 / SCALE + 1, NULL, 8 << 20, false, seed + 20 + (uint64_t)rs);
+    }
+}
+
 /* The tunings (`--epsilon`, `--order`) change the work only: plain df-pn,
  * a large threshold factor and the centre-first order must each give the
  * brute force's distances, answers, proof depths and best moves, under
@@ -192,23 +204,19 @@ Test(dtw, tunings_against_brute, .timeout = 300)
         double eps;
         bool center;
     } T[] = {{0.5, false}, {0, false}, {1, true}, {3, true}};
-    static const int RS[] = {REF_ORIGINAL, REF_EXACT, REF_EXACT_END};
     uint64_t nodes[4] = {0, 0, 0, 0};
     for (size_t t = 0; t < 4; t++) {
         tune_epsilon = T[t].eps;
         tune_center = T[t].center;
         searched = 0;
-        for (int rs = 0; rs < 3; rs++) {
-            run(4, 4, RS[rs], 4, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 900 + (uint64_t)rs);
-            run(5, 4, RS[rs], 13, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 910 + (uint64_t)rs);
-            run(6, 5, RS[rs], 24, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 920 + (uint64_t)rs);
-        }
+        tuning_cases(900, true);
         nodes[t] = searched;
     }
     for (size_t t = 1; t < 4; t++)
         cr_expect_neq(nodes[t], nodes[0], "tuning %zu searched exactly as the default (%llu nodes)", t,
                       (unsigned long long)nodes[t]);
 }
+
 /* A change of order midway (dfpn_depth_within_switch, `jobs --order-switch`)
  * changes the work only: after 1, 5 or 40 nodes, from either order, the
  * answers and proof depths must be the brute force's under every rule set,
@@ -219,15 +227,11 @@ Test(dtw, order_switch_against_brute, .timeout = 300)
         uint64_t after;
         bool center;
     } T[] = {{1, false}, {5, true}, {40, false}};
-    static const int RS[] = {REF_ORIGINAL, REF_EXACT, REF_EXACT_END};
     for (size_t t = 0; t < 3; t++) {
         tune_switch = T[t].after;
         tune_center = T[t].center;
         switched = 0;
-        for (int rs = 0; rs < 3; rs++) {
-            run(4, 4, RS[rs], 4, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 930 + (uint64_t)rs);
-            run(6, 5, RS[rs], 24, 1, 20 / SCALE + 1, NULL, 8 << 20, false, 940 + (uint64_t)rs);
-        }
+        tuning_cases(930, false);
         cr_expect_gt(switched, 0, "after %llu nodes: no question went on in the other order",
                      (unsigned long long)T[t].after);
     }
