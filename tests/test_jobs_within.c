@@ -309,7 +309,7 @@ Test(jobs_within, stopped_and_resumed)
 {
     uint64_t rng = 3636;
     RefPos p;
-    int e = 12, d = e;
+    int e = 14, d = e;
     pick_busy(&p, e, &rng);
     BruteMemo *m = brute_new();
     int dtw = brute_dtw(m, &p);
