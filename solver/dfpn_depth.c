@@ -299,13 +299,13 @@ static Move threat_proof_move(DfpnDepth *s, Board b, int d)
  * sequence (no child's fact), or its child's fact is gone. */
 static Move reprove_move(DfpnDepth *s, Board b, int d, int want)
 {
+    s->stopped = false; /* from here it tells of this search alone (the caller reads it) */
     KnNode kn;
     kn_node(s->r, &s->kn, b, &kn);
     int q = bounded_question(s->r, &s->kn, b, d);
     if (kn.value != WINNER_NONE || q < 0) return MOVE_NONE;
     Board key = kn_key(s->r, &s->kn, b, kn.dead);
     DfpnChild self = {.key = key, .d = (int8_t)q};
-    s->stopped = false;
     start_clock(s);
     bool outer = call_begin(s);
     mid_within(s, b, key, &kn, q, DFPN_INF, DFPN_INF, &self);
@@ -330,7 +330,7 @@ Move dfpn_depth_disproof_move(DfpnDepth *s, Board b, int d)
  * dfpn_depth_best_move's, searching child after child.
  *
  * Measured (solve --within 19 --proof, X c3 X d3, 1 GiB table, one
- * thread): see results/dtw/dtw.md, "the writer's cost". */
+ * thread): dfpn_depth.h, and results/dtw/dtw.md, "The writer's cost, cut". */
 Move dfpn_depth_proof_move(DfpnDepth *s, Board b, int d)
 {
     Move m = first_move(s, b, d - 1, 1, false);
