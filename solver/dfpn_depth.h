@@ -217,7 +217,7 @@ Move dfpn_depth_best_move(DfpnDepth *s, Board b, int dtw);
  * when a limit stopped it or none qualifies. s->moves counts the sources.
  *
  * Measured (2026-12-07, `solve --within 19 --tt-mb 1024 --threads 1
- * --proof F - Xc3 Xd3`, one core, the other idle): with the new proof
+ * --proof F - Xc3 Xd3`, one core; the other ran the old build): with the new proof
  * before dfpn_depth_best_move the run took 47 s and 7.87 M nodes in all,
  * the search's ~7.8 M and the writer's next to nothing, for a certificate
  * of 4.5 MB that verifies within 19. Without it (children in cell order,
