@@ -254,7 +254,7 @@ Test(jobs_cert_end, probes_within_a_limit)
         int count[2] = {0, 0};
         for (int tries = 0; tries < 400 && (count[0] < 12 || count[1] < 12); tries++) {
             RefPos p;
-            if (tl_random_ongoing(&p, 6, 5, rs, 36 - 15, &rng) != 0) continue;
+            if (tl_random_ongoing(&p, 6, 5, rs, 36 - 13, &rng) != 0) continue;
             tl_init_rules(&r, &p);
             int side = tl_brute_winner(m, &p) == WINNER_ORDER ? 0 : 1;
             TopCert look; /* only for topcert_trivial: Order completing a line needs no file */
@@ -318,7 +318,7 @@ Test(jobs_cert_end, regen_split_with_a_lying_move)
     int failed = 0, tried = 0;
     for (int t = 0; t < 60 && tried < 10; t++) {
         RefPos p;
-        if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 16, &rng) != 0) continue;
+        if (tl_random_ongoing(&p, 6, 5, t % 3, 36 - 14, &rng) != 0) continue;
         Winner w = tl_brute_winner(m, &p);
         int pieces = 0;
         for (int i = 0; i < 36; i++) pieces += p.cell[i] != '.';

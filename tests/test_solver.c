@@ -101,7 +101,7 @@ Test(solver, brute_force_exact_end, .timeout = 600) { cross_check(REF_EXACT_END)
 Test(solver, small_boards, .timeout = 600)
 {
     static const struct { int n, k, pieces, count; } cases[] = {
-        {4, 3, 3, 3}, {4, 3, 4, 10}, {4, 4, 2, 2}, {4, 4, 4, 10}, {5, 4, 12, 10}, {5, 5, 13, 10}, {5, 3, 14, 10}};
+        {4, 3, 3, 3}, {4, 3, 4, 10}, {4, 4, 3, 2}, {4, 4, 4, 10}, {5, 4, 12, 10}, {5, 5, 13, 10}, {5, 3, 14, 10}};
     uint64_t rng = 44;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int rs = 0; rs < 3; rs++) {
