@@ -18,7 +18,6 @@
 #include <criterion/logging.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,14 +35,6 @@
 TestSuite(store_hostile, .timeout = 240);
 
 enum { PAGE = 4096 };
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static void rm_tree(const char *dir) { nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS); }
 
 static uint8_t *read_all(const char *path, size_t *len)
 {
@@ -100,8 +91,8 @@ static void make_base(Base *b, uint64_t seed)
         line_value(r.out, "entries: ", entries, sizeof entries);
         run_free(&r);
         if (atoi(entries) >= 60) break;
-        rm_tree(b->store);
-        rm_tree(b->certs);
+        tl_rm_dir(b->store);
+        tl_rm_dir(b->certs);
     }
     b->want = tl_brute_winner(m, &b->p);
     brute_free(m);
@@ -118,7 +109,7 @@ static void make_base(Base *b, uint64_t seed)
 static void free_base(Base *b)
 {
     free(b->data);
-    rm_tree(b->dir);
+    tl_rm_dir(b->dir);
 }
 
 /* A fresh copy of the base store at dir/v (data.mdb only: LMDB makes its
@@ -126,7 +117,7 @@ static void free_base(Base *b)
 static void variant(const Base *b, const uint8_t *data, size_t len, char *out, size_t outlen)
 {
     snprintf(out, outlen, "%s/v", b->dir);
-    rm_tree(out);
+    tl_rm_dir(out);
     cr_assert_eq(mkdir(out, 0777), 0);
     char path[400];
     snprintf(path, sizeof path, "%s/data.mdb", out);

@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,19 +93,21 @@ bool tl_job_log_row(FILE *f, char *line, size_t size, char *fld[TL_JOB_LOG_FIELD
     return true;
 }
 
+/* One entry of tl_rm_dir's walk: removed, and the walk goes on whatever
+ * the result (a file gone already stops nothing). */
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* The whole tree, depth first, never following a link: the tests' folders
+ * hold subfolders (certs/, store/), which the one-level loop this replaced
+ * left behind on every run. */
 void tl_rm_dir(const char *path)
 {
-    DIR *d = opendir(path);
-    if (!d) return;
-    struct dirent *e;
-    char f[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-        unlink(f);
-    }
-    closedir(d);
-    rmdir(path);
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 Board tl_board(const RefPos *p)

@@ -29,8 +29,8 @@ int tl_random_ongoing_game(RefPos *p, uint64_t *rng);
 /* Any arrangement: each cell X, O or empty with the given percentages. */
 void tl_random_any(RefPos *p, int n, int k, int rules, int pct_x, int pct_o, uint64_t *rng);
 
-/* A fresh folder /tmp/ocsolve-TAG-XXXXXX (path gets its name), and its
- * removal with the files in it (one level: the tests make no deeper). */
+/* A fresh folder ocsolve-TAG-XXXXXX in /dev/shm, else /tmp (path gets its
+ * name), and the removal of a folder with everything under it. */
 void tl_tmp_dir(char *path, size_t size, const char *tag);
 void tl_rm_dir(const char *path);
 /* A job-level run's folder: a new temporary dir (tl_tmp_dir, 256 bytes),
