@@ -12,6 +12,7 @@ bool cli_run_option(int opt, const char *arg, CliRun *run, Knowledge *kn)
     case CLI_RUN_O_QUIET: run->quiet = true; return true;
     case CLI_RUN_O_EVERY: run->progress_every = cli_seconds(arg, "--progress-every"); return true;
     case CLI_RUN_O_NOCENTRE: kn->centre = false; return true;
+    case CLI_RUN_O_NORING: kn->no_ring = true; return true;
     case CLI_RUN_O_CHALF: kn->centre_half = (int)cli_number(arg, "--centre-half", 0, BOARD_MAX_N * BOARD_MAX_N); return true;
     case CLI_RUN_O_CHALF_TWO:
         kn->centre_half_two = (int)cli_number(arg, "--centre-half-two", 0, BOARD_MAX_N * BOARD_MAX_N);

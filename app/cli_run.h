@@ -30,12 +30,15 @@ typedef struct {
 
 enum { CLI_RUN_O_TIME = 900, CLI_RUN_O_PROOF, CLI_RUN_O_LOG, CLI_RUN_O_QUIET, CLI_RUN_O_EVERY, CLI_RUN_O_NOCENTRE,
        CLI_RUN_O_TDEPTH, CLI_RUN_O_TNODES, CLI_RUN_O_WITHIN, CLI_RUN_O_CHALF,
-       CLI_RUN_O_CHALF_MB, CLI_RUN_O_CHALF_TWO, CLI_RUN_O_CHALF_FILL };
+       CLI_RUN_O_CHALF_MB, CLI_RUN_O_CHALF_TWO, CLI_RUN_O_CHALF_FILL, CLI_RUN_O_NORING };
 
 /* The help lines of the options above that solve and jobs share the
  * meaning of (--centre-half, --centre-half-two, --centre-half-mb), for
  * their usage texts. */
 #define CLI_RUN_HELP_CENTRE_HALF \
+    "  --no-ring          no ring lemma (Chaos's static wins by the centre's small\n" \
+    "                     game and ring pairs, centre_ring.h; on 4x4 and 6x6 with\n" \
+    "                     k = n-1 under original and exact, with the centre lemma)\n" \
     "  --centre-half P    also with one half-full ring pair, at positions of at\n" \
     "                     most P pieces (centre_half.h; default 0: off; each\n" \
     "                     new configuration costs seconds and 65 MB)\n" \
@@ -56,6 +59,7 @@ enum { CLI_RUN_O_TIME = 900, CLI_RUN_O_PROOF, CLI_RUN_O_LOG, CLI_RUN_O_QUIET, CL
         {"log", required_argument, NULL, CLI_RUN_O_LOG}, {"quiet", no_argument, NULL, CLI_RUN_O_QUIET},        \
         {"progress-every", required_argument, NULL, CLI_RUN_O_EVERY},                                         \
         {"no-centre", no_argument, NULL, CLI_RUN_O_NOCENTRE},                                                 \
+        {"no-ring", no_argument, NULL, CLI_RUN_O_NORING},                                                     \
         {"threats-depth", required_argument, NULL, CLI_RUN_O_TDEPTH},                                         \
         {"threats-nodes", required_argument, NULL, CLI_RUN_O_TNODES},                                         \
         {"within", required_argument, NULL, CLI_RUN_O_WITHIN},                                                \

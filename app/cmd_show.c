@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "../solver/centre.h"
 #include "../solver/centre_half.h"
+#include "../solver/centre_ring.h"
 #include "../solver/pairing.h"
 
 static const char show_help[] =
@@ -73,6 +74,21 @@ static void print_centre(const Rules *r, Board b)
                                   : settled ? "no (the small game is a Chaos win)"
                                             : "no (a pair is half full: more than two, more pieces than the "
                                               "half-pair form looks at, or its extended game is a Chaos win)");
+    CentreRing ring;
+    if (!c.ring) {
+        printf("ring lemma: does not apply (odd board)\n");
+    } else if (centre_ring_chaos(&c, r, b, &ring, NULL, 0)) {
+        printf("ring lemma: Chaos wins (the centre's small game and %d ring pairs):", ring.n);
+        for (int j = 0; j < ring.n; j++) {
+            char u[4], v[4];
+            cell_name(ring.a[j], u);
+            cell_name(ring.b[j], v);
+            printf(" %s:%s~", u, v);
+        }
+        printf("\n");
+    } else {
+        printf("ring lemma: no\n");
+    }
 }
 
 /* A pairing (solver/pairing.h) for b, if one is found within a large

@@ -98,6 +98,13 @@ static const char verify_help[] =
     "                     that can still win must hold a ~ pair, or one cell of\n"
     "                     a = pair with the other on its end; with Order to move\n"
     "                     the empty cells are even (Chaos: odd)\n"
+    "  POSITION lemma ring A:B~ C:D~ ...\n"
+    "                     version 2 only: Chaos wins the position by the ring\n"
+    "                     lemma (k = N-1, N 4 to 6, original or exact): the pairs\n"
+    "                     hold every empty ring cell; every window that can still\n"
+    "                     win holds a pair or a whole line of the inner square;\n"
+    "                     Chaos wins that square's small game, each line won by\n"
+    "                     the symbols its windows can still win for\n"
     "example: ocsolve verify --rules original --board 6 --k 5 --root empty proof.txt\n";
 
 static const char *claim_name(int w)

@@ -460,6 +460,7 @@ int jobs_solve(const Rules *r, Board root, const DfpnConfig *cfg, const JobsSpec
     certs_setup(&c, spec);
     centre_init(&c.centre, r);
     c.centre.on = c.centre.on && cfg->kn.centre;
+    c.centre.ring = c.centre.ring && c.centre.on && !cfg->kn.no_ring;
     c.centre.half_max_pieces = cfg->kn.centre_half;
     c.centre.half_two_max_pieces = cfg->kn.centre_half_two;
     c.centre.half_bytes = centre_half_bytes_for(cfg->kn.centre_half_mb);

@@ -19,6 +19,7 @@
 #include "../engine/moves.h"
 #include "../engine/symmetry.h"
 #include "../solver/centre_half.h"
+#include "../solver/centre_ring.h"
 #include "../solver/knowledge.h"
 #include "within.h"
 
@@ -63,6 +64,7 @@ static Winner static_value(Coordinator *c, Board b, uint32_t *pn, uint32_t *dn)
     kn_node(c->r, &c->cfg.kn, b, &kn);
     if (kn.value != WINNER_NONE) return kn.value;
     if (centre_win_with_half(&c->centre, b, c->spec->interrupt, c->deadline)) return WINNER_ORDER;
+    if (centre_ring_chaos(&c->centre, c->r, b, NULL, c->spec->interrupt, c->deadline)) return WINNER_CHAOS;
     if (kn_chaos_pairs(c->r, &c->cfg.kn, b)) return WINNER_CHAOS;
     uint32_t moves = kn.nmoves > 0 ? (uint32_t)kn.nmoves : 1;
     if (board_order_to_move(b)) {

@@ -288,11 +288,13 @@ static uint32_t map_allowed(const SmallSym *y, int g, bool swap, uint32_t allowe
     return out;
 }
 
-static uint64_t *restricted_table(int m, uint32_t allowed, const atomic_bool *stop, double deadline)
+/* build false: only a table already made (NULL if none). */
+static uint64_t *restricted_table(int m, uint32_t allowed, const atomic_bool *stop, double deadline, bool build)
 {
     int n = atomic_load_explicit(&nrestricted, memory_order_acquire);
     for (int i = 0; i < n; i++)
         if (restricted[i].m == m && restricted[i].allowed == allowed) return restricted[i].table;
+    if (!build) return NULL;
     call_once(&restricted_once, restricted_init);
     mtx_lock(&restricted_lock);
     uint64_t *t = NULL;
@@ -418,14 +420,20 @@ bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx)
     return centre_small_win_stoppable(m, allowed, idx, NULL, 0);
 }
 
-bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline)
+/* The restricted small game's value: 1 Order wins, 0 Chaos wins, -1 not
+ * known (a table given up by stop or deadline, or past RESTRICTED_MAX). */
+static int small_value_allowed(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline,
+                               bool build)
 {
-    if (m < SMALL_MIN || m > SMALL_MAX) return false;
+    if (m < SMALL_MIN || m > SMALL_MAX) return -1;
     uint32_t all = (1u << (2 * (2 * m + 2))) - 1;
     allowed &= all;
+    const uint64_t *full = small_full(m, stop, deadline);
+    if (!full) return -1;
     /* a restriction only takes wins from Order (the same strategy of
      * Chaos's avoids every monochrome line): a Chaos win stays one */
-    if (!small_win(m, idx, stop, deadline) || allowed == all) return allowed == all && small_win(m, idx, stop, deadline);
+    if (!bit(full, idx)) return 0;
+    if (allowed == all) return 1;
     const SmallSym *y = small_sym(m);
     int bg = 0;
     bool bswap = false;
@@ -443,9 +451,20 @@ bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const ato
     uint32_t gx = map_mask(y->cell[bg], (int)cells, bswap ? o : x), go = map_mask(y->cell[bg], (int)cells, bswap ? x : o);
     uint32_t gidx = 0, p = 1;
     for (uint32_t c = 0; c < cells; c++, p *= 3) gidx += p * ((gx >> c & 1) + 2 * (go >> c & 1));
-    if (__builtin_popcount(x | o) >= DFS_PIECES) return dfs_win(m, best, gidx, gx, go);
-    const uint64_t *tab = restricted_table(m, best, stop, deadline);
-    return tab && bit(tab, gidx);
+    if (__builtin_popcount(x | o) >= DFS_PIECES) return build ? dfs_win(m, best, gidx, gx, go) : -1;
+    const uint64_t *tab = restricted_table(m, best, stop, deadline, build);
+    return tab ? (int)bit(tab, gidx) : -1;
+}
+
+bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline)
+{
+    return small_value_allowed(m, allowed, idx, stop, deadline, true) == 1;
+}
+
+bool centre_small_chaos_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline,
+                                  bool build)
+{
+    return small_value_allowed(m, allowed, idx, stop, deadline, build) == 0;
 }
 
 /* small_line, sym_cell and sym_pair (Centre): the square's 8 symmetries
@@ -487,6 +506,7 @@ void centre_init(Centre *c, const Rules *r)
     *c = (Centre){.n = n, .m = m};
     c->on = r->rules != RULES_EXACT_END && r->k == n - 1 && m >= SMALL_MIN && m <= SMALL_MAX;
     c->exact = r->rules == RULES_EXACT;
+    c->ring = c->on && n % 2 == 0; /* the Chaos lemma's parity (centre_ring.h) */
     c->same_max_pieces = CENTRE_SAME_MAX_PIECES;
     c->half_max_pieces = 0; /* off unless asked (Knowledge.centre_half; centre_half.h) */
     c->half_two_max_pieces = 0; /* the same (Knowledge.centre_half_two) */

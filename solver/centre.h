@@ -209,6 +209,8 @@ typedef struct {
     int n, m;            /* board size; centre side m = n-2 */
     bool on;             /* the lemma applies to these rules (above) */
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
+    bool ring;           /* the ring lemma, Chaos's counterpart (centre_ring.h), may be used:
+                          * on and n even; Knowledge.ring (--no-ring) turns it off */
     int half_max_pieces; /* one or two half-full pairs (centre_half.h) up to this many pieces
                           * (CENTRE_HALF_MAX_PIECES; tests raise it) */
     int half_two_max_pieces; /* ... with two half-full pairs only up to this
@@ -289,6 +291,17 @@ bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx);
  * goes on with it where it stopped (centre.c, SmallPartial), so short
  * think times still build it over a few questions. */
 bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline);
+
+/* The other answer: is the restricted small game at idx certainly a Chaos
+ * win (with the side to move of its piece count)? False when it is an
+ * Order win and when it is not known (a table given up as above, or past
+ * the tables kept): what a Chaos lemma may rely on (centre_ring.h).
+ * build false: no new restriction's table is made for the question (the
+ * answer is then "not known" unless the unrestricted table, a kept table
+ * or the depth-first search of positions with many pieces gives it), so
+ * that the Chaos lemma never fills the table slots the Order lemma needs. */
+bool centre_small_chaos_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline,
+                                  bool build);
 
 /* Is every pair empty or mixed? */
 bool centre_pairs_ok(const Centre *c, Board b);

@@ -30,6 +30,7 @@ void dfpn_init(Dfpn *d, const Rules *r, const DfpnConfig *cfg, TT *tt)
     d->centre.half_bytes = centre_half_bytes_for(d->cfg.kn.centre_half_mb);
     d->centre.half_fill = d->cfg.kn.centre_half_fill;
     d->centre.on = d->centre.on && cfg->kn.centre;
+    d->centre.ring = d->centre.ring && d->centre.on && !cfg->kn.no_ring;
     /* The small game's table is built on first use (centre_small_win,
      * thread-safe): most solves never meet a position whose pairs allow
      * the lemma, and building it costs 0.6 s. */
@@ -65,6 +66,9 @@ Winner dfpn_solve(Dfpn *d, Board b, uint32_t *pn, uint32_t *dn)
     Centre root_centre = dfpn_root_centre(&d->centre, b);
     if (kn.value == WINNER_NONE && centre_win_with_half(&root_centre, b, d->lim.interrupt, limits_lemma_deadline(&d->lim)))
         kn.value = WINNER_ORDER;
+    if (kn.value == WINNER_NONE &&
+        centre_ring_chaos(&root_centre, d->r, b, NULL, d->lim.interrupt, limits_lemma_deadline(&d->lim)))
+        kn.value = WINNER_CHAOS;
     if (kn.value == WINNER_NONE && board_order_to_move(b) && dfpn_kernel_threat(&k, b, &kn, d->cfg.kn.threat_plies, false, &plies))
         kn.value = WINNER_ORDER;
     if (kn.value == WINNER_NONE && kn_chaos_pairs(d->r, &d->cfg.kn, b)) kn.value = WINNER_CHAOS;

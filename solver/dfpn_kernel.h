@@ -55,6 +55,7 @@
 #include "bounded.h"
 #include "centre.h"
 #include "centre_half.h"
+#include "centre_ring.h"
 #include "dedupe.h"
 #include "dfpn_numbers.h"
 #include "knowledge.h"
@@ -222,6 +223,8 @@ KERNEL_HOT int dfpn_kernel_static(const DfpnKernel *k, const KnKeyBase *base, Bo
         bool order = board_order_to_move(cb);
         if (!bounded) {
             if (centre_win_with_half(k->centre, cb, k->interrupt, k->deadline)) kn.value = WINNER_ORDER;
+            else if (k->centre && centre_ring_chaos(k->centre, k->r, cb, NULL, k->interrupt, k->deadline))
+                kn.value = WINNER_CHAOS;
         } else if ((q = bounded_question(k->r, k->kn, cb, d)) < 0) {
             dfpn_kernel_decided(c, false, 0);
             return 0;

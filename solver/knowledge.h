@@ -80,6 +80,8 @@ typedef struct {
     int sym_pieces;  /* keys are canonical (16 symmetries) up to this many pieces */
     int pairing;     /* static Chaos wins by a pairing strategy: search budget, 0 = off */
     bool centre;     /* Order's centre strategy (centre.h) as a static Order win */
+    bool no_ring;    /* true: not Chaos's ring lemma (centre_ring.h), which is used
+                      * wherever the centre lemma is on (default false: used) */
     int centre_half; /* ... also with one or two half-full pairs (centre_half.h) at positions
                       * of at most this many pieces; 0 = off (the default:
                       * each new configuration costs seconds) */

@@ -17,6 +17,7 @@
 
 #include "../engine/notation.h"
 #include "../engine/symmetry.h"
+#include "centre_ring.h"
 #include "pairing.h"
 
 /* Steps of pairing_find per position of a Chaos proof: a failing search
@@ -113,6 +114,34 @@ static int pairing_line(Writer *w, Board b, Board canon)
         notation_format_cell(ps.p[j].a, a);
         notation_format_cell(ps.p[j].b, c);
         if (fprintf(w->f, " %s:%s%c", a, c, ps.p[j].same ? '=' : '~') < 0) return proof_fail(w, "write error", b);
+    }
+    if (fputc('\n', w->f) == EOF) return proof_fail(w, "write error", b);
+    if (proof_line(w, b) != 0) return -1;
+    w->st.lemmas++;
+    return 0;
+}
+
+/* Closes b by the ring lemma (centre_ring.h) when it holds at b's
+ * canonical form canon, written in canon's frame, or else at b itself, in
+ * b's (the lemma is symmetric, but its pair search is bounded and may
+ * find pairs in one frame and not in another; the verifier takes a lemma
+ * line in any frame): 0, else 1, or -1. */
+static int ring_line(Writer *w, Board b, Board canon)
+{
+    CentreRing ring;
+    Board at = canon;
+    if (!centre_ring_chaos(w->centre, w->r, at, &ring, NULL, 0)) {
+        at = b;
+        if (!centre_ring_chaos(w->centre, w->r, at, &ring, NULL, 0)) return 1;
+    }
+    if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
+    char pos[NOTATION_POS_LEN], a[3], c[3];
+    notation_format_position(at, w->r->n, pos);
+    if (fprintf(w->f, "%s lemma ring", pos) < 0) return proof_fail(w, "write error", b);
+    for (int j = 0; j < ring.n; j++) {
+        notation_format_cell(ring.a[j], a);
+        notation_format_cell(ring.b[j], c);
+        if (fprintf(w->f, " %s:%s~", a, c) < 0) return proof_fail(w, "write error", b);
     }
     if (fputc('\n', w->f) == EOF) return proof_fail(w, "write error", b);
     if (proof_line(w, b) != 0) return -1;
@@ -371,6 +400,10 @@ int proof_visit(Writer *w, Board b, Move m, const Images *im)
         int rc = pairing_line(w, b, canon);
         if (rc <= 0) return rc;
     }
+    if (w->winner == WINNER_CHAOS && w->centre) {
+        int rc = ring_line(w, b, canon);
+        if (rc <= 0) return rc;
+    }
     if (w->winner == WINNER_ORDER && w->centre && centre_win_with_half(w->centre, b, NULL, 0)) {
         /* Closed by the lemma (centre.h), which the verifier checks itself. */
         if (proof_full(w)) return proof_fail(w, "the certificate would pass its line bound (--proof-max-lines)", b);
@@ -447,7 +480,7 @@ int proof_write_shared(FILE *f, Dfpn *d, Board root, Winner winner, uint64_t max
     /* Version 2 where a lemma line may be written (README, certificates):
      * the centre for Order, a pairing for Chaos, each with its switch. */
     bool pairing = winner == WINNER_CHAOS && d->cfg.kn.pairing;
-    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on) || share;
+    bool v2 = pairing || (winner == WINNER_ORDER && d->centre.on) || (winner == WINNER_CHAOS && d->centre.ring) || share;
     ValueSource v = {d, winner};
     Writer w = {.f = f, .r = d->r, .move = value_move, .arg = &v, .centre = &d->centre, .winner = winner,
                 .pairing = pairing, .max_lines = max_lines, .share = share, .err = err, .errlen = errlen};

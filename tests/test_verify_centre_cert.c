@@ -301,7 +301,7 @@ static const struct {
     {HEAD2, "- lemma\n", "6: 'lemma' needs a name, as in 'POSITION lemma centre'"},
     {HEAD2, "- lemma centre now\n", "6: a lemma line is 'POSITION lemma centre' or 'POSITION lemma centre see FILE', not 4 words"},
     {HEAD2, "- lemma pairing a1 b1\n", "6: bad pair 'a1'"},
-    {HEAD2, "- lemma Centre\n", "6: unknown lemma 'Centre' (centre, pairing)"},
+    {HEAD2, "- lemma Centre\n", "6: unknown lemma 'Centre' (centre, pairing, ring)"},
     {HEAD2, "...... lemma centre\n", "6: bad position"},
     {HEAD2, "- Xc3\n- lemma centre\n",
      "7: conflicts with line 6: the same position (up to symmetry) with a move line and a lemma line"},

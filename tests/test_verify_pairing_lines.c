@@ -451,9 +451,9 @@ static const struct {
 } MALFORMED[] = {
     {HEAD1, "- lemma pairing c1:c6~\n", "6: a lemma line needs 'ocproof 2' (this certificate is 'ocproof 1')"},
     {HEAD1, "- lemma pairing\n", "6: a lemma line needs 'ocproof 2'"},
-    {HEAD2, "- lemma pairs c1:c6~\n", "6: unknown lemma 'pairs' (centre, pairing)"},
-    {HEAD2, "- lemma Pairing\n", "6: unknown lemma 'Pairing' (centre, pairing)"},
-    {HEAD2, "- lemma x\n", "6: unknown lemma 'x' (centre, pairing)"},
+    {HEAD2, "- lemma pairs c1:c6~\n", "6: unknown lemma 'pairs' (centre, pairing, ring)"},
+    {HEAD2, "- lemma Pairing\n", "6: unknown lemma 'Pairing' (centre, pairing, ring)"},
+    {HEAD2, "- lemma x\n", "6: unknown lemma 'x' (centre, pairing, ring)"},
     {HEAD2, "- lemma pairing c1c6~\n", "6: bad pair 'c1c6~'"},
     {HEAD2, "- lemma pairing c1:c6\n", "6: bad pair 'c1:c6'"},
     {HEAD2, "- lemma pairing c1:c6x\n", "6: bad pair 'c1:c6x'"},
@@ -478,7 +478,7 @@ static const struct {
     {HEAD2, "X................................... Oc3\n...................................O lemma pairing\n",
      "7: conflicts with line 6"},
     {HEAD2, "- lemma centre\n- lemma pairing\n", "7: conflicts with line 6: the same position (up to symmetry) with a "
-                                                  "centre and a pairing lemma line"},
+                                                  "centre and a pairing or ring lemma line"},
     {HEAD2,
      "- lemma pairing a1:a2~ a3:a4~ a5:a6~ b1:b2~ b3:b4~ b5:b6~ c1:c2~ c3:c4~ c5:c6~ d1:d2~ d3:d4~ d5:d6~ e1:e2~ "
      "e3:e4~ e5:e6~ f1:f2~ f3:f4~ f5:f6~ a1:b1~\n",

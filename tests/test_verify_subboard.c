@@ -537,7 +537,7 @@ Test(verify_subboard, malformed_lines)
         {"- see f\n- lemma subboard b2 6 see f\n", "7: conflicts with line 6: the same position (up to symmetry) with a see"},
         {"- lemma subboard b2 6 see f\n- lemma subboard a1 6 see f\n", "7: conflicts with line 6: the same position"},
         {"- lemma subboard b2 6 see f\n- lemma centre\n", "7: conflicts with line 6: the same position (up to symmetry) with a see"},
-        {"- lemma subbored b2 6 see f\n", "6: unknown lemma 'subbored' (centre, pairing) or subboard"},
+        {"- lemma subbored b2 6 see f\n", "6: unknown lemma 'subbored' (centre, pairing, ring) or subboard"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], tag[16];

@@ -25,6 +25,12 @@
  *     POSITION lemma pairing A:B~ C:D= ...
  *                                      version 2 only: Chaos wins the position
  *                                      by a pairing (verify_pairing.h)
+ *     POSITION lemma ring A:B~ C:D~ ...
+ *                                      version 2 only: Chaos wins the position
+ *                                      by the centre's small game and a pairing
+ *                                      of the ring's empty cells (the ring
+ *                                      lemma, verify_pairing.h; checked as it
+ *                                      is read, as a pairing line is)
  *     POSITION lemma subboard CELL M see FILE
  *                                      version 2 only, rules original: Order
  *                                      wins the position by winning the M x M
@@ -100,7 +106,7 @@
  *     still win (vr_dead) it is every h; under exact-end, where a line
  *     counts only on the full board, it is every position with more than
  *     h empty cells;
- *   - closed by a lemma pairing line, or by a see line whose file is
+ *   - closed by a lemma pairing or ring line, or by a see line whose file is
  *     valid for the position (its root, up to symmetry) as a Chaos
  *     certificate without a horizon, or with a horizon H >= h (a file
  *     whose horizon is shorter is refused there: "see F at POS (line N):
@@ -148,7 +154,7 @@
  *     has S(c, h - 1), the last Order ply judged by vr_wins_at_once,
  *     which is exact (it tries every window one piece short, or under
  *     exact-end every move). So S(P, h);
- *   - a lemma pairing line, or a see line whose file claims a win: Chaos
+ *   - a lemma pairing or ring line, or a see line whose file claims a win: Chaos
  *     wins P, so S(P, h) for every h (at a Chaos node the strategy's
  *     move, at an Order node every move, keeps a Chaos win, where no
  *     line stands);

@@ -58,15 +58,13 @@ static uint64_t budget_left(const VrLemmaBudget *b)
     return spent < b->max ? b->max - spent : 0;
 }
 
-/* vr_small_order_wins_allowed within budget b (NULL: none): also -2 past it. */
-static int small_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b);
 
 int vr_small_order_wins_allowed(int m, const uint8_t *small_cells, const uint8_t *allowed)
 {
-    return small_wins_budget(m, small_cells, allowed, NULL);
+    return vr_small_order_wins_budget(m, small_cells, allowed, NULL);
 }
 
-static int small_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b)
+int vr_small_order_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b)
 {
     /* The small game is the extended game with no HALF pair
      * (verify_centre_ext.h), which checks m and the allowed sets. */
@@ -351,7 +349,7 @@ static int table_form(const VrGame *g, const uint8_t *cells, const VrLemmaBudget
     if (!pairs_allow(g, cells, true, allowed, &restricted, why, why_len)) return 0;
     if (!centre_of(n, cells, small, &order_to_move, why, why_len)) return 0;
     int line[VR_CENTRE_LINES][VR_CENTRE_MAX_M], nlines = small_game_lines(m, line);
-    int w = small_wins_budget(m, small, allowed, budget);
+    int w = vr_small_order_wins_budget(m, small, allowed, budget);
     if (w == -2) return over_budget(budget, why, why_len);
     if (w < 0) return -1;
     if (w == 0) {

@@ -306,6 +306,10 @@ typedef struct {
     uint64_t max;
 } VrLemmaBudget;
 
+/* vr_small_order_wins_allowed within a budget (NULL: none): also -2 when
+ * the search would pass it (verify_pairing.h's ring lemma). */
+int vr_small_order_wins_budget(int m, const uint8_t *small_cells, const uint8_t *allowed, const VrLemmaBudget *b);
+
 /* vr_centre_lemma within budget (NULL: none): also -2 when a search
  * would pass it (nothing claimed, why says so; what it searched is
  * counted). */

@@ -253,3 +253,102 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
     }
     return 1;
 }
+
+/* ---- The ring lemma (verify_pairing.h: vr_ring_lemma) ---- */
+
+/* The big-board cells of small line l of the m x m centre (rows, columns,
+ * the diagonal, the anti-diagonal; centre cell (i, j) is board cell
+ * (i+1, j+1)): m of them into cell. */
+static void ring_small_line(int n, int m, int l, int *cell)
+{
+    for (int i = 0; i < m; i++) {
+        int r = l < m ? l : l < 2 * m ? i : i, c = l < m ? i : l < 2 * m ? l - m : l == 2 * m ? i : m - 1 - i;
+        cell[i] = (r + 1) * n + (c + 1);
+    }
+}
+
+static bool ring_cell(int n, int cell) { return cell / n == 0 || cell / n == n - 1 || cell % n == 0 || cell % n == n - 1; }
+
+/* The pairs: '~', disjoint, on empty ring cells, and every empty ring cell
+ * in one. 1, or 0 with why. */
+static int ring_pairs_ok(const VrGame *g, const uint8_t *cells, const VrPair *pairs, int npairs, char *why,
+                         size_t why_len)
+{
+    int n = g->n, nn = n * n;
+    char pn[8];
+    if (npairs < 0 || npairs > VR_MAX_PAIRS) return vr_why(why, why_len, "%d pairs", npairs);
+    bool used[VR_MAX_CELLS] = {false};
+    for (int p = 0; p < npairs; p++) {
+        int a = pairs[p].a, b = pairs[p].b;
+        if (a >= nn || b >= nn || a == b || used[a] || used[b])
+            return vr_why(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
+        used[a] = used[b] = true;
+        vr_pair_format(n, pairs[p], pn);
+        if (pairs[p].same) return vr_why(why, why_len, "pair %s is a same-symbol pair (the ring lemma has '~' only)", pn);
+        if (!ring_cell(n, a) || !ring_cell(n, b)) return vr_why(why, why_len, "pair %s has a cell off the ring", pn);
+        if (cells[a] != VR_EMPTY || cells[b] != VR_EMPTY)
+            return vr_why(why, why_len, "pair %s holds %s and %s (both cells must be empty)", pn, vr_content(cells[a]),
+                          vr_content(cells[b]));
+    }
+    for (int i = 0; i < nn; i++)
+        if (ring_cell(n, i) && cells[i] == VR_EMPTY && !used[i]) {
+            char cn[4];
+            vr_cell_name(n, i, cn);
+            return vr_why(why, why_len, "the empty ring cell %s is in no pair", cn);
+        }
+    return 1;
+}
+
+int vr_ring_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
+                  const VrLemmaBudget *budget, char *why, size_t why_len)
+{
+    int n = g->n, nn = n * n, k = g->k, m = n - 2;
+    if (!claim_chaos) return vr_why(why, why_len, "the certificate claims order");
+    if (g->rules == VR_EXACT_END) return vr_why(why, why_len, "the ring lemma needs rules original or exact");
+    if (k != n - 1 || m < VR_SMALL_MIN || m > VR_SMALL_MAX)
+        return vr_why(why, why_len, "the ring lemma needs k = n-1 and n from %d to %d", VR_SMALL_MIN + 2, VR_SMALL_MAX + 2);
+    int st = vr_status(g, cells);
+    if (st != VR_ONGOING)
+        return vr_why(why, why_len, "the position has already ended (%s has won)", st == VR_ORDER_WINS ? "Order" : "Chaos");
+    if (!ring_pairs_ok(g, cells, pairs, npairs, why, why_len)) return 0;
+    int empty = 0;
+    for (int i = 0; i < nn; i++) empty += cells[i] == VR_EMPTY;
+    bool order_to_move = (nn - empty) % 2 == 0;
+    if (order_to_move != (empty % 2 == 0))
+        return vr_why(why, why_len, "%s to move with %d empty cells (the ring lemma needs an even number at Order's turn)",
+                      order_to_move ? "Order" : "Chaos", empty);
+
+    /* Every live window: covered by a pair, or holding a whole small line,
+     * whose allowed symbols then take the window's live ones. */
+    int nl = 2 * m + 2, line[VR_SMALL_LINES][VR_SMALL_MAX];
+    uint8_t allowed[VR_SMALL_LINES] = {0};
+    for (int l = 0; l < nl; l++) ring_small_line(n, m, l, line[l]);
+    Window w;
+    for (int it = 0; window_next(n, k, &it, &w);) {
+        bool lx = can_win(g, cells, &w, VR_X), lo = can_win(g, cells, &w, VR_O);
+        if (!lx && !lo) continue;
+        bool covered = false;
+        for (int p = 0; p < npairs && !covered; p++) covered = covers(&w, pairs[p]);
+        if (covered) continue;
+        bool guards = false;
+        for (int l = 0; l < nl; l++) {
+            bool all = true;
+            for (int i = 0; i < m && all; i++) all = in_cells(w.cell, w.ncells, line[l][i]);
+            if (!all) continue;
+            guards = true;
+            allowed[l] |= (uint8_t)((lx ? VR_ALLOW_X : 0) | (lo ? VR_ALLOW_O : 0));
+        }
+        if (guards) continue;
+        char wn[8];
+        window_name(n, &w, wn);
+        return vr_why(why, why_len, "window %s is not covered and holds no whole centre line", wn);
+    }
+    uint8_t small[VR_SMALL_MAX * VR_SMALL_MAX];
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) small[i * m + j] = cells[(i + 1) * n + (j + 1)];
+    int won = vr_small_order_wins_budget(m, small, allowed, budget);
+    if (won == -2) return vr_why(why, why_len, "the centre small game's search would pass the lemma budget"), -2;
+    if (won < 0) return -1;
+    if (won == 1) return vr_why(why, why_len, "the centre small game (the lines' allowed symbols from their live windows) is an Order win");
+    return 1;
+}

@@ -100,6 +100,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verify_centre.h"
 #include "verify_rules.h"
 
 enum { VR_MAX_PAIRS = VR_MAX_CELLS / 2 };
@@ -127,5 +128,28 @@ void vr_pair_format(int n, VrPair p, char *out);
  * board, twice, or in two pairs) also give 0. */
 int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
                      char *why, size_t why_len);
+
+/* The ring lemma (solver/centre_ring.h states and argues it; this is the
+ * verifier's own check), 'POSITION lemma ring A:B~ ...': Chaos wins a
+ * position (either side to move) when
+ *   1. the certificate claims Chaos; the rules are original or exact,
+ *      k = n-1 and n = 4..6 (the small game's m = n-2 from 2 to 4);
+ *   2. the position has not already ended;
+ *   3. every pair is '~', its two cells empty ring cells (row 1 or n,
+ *      column 1 or n), the pairs disjoint, and every empty ring cell is in
+ *      a pair;
+ *   4. parity as the pairing lemma's 5 (Order to move iff the number of
+ *      empty cells is even);
+ *   5. every window that can still win for X or O is covered by a pair or
+ *      holds every cell of a small line (the centre's rows, columns and
+ *      two diagonals); the symbols allowed on small line L are those that
+ *      some window holding all of L can still win for;
+ *   6. the restricted small game with those allowed symbols
+ *      (verify_centre.h, vr_small_order_wins_budget; Order to move iff
+ *      the centre's pieces are even) is a Chaos win.
+ * 1: it holds; 0: it does not (why); -1: out of memory; -2: the small
+ * game's search would pass budget (NULL: none). */
+int vr_ring_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
+                  const VrLemmaBudget *budget, char *why, size_t why_len);
 
 #endif

@@ -221,6 +221,28 @@ static int add_line(Verifier *v, long line, const char *pos_word, const char *mo
     return 0;
 }
 
+/* A ring line (verify_pairing.h, vr_ring_lemma), checked as it is read, as
+ * a pairing line is: a failure is kept in v->bad_lemma; its small game's
+ * search is charged to the verification's lemma budget (a hostile file of
+ * many ring lines in ever other restrictions is refused, not searched for
+ * days: verify_centre.h). 0, or an error. */
+static int check_ring(Verifier *v, long line, const uint8_t *cells, const VrPair *pairs, int npairs)
+{
+    char why[VERIFY_ERR_LEN / 2], pos[NOTATION_POS_LEN];
+    VrLemmaBudget budget = {v->nest ? v->nest->lemma_nodes : NULL, v->nest ? v->nest->lim->max_lemma_nodes : 0};
+    int held = vr_ring_lemma(&v->g, v->winner == VERIFY_WINNER_CHAOS, cells, pairs, npairs,
+                             budget.spent ? &budget : NULL, why, sizeof why);
+    if (held == -1) return vc_error(v->res, VERIFY_MALFORMED, "out of memory");
+    if (held == 1) return 0;
+    vc_format_pos(cells, v->g.n, pos);
+    if (held == -2) {
+        v->res->refused = true;
+        return vc_error(v->res, VERIFY_MALFORMED, "lemma ring at %s: %s (line %ld)", pos, why, line);
+    }
+    snprintf(v->bad_lemma, sizeof v->bad_lemma, "lemma ring at %s: %s (line %ld)", pos, why, line);
+    return 0;
+}
+
 /* 'POSITION lemma NAME ...' (w[1] is "lemma"), nw words (all kept: nw <= W_MAX).
  * A pairing line is checked here, on the position as written and with its
  * pairs in that frame (the rules are symmetric, so it then holds for every
@@ -231,10 +253,10 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     if (v->version < 2) return MALFORMED(line, "a lemma line needs 'ocproof 2' (this certificate is 'ocproof 1')");
     if (nw == 2)
         return MALFORMED(line, "'lemma' needs a name, as in 'POSITION lemma centre' or 'POSITION lemma pairing PAIRS'");
-    bool pairing = strcmp(w[2], "pairing") == 0;
+    bool ring = strcmp(w[2], "ring") == 0, pairing = ring || strcmp(w[2], "pairing") == 0;
     if (strcmp(w[2], "subboard") == 0) return add_see(v, line, w, nw);
     if (!pairing && strcmp(w[2], "centre") != 0)
-        return MALFORMED(line, "unknown lemma '%s' (centre, pairing) or subboard", w[2]);
+        return MALFORMED(line, "unknown lemma '%s' (centre, pairing, ring) or subboard", w[2]);
     if (!pairing && nw > 3 && strcmp(w[3], "see") == 0) return add_see(v, line, w, nw);
     if (!pairing && nw > 3)
         return MALFORMED(line, "a lemma line is 'POSITION lemma centre' or 'POSITION lemma centre see FILE', not %d words",
@@ -256,11 +278,12 @@ static int add_lemma(Verifier *v, long line, char **w, int nw)
     if (e->flags & E_LINE) return MALFORMED(line, "conflicts with line %u: %s", e->line, BOTH_KINDS);
     if ((e->flags & E_LEMMA) && !(e->flags & E_PAIRING) != !pairing)
         return MALFORMED(line, "conflicts with line %u: %s", e->line,
-                         "the same position (up to symmetry) with a centre and a pairing lemma line");
+                         "the same position (up to symmetry) with a centre and a pairing or ring lemma line");
     if (!(e->flags & E_LEMMA)) { /* a repeated lemma line says nothing new (a pairing line is still checked) */
         e->flags |= E_LEMMA | (pairing ? E_PAIRING : 0);
         e->line = line > (long)UINT32_MAX ? UINT32_MAX : (uint32_t)line;
     }
+    if (ring && !v->bad_lemma[0]) return check_ring(v, line, cells, pairs, npairs);
     if (pairing && !v->bad_lemma[0]) {
         char why[VERIFY_ERR_LEN * 5 / 8], pos[NOTATION_POS_LEN]; /* room for a pair not breakable, named */
         if (!vr_pairing_lemma(&v->g, v->winner == VERIFY_WINNER_CHAOS, cells, pairs, npairs, why, sizeof why)) {
