@@ -13,7 +13,7 @@ typedef struct {
     CentreRing *out;
 } Match;
 
-static bool covered(const Match *s, uint64_t w)
+static bool pair_covered(const Match *s, uint64_t w)
 {
     for (int p = 0; p < s->out->n; p++)
         if ((w >> s->out->a[p] & 1) && (w >> s->out->b[p] & 1)) return true;
@@ -24,7 +24,7 @@ static bool match(Match *s, uint64_t free)
 {
     int best = -1, fewest = 65;
     for (int j = 0; j < s->nneed; j++) {
-        if (covered(s, s->need[j])) continue;
+        if (pair_covered(s, s->need[j])) continue;
         int f = __builtin_popcountll(s->need[j] & free);
         if (f < fewest) fewest = f, best = j;
     }

@@ -199,6 +199,20 @@ static bool all_breakable(const VrGame *g, const uint8_t *cells, const bool *use
     return true;
 }
 
+/* The pairs themselves: on the n x n board (nn cells) and disjoint (the
+ * parser says so too); used[] gets their cells. 1, or 0 with why. */
+static int pairs_disjoint(int nn, const VrPair *pairs, int npairs, bool *used, char *why, size_t why_len)
+{
+    if (npairs < 0 || npairs > VR_MAX_PAIRS) return vr_why(why, why_len, "%d pairs", npairs);
+    for (int p = 0; p < npairs; p++) {
+        int a = pairs[p].a, b = pairs[p].b;
+        if (a >= nn || b >= nn || a == b || used[a] || used[b])
+            return vr_why(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
+        used[a] = used[b] = true;
+    }
+    return 1;
+}
+
 int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, const VrPair *pairs, int npairs,
                      char *why, size_t why_len)
 {
@@ -210,15 +224,8 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
         return vr_why(why, why_len, "the position has already ended (%s has won)",
                     st == VR_ORDER_WINS ? "Order" : "Chaos");
 
-    /* The pairs themselves: on the board and disjoint (the parser says so too). */
-    if (npairs < 0 || npairs > VR_MAX_PAIRS) return vr_why(why, why_len, "%d pairs", npairs);
     bool used[VR_MAX_CELLS] = {false};
-    for (int p = 0; p < npairs; p++) {
-        int a = pairs[p].a, b = pairs[p].b;
-        if (a >= nn || b >= nn || a == b || used[a] || used[b])
-            return vr_why(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
-        used[a] = used[b] = true;
-    }
+    if (!pairs_disjoint(nn, pairs, npairs, used, why, why_len)) return 0;
     for (int p = 0; p < npairs; p++) {
         vr_pair_format(n, pairs[p], pn);
         if (pairs[p].same && g->rules != VR_EXACT_END)
@@ -276,13 +283,10 @@ static int ring_pairs_ok(const VrGame *g, const uint8_t *cells, const VrPair *pa
 {
     int n = g->n, nn = n * n;
     char pn[8];
-    if (npairs < 0 || npairs > VR_MAX_PAIRS) return vr_why(why, why_len, "%d pairs", npairs);
     bool used[VR_MAX_CELLS] = {false};
+    if (!pairs_disjoint(nn, pairs, npairs, used, why, why_len)) return 0;
     for (int p = 0; p < npairs; p++) {
         int a = pairs[p].a, b = pairs[p].b;
-        if (a >= nn || b >= nn || a == b || used[a] || used[b])
-            return vr_why(why, why_len, "pair %d is off the board, has one cell twice or shares a cell", p + 1);
-        used[a] = used[b] = true;
         vr_pair_format(n, pairs[p], pn);
         if (pairs[p].same) return vr_why(why, why_len, "pair %s is a same-symbol pair (the ring lemma has '~' only)", pn);
         if (!ring_cell(n, a) || !ring_cell(n, b)) return vr_why(why, why_len, "pair %s has a cell off the ring", pn);
