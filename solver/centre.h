@@ -210,7 +210,7 @@ typedef struct {
     bool on;             /* the lemma applies to these rules (above) */
     bool exact;          /* rules exact: a same pair's line wins for no symbol */
     bool ring;           /* the ring lemma, Chaos's counterpart (centre_ring.h), may be used:
-                          * on and n even; Knowledge.ring (--no-ring) turns it off */
+                          * on and n even; Knowledge.no_ring (--no-ring) turns it off */
     int half_max_pieces; /* one or two half-full pairs (centre_half.h) up to this many pieces
                           * (CENTRE_HALF_MAX_PIECES; tests raise it) */
     int half_two_max_pieces; /* ... with two half-full pairs only up to this

@@ -12,6 +12,7 @@
 #include "../verify/verify.h"
 #include "../verify/verify_pairing.h"
 #include "brute.h"
+#include "runbin.h"
 #include "testlib.h"
 
 TestSuite(centre_ring, .timeout = 600);
@@ -247,4 +248,37 @@ Test(centre_ring, the_small_game_condition_is_needed)
     cr_log_info("refused for the small game alone: %d, Order wins among them: %d", refused, order_wins);
     cr_expect_geq(order_wins, 5, "condition (4) never needed: untested");
     brute_free(memo);
+}
+
+/* ---- End to end: the solver's certificate writer and the verifier ---- */
+
+/* `ocsolve solve --proof` on X a1 under exact writes Chaos's X f6 and a
+ * ring line (proof.c ring_line), and `ocsolve verify` accepts the file
+ * from the position after X a1; with --no-ring the same solve is not
+ * decided within a small node budget (the lemma is what decides it). */
+Test(centre_ring, solve_writes_a_ring_line_the_verifier_accepts)
+{
+    char dir[256], cert[300];
+    tl_tmp_dir(dir, sizeof dir, "ring");
+    snprintf(cert, sizeof cert, "%s/xa1.ocproof", dir);
+    Run r;
+    expect_ok(&r, "solve", "--rules", "exact", "--threads", "1", "--tt-mb", "64", "--proof", cert, "-", "Xa1");
+    cr_expect(strstr(r.out, "result: chaos wins") && strstr(r.out, "best move: Xf6"), "%s", r.out);
+    run_free(&r);
+    FILE *f = fopen(cert, "r");
+    cr_assert(f, "no certificate written");
+    char text[4096];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    cr_expect(strstr(text, " lemma ring ") != NULL, "no ring line:\n%s", text);
+    expect_ok(&r, "verify", "--rules", "exact", "--root", "X...................................", "--winner", "chaos",
+              cert);
+    cr_expect(strstr(r.out, "valid") != NULL, "%s", r.out);
+    run_free(&r);
+    expect_ok(&r, "solve", "--rules", "exact", "--threads", "1", "--tt-mb", "64", "--no-ring", "--node-limit", "20000",
+              "-", "Xa1");
+    cr_expect(strstr(r.out, "result: unknown") != NULL, "%s", r.out);
+    run_free(&r);
+    tl_rm_dir(dir);
 }
