@@ -87,7 +87,7 @@
  * bound reached is "no claim", which is sound.
  *
  * Measured worth (2026-12-07, one thread, the machine idle): on the bench's
- * 27 positions (original) 1 052 056 -> 542 848 nodes and 10.1 s -> 6.4 s
+ * 27 positions (original) 1 052 056 -> 542 848 nodes and 9.7 s -> 6.1 s
  * (bench/signature.txt); asked with the small game's depth-first search
  * for centres of 8 or more pieces too, 538 789 nodes but 11.5 s (the
  * search was over half the time), so that search is not used here. Exact
