@@ -17,7 +17,7 @@
  * with k = m: Order wins as soon as one of its 2m+2 lines (rows, columns,
  * the two diagonals) holds m like symbols, Chaos when the centre is full
  * without one; either side places X or O; the side to move is the big
- * game's. (Its values: the small-game table, centre.c, computed by code on
+ * game's. (Its values: the small-game table, centre_small.c, computed by code on
  * first use; tests check it against a brute force and against df-pn.)
  *
  * A position is a centre-strategy win when every pair is either empty or
@@ -128,7 +128,7 @@
  * works and where one restriction decides a whole branch. The bench's
  * positions (6 pieces and more) are unchanged (signatures 2 818 385 and
  * 72 692). Positions with at least DFS_PIECES pieces in the centre are
- * solved by a search instead of a table (centre.c); the search's gate
+ * solved by a search instead of a table (centre_small.c); the search's gate
  * keeps them out of real searches today, the tests use them.
  *
  * Why it fails under exact-end (lines judged only on the full board): the
@@ -194,6 +194,7 @@
 #include <stdatomic.h>
 
 #include "../engine/rules.h"
+#include "centre_small.h"
 
 enum { CENTRE_MAX_PAIRS = 2 * (BOARD_MAX_N - 1) };
 
@@ -201,9 +202,6 @@ enum { CENTRE_MAX_PAIRS = 2 * (BOARD_MAX_N - 1) };
  * lemma is sound at any; this is its price: measured in centre.h). */
 enum { CENTRE_SAME_MAX_PIECES = 4 };
 
-/* Every symbol allowed on every small-game line (no restriction): two bits
- * per line, 2m+2 <= 10 lines. */
-#define CENTRE_ALL_ALLOWED 0xFFFFFu
 
 typedef struct {
     int n, m;            /* board size; centre side m = n-2 */
@@ -232,6 +230,9 @@ typedef struct {
     int pair[CENTRE_MAX_PAIRS][2]; /* the ring's pairs, as cells */
     uint64_t pair_mask[CENTRE_MAX_PAIRS];
     uint64_t line_mask[CENTRE_MAX_PAIRS]; /* the centre cells between pair p's ends: small line p */
+    int8_t win_line[RULES_MAX_WINDOWS];   /* the small line window i of the Rules given to
+                                           * centre_init holds whole, -1 none (the ring lemma's
+                                           * guarded windows, centre_ring.h; on only) */
     /* Base-3 index of the centre (small-game position): digit 0 empty, 1 X,
      * 2 O; centre cell (i, j) is digit i*m + j. row_index[s][bits] is the
      * contribution of one centre row of symbol s with those m bits, before
@@ -266,42 +267,6 @@ static inline int centre_partner(const Centre *c, int cell)
 
 /* The small game's position at b's centre, as a base-3 index. */
 uint32_t centre_index(const Centre *c, Board b);
-
-/* Is the small game at index idx (m x m, side to move from its piece count)
- * an Order win? Computes the table of all 3^(m*m) positions on first use
- * (thread-safe; about 0.6 s for m = 4). */
-bool centre_small_win(int m, uint32_t idx);
-
-/* The restricted small game (settled pairs, above): is the position at
- * idx an Order win when line l (small_lines' order: row 0, column 0, row
- * 1, ..., the diagonal, the anti-diagonal; the same order as the pairs)
- * is won only by the symbols of bits 2l (X) and 2l+1 (O) of allowed?
- * CENTRE_ALL_ALLOWED is centre_small_win. */
-bool centre_small_win_allowed(int m, uint32_t allowed, uint32_t idx);
-/* The same, giving up (false: no claim, which is sound) when *stop is set
- * or the clock passes deadline (monotonic seconds, clock.h; 0: none) while
- * a new restriction's table is being built (0.6 s, more under the
- * sanitizers): a search asked to stop must not wait for it, and one with
- * a time limit must keep it. Why the deadline: a search reads its clock
- * only between nodes, and the first nodes of a ring opening meet a new
- * restriction each, so `solve --time-limit 0.05 - Oa1` took 4.6 s, and
- * `play --protocol --think 0.05`'s genmove O at the empty board 7.6 s, all
- * but a little of it building tables (2026-12-07, before this). A build
- * given up is never read as a table; the next call for the same table
- * goes on with it where it stopped (centre.c, SmallPartial), so short
- * think times still build it over a few questions. */
-bool centre_small_win_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline);
-
-/* The other answer: is the restricted small game at idx certainly a Chaos
- * win (with the side to move of its piece count)? False when it is an
- * Order win and when it is not known (a table given up as above, or past
- * the tables kept): what a Chaos lemma may rely on (centre_ring.h).
- * build false: no new restriction's table is made for the question (the
- * answer is then "not known" unless the unrestricted table, a kept table
- * or the depth-first search of positions with many pieces gives it), so
- * that the Chaos lemma never fills the table slots the Order lemma needs. */
-bool centre_small_chaos_stoppable(int m, uint32_t allowed, uint32_t idx, const atomic_bool *stop, double deadline,
-                                  bool build);
 
 /* Is every pair empty or mixed? */
 bool centre_pairs_ok(const Centre *c, Board b);

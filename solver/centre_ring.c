@@ -46,14 +46,6 @@ static bool match(Match *s, uint64_t free)
     return false;
 }
 
-/* The small line whose every cell is in window w, or -1. */
-static int guarded_line(const Centre *c, uint64_t w)
-{
-    for (int p = 0; p < c->npairs; p++)
-        if ((c->line_mask[p] & ~w) == 0) return p;
-    return -1;
-}
-
 bool centre_ring_chaos(const Centre *c, const Rules *r, Board b, CentreRing *out, const atomic_bool *stop,
                        double deadline)
 {
@@ -71,7 +63,7 @@ bool centre_ring_chaos(const Centre *c, const Rules *r, Board b, CentreRing *out
         uint64_t w = r->win[i], e = r->ends[i];
         bool lx = !(w & o) && !(ends && (e & x)), lo = !(w & x) && !(ends && (e & o));
         if (!lx && !lo) continue;
-        int p = guarded_line(c, w);
+        int p = c->win_line[i]; /* centre_init's, from the same windows */
         if (p >= 0) {
             allowed |= (uint32_t)lx << 2 * p | (uint32_t)lo << (2 * p + 1);
             continue;

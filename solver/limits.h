@@ -59,7 +59,7 @@ typedef struct {
 
 /* When the centre lemma's table builds give up (centre.h; 0: never): the
  * run's deadline, not a segment's. Why: a build given up at a checkpoint
- * is gone on with later (centre.c), but the positions asked meanwhile get
+ * is gone on with later (centre_small.c), but the positions asked meanwhile get
  * no claim, so a checkpointed search would take other paths than the same
  * search without checkpoints. */
 static inline double limits_lemma_deadline(const SearchLimits *l) { return l->segment ? l->run_deadline : l->deadline; }

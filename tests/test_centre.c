@@ -201,7 +201,7 @@ Test(centre, restricted_small_game)
         for (int i = 0; i < cells; i++) total *= 3;
         uint32_t all = (1u << 2 * nl) - 1, pool[20];
         /* 20 restrictions for m = 4, fewer than the solver keeps tables
-         * for (centre.c: past its bound it claims nothing, which the
+         * for (centre_small.c: past its bound it claims nothing, which the
          * claims_never_wrong check below covers) */
         for (int i = 0; i < 20; i++) {
             pool[i] = i == 0 ? all : i == 1 ? 0 : all;

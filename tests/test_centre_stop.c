@@ -3,7 +3,7 @@
  * or the clock past the deadline nothing is claimed, a build given up part
  * way is never read as a table, and with time the same position is
  * claimed; a build given up many times and gone on with each time
- * (centre.c, SmallPartial) gives the values the brute force gives. The
+ * (centre_small.c, SmallPartial) gives the values the brute force gives. The
  * claims themselves are held against the brute force in
  * tests/test_centre.c; here X a1 X f6 under original, whose diagonal pair
  * X X restricts the small game (settled pairs), an Order win by the lemma

@@ -269,7 +269,7 @@ int vr_pairing_lemma(const VrGame *g, bool claim_chaos, const uint8_t *cells, co
 static void ring_small_line(int n, int m, int l, int *cell)
 {
     for (int i = 0; i < m; i++) {
-        int r = l < m ? l : l < 2 * m ? i : i, c = l < m ? i : l < 2 * m ? l - m : l == 2 * m ? i : m - 1 - i;
+        int r = l < m ? l : i, c = l < m ? i : l < 2 * m ? l - m : l == 2 * m ? i : m - 1 - i;
         cell[i] = (r + 1) * n + (c + 1);
     }
 }
