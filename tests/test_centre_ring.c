@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../solver/centre_ring.h"
@@ -111,9 +112,13 @@ static const char XA1_XF6[] = "X..................................X";
 
 static int verify_ring_text(const char *rules, const char *root, const char *lemma_line, VerifyResult *res)
 {
-    char text[1024];
-    snprintf(text, sizeof text, "ocproof 2\nboard 6 5\nrules %s\nwinner chaos\nroot %s\n%s\n", rules, root, lemma_line);
-    return verify_text(text, res);
+    size_t size = strlen(lemma_line) + 256;
+    char *text = malloc(size);
+    cr_assert(text);
+    snprintf(text, size, "ocproof 2\nboard 6 5\nrules %s\nwinner chaos\nroot %s\n%s\n", rules, root, lemma_line);
+    int rc = verify_text(text, res);
+    free(text);
+    return rc;
 }
 
 /* The lemma line the solver gives for s under rules, in s's own frame. */
@@ -281,4 +286,46 @@ Test(centre_ring, solve_writes_a_ring_line_the_verifier_accepts)
     cr_expect(strstr(r.out, "result: unknown") != NULL, "%s", r.out);
     run_free(&r);
     tl_rm_dir(dir);
+}
+
+/* ---- Hostile ring lines ---- */
+
+/* A ring line is outside input: every truncation of the valid line and
+ * every one-bit flip of each of its bytes is answered with a verdict and
+ * one line of reason, never a crash, and never accepted (no flip of a
+ * cell, a separator or the kind makes another pairing that holds); a line
+ * with more pair words than the board has cells is refused as malformed.
+ * (The file-level hostilities, FIFOs, /dev/zero, huge files: verify_hostile.) */
+Test(centre_ring, hostile_ring_lines)
+{
+    char line[512];
+    ring_line(XA1_XF6, REF_EXACT, line, sizeof line);
+    size_t len = strlen(line);
+    int refused = 0;
+    VerifyResult res;
+    for (size_t cut = 0; cut < len; cut++) {
+        char t[512];
+        memcpy(t, line, cut);
+        t[cut] = '\0';
+        int rc = verify_ring_text("exact", XA1_XF6, t, &res);
+        cr_expect(rc == VERIFY_INVALID || rc == VERIFY_MALFORMED, "cut at %zu: %d (%s)", cut, rc, t);
+        cr_expect(res.error[0] && !strchr(res.error, '\n'), "cut at %zu: reason '%s'", cut, res.error);
+        refused++;
+    }
+    for (size_t i = 0; i < len; i++)
+        for (int b = 0; b < 8; b++) {
+            char t[512];
+            memcpy(t, line, len + 1);
+            t[i] = (char)(t[i] ^ (1 << b));
+            if (t[i] == '\0' || t[i] == '\n' || t[i] == '#') continue; /* a shorter line: the cuts above */
+            int rc = verify_ring_text("exact", XA1_XF6, t, &res);
+            cr_expect(rc == VERIFY_INVALID || rc == VERIFY_MALFORMED, "byte %zu bit %d: %d (%s)", i, b, rc, t);
+            cr_expect(res.error[0] && !strchr(res.error, '\n'), "byte %zu bit %d: reason '%s'", i, b, res.error);
+            refused++;
+        }
+    static char big[200000];
+    int n = snprintf(big, sizeof big, "%s lemma ring", XA1_XF6);
+    while (n < (int)sizeof big - 8) n += snprintf(big + n, sizeof big - (size_t)n, " c1:d1~");
+    cr_expect_eq(verify_ring_text("exact", XA1_XF6, big, &res), VERIFY_MALFORMED, "%s", res.error);
+    cr_log_info("%d hostile ring lines refused", refused);
 }
